@@ -43,7 +43,7 @@ SCAN_REL_TOL = 1e-9
 
 # Each timing sample runs the function enough times to last about this long,
 # so that a sample is long against the clock's resolution and its overhead.
-SAMPLE_SECONDS = 0.005
+SAMPLE_SECONDS = 0.002
 
 # Bounds of the command-line options.
 MAX_SIZE = 10_000_000

@@ -153,13 +153,18 @@ class TestBenchmark(unittest.TestCase):
         clock = self.fake_clock(calibration + samples)
         self.assertEqual(main.benchmark(10, reps=3, timer=clock), (4.0, 1.0))
 
-    def test_benchmark_divides_by_loop_count(self):
+    def test_loop_count_fills_the_target(self):
         # A one-call sample of 1 ms against a 5 ms target gives 5 calls a sample.
         self.assertEqual(main._loop_count(_FixedTimer(0.001), target=0.005), 5)
-        clock = self.fake_clock([0.001] * 4 + [0.010, 0.020])
+        self.assertEqual(main._loop_count(_FixedTimer(0.010), target=0.005), 1)
+
+    def test_benchmark_divides_by_loop_count(self):
+        # One-call samples of 0.1 ms; then one sample per function of 1 ms and 2 ms.
+        loops = main._loop_count(_FixedTimer(0.0001))
+        clock = self.fake_clock([0.0001] * 4 + [0.001, 0.002])
         rnn_s, attn_s = main.benchmark(10, reps=1, timer=clock)
-        self.assertAlmostEqual(rnn_s, 0.002)
-        self.assertAlmostEqual(attn_s, 0.004)
+        self.assertAlmostEqual(rnn_s, 0.001 / loops)
+        self.assertAlmostEqual(attn_s, 0.002 / loops)
 
     def test_benchmark_real_clock_positive(self):
         rnn_s, attn_s = main.benchmark(100, reps=1)
