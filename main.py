@@ -149,8 +149,9 @@ def render_depth(rows):
         "=== serial-depth comparison ===",
         table,
         "Both do about N additions; the depth is the longest chain of them that",
-        "must run one after another. depth ratio = rnn depth / attn depth: the",
-        "most a machine with enough parallel units could gain, not a measured time.",
+        "must run one after another. depth ratio = rnn depth / attn depth: how many",
+        "times shorter the reduction's chain is, the most that enough parallel",
+        "units could gain. A count, not a measured time.",
     ])
 
 
