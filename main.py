@@ -192,14 +192,24 @@ def benchmark(n, reps=3, *, timer=time.perf_counter):
     _require_int("benchmark", "n", n)
     _require_int("benchmark", "reps", reps)
     namespace = {"rnn_style": rnn_style, "attention_style": attention_style, "xs": seed_input(n)}
-    timers = [timeit.Timer(stmt, timer=timer, globals=namespace)
-              for stmt in ("rnn_style(xs)", "attention_style(xs)")]
+    rnn_s, attn_s = best_per_call(["rnn_style(xs)", "attention_style(xs)"], namespace, reps, timer)
+    return rnn_s, attn_s
+
+
+def best_per_call(statements, namespace, reps=3, timer=time.perf_counter):
+    """Return the best seconds per call of each statement, timed in alternation.
+
+    Each statement gets its own timeit.Timer and loop count; then `reps`
+    rounds each take one sample of every statement in turn (a, b, a, b, ...)
+    and the minimum per call is kept.
+    """
+    timers = [timeit.Timer(stmt, timer=timer, globals=namespace) for stmt in statements]
     loops = [_loop_count(t) for t in timers]
-    best = [math.inf, math.inf]
+    best = [math.inf] * len(timers)
     for _ in range(reps):
-        for k, t in enumerate(timers):           # rnn, attention, rnn, attention, ...
+        for k, t in enumerate(timers):
             best[k] = min(best[k], t.timeit(loops[k]) / loops[k])
-    return best[0], best[1]
+    return best
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
@@ -236,14 +246,17 @@ def _format_ratio(ratio):
     return "n/a" if ratio is None else f"{ratio:.1f}x"
 
 
+def _timing_table(rows):
+    return _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+                  [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
+                    _format_ratio(r["ratio"])) for r in rows])
+
+
 def render_wallclock(rows):
     """Return the wall-clock table as text, with what its ratio measures."""
-    table = _table(("N", "rnn / call", "attn / call", "rnn / attn"),
-                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
-                     _format_ratio(r["ratio"])) for r in rows])
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        table,
+        _timing_table(rows),
         "rnn / attn = how many times longer one rnn_style call takes than one",
         "attention_style call. Both run on one core, so this is the interpreter's",
         "per-step loop against sum() in C, not parallelism; the depth table is",
@@ -345,6 +358,204 @@ def render_scan(result):
 
 
 # ============================================================================
+# 5. Exercise (Easy): a vector hidden state
+# ============================================================================
+
+HIDDEN_WIDTHS = (1, 8, 64)
+HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
+
+
+def hidden_weights(width, decay=0.9):
+    """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
+
+    A[i][j] is proportional to 1 / (1 + |i - j|), every row scaled to sum to
+    `decay`: every unit reads every unit (dense), and since the entries are
+    positive with row sums decay < 1, the state stays bounded for bounded
+    input. b[i] = 1 / (1 + i), so that the units differ. With width 1 this is
+    A = [[decay]], b = [1.0]: exactly rnn_style.
+
+    >>> hidden_weights(1, 0.9)
+    ([[0.9]], [1.0])
+    >>> A, b = hidden_weights(2, 0.9)
+    >>> A
+    [[0.6, 0.3], [0.3, 0.6]]
+    """
+    _require_int("hidden_weights", "width", width)
+    A = []
+    for i in range(width):
+        closeness = [1.0 / (1 + abs(i - j)) for j in range(width)]
+        total = sum(closeness)
+        A.append([decay * c / total for c in closeness])
+    b = [1.0 / (1 + i) for i in range(width)]
+    return A, b
+
+
+def rnn_style_vector(xs, width=64, decay=0.9):
+    """Return the final hidden state (width floats) of h = A.h + b*x, from h = 0.
+
+    A dense recurrence as in a real RNN layer: each step computes every unit
+    from all units of the previous state, width**2 multiply-adds a step, and
+    the steps still form one chain: depth N, whatever the width. Weights from
+    hidden_weights(width, decay). width=1 gives [rnn_style(xs, decay)].
+
+    >>> rnn_style_vector([1.0, 1.0, 1.0], width=1) == [rnn_style([1.0, 1.0, 1.0])]
+    True
+    >>> rnn_style_vector([], width=3)
+    [0.0, 0.0, 0.0]
+    """
+    _require_int("rnn_style_vector", "width", width)
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    try:
+        for x in xs:
+            # Every new unit needs the whole previous h: a dense matrix-vector product.
+            h = [sum(map(operator.mul, row, h)) + bi * x for row, bi in zip(A, b)]
+    except TypeError as exc:
+        raise TypeError(f"rnn_style_vector requires an iterable of numbers ({exc})") from None
+    return h
+
+
+def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
+    """Return the time per step of rnn_style_vector at each width, and its growth."""
+    namespace = {"f": rnn_style_vector, "xs": seed_input(steps)}
+    calls = best_per_call([f"f(xs, width={w})" for w in widths], namespace, reps)
+    base = calls[0] / steps
+    return [{"width": w, "step_s": t / steps, "growth": (t / steps) / base,
+             "madds_per_step": w * w, "depth": steps}
+            for w, t in zip(widths, calls)]
+
+
+def render_hidden(rows):
+    """Return the hidden-width table as text, with the exercise's answer."""
+    first = rows[0]["width"]
+    table = _table(("width", "time / step", f"vs width {first}", "multiply-adds / step", "depth"),
+                   [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
+                     f"{r['madds_per_step']:,}", f"{r['depth']:,}") for r in rows])
+    return "\n".join([
+        "=== exercise (easy): a vector hidden state ===",
+        table,
+        "A dense recurrence does width^2 multiply-adds a step (a diagonal one, as in",
+        "state-space models, only width); at small widths the interpreter's fixed",
+        "cost per step hides part of that growth. The depth stays N whatever the",
+        "width: the work within a step can be spread across cores, the chain of",
+        "steps cannot.",
+    ])
+
+
+# ============================================================================
+# 6. Exercise (Hard): sweep the sequence length, plot, explain
+# ============================================================================
+
+SWEEP_SIZES = tuple(2 ** k for k in range(6, 17))      # 64 ... 65,536
+FIT_MIN_N = 1_024       # below this the fixed cost of a call is a visible share
+
+
+def fit_exponent(ns, seconds):
+    """Return the slope of log(seconds) against log(n), by least squares.
+
+    A time growing as c * n**k has slope k.
+
+    >>> round(fit_exponent([10, 100, 1000], [2e-6, 2e-5, 2e-4]), 6)
+    1.0
+    """
+    if len(ns) != len(seconds) or len(set(ns)) < 2:
+        raise ValueError("fit_exponent requires as many times as sizes, and two different sizes")
+    xs = [math.log(n) for n in ns]
+    ys = [math.log(t) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+            / sum((x - mx) ** 2 for x in xs))
+
+
+def sweep(sizes=SWEEP_SIZES, reps=3):
+    """Return the length sweep: per-call times at each size, and the fitted exponents.
+
+    The exponents are fitted over the sizes >= FIT_MIN_N when there are two
+    or more of them, otherwise over every size.
+    """
+    rows = wallclock_rows(sizes, reps)
+    fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
+    if len({r["n"] for r in fitted}) < 2:
+        fitted = rows
+    exponents = {"fit_from_n": min(r["n"] for r in fitted), "rnn_exponent": None, "attn_exponent": None}
+    if len({r["n"] for r in fitted}) >= 2:
+        ns = [r["n"] for r in fitted]
+        exponents["rnn_exponent"] = fit_exponent(ns, [r["rnn_s"] for r in fitted])
+        exponents["attn_exponent"] = fit_exponent(ns, [r["attn_s"] for r in fitted])
+    return {"rows": rows, **exponents}
+
+
+def _log_position(value, low, high, cells):
+    """Return the cell (0 .. cells-1) of value on a log scale from low to high."""
+    if high <= low:
+        return 0
+    return round((math.log(value) - math.log(low)) / (math.log(high) - math.log(low)) * (cells - 1))
+
+
+def plot_loglog(series, width=56, height=14):
+    """Return a log-log chart of the series as lines of text.
+
+    `series` maps a one-character marker to a list of (n, seconds) points.
+    The smallest n is in the first column and the largest in the last; the
+    smallest time is on the bottom row and the largest on the top. Where two
+    series share a cell the cell shows '#'. The y axis is labelled at the
+    powers of ten within range, the x axis at the smallest, the middle and
+    the largest n of the points.
+    """
+    points = [(m, n, t) for m, pts in series.items() for n, t in pts]
+    n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
+    t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
+    grid = [[" "] * width for _ in range(height)]
+    for marker, n, t in points:
+        row = height - 1 - _log_position(t, t_lo, t_hi, height)
+        col = _log_position(n, n_lo, n_hi, width)
+        grid[row][col] = marker if grid[row][col] in (" ", marker) else "#"
+    labels = [""] * height
+    for k in range(math.floor(math.log10(t_lo)), math.ceil(math.log10(t_hi)) + 1):
+        if t_lo <= 10.0 ** k <= t_hi:
+            label = format_seconds(10.0 ** k).replace(".00 ", " ").replace(".0 ", " ")   # "1 ms"
+            labels[height - 1 - _log_position(10.0 ** k, t_lo, t_hi, height)] = label
+    pad = max(len(s) for s in labels)
+    lines = [f"{label:>{pad}} |{''.join(cells)}".rstrip() for label, cells in zip(labels, grid)]
+    lines.append(" " * pad + " +" + "-" * width)
+    axis = [" "] * (width + 2)
+    sizes = sorted({p[1] for p in points})
+    for n in sorted({n_lo, sizes[len(sizes) // 2], n_hi}):
+        text = f"{n:,}"
+        start = min(max(0, _log_position(n, n_lo, n_hi, width) + 1 - len(text) // 2), width + 2 - len(text))
+        axis[start:start + len(text)] = text
+    lines.append(" " * pad + "".join(axis).rstrip() + "  N (log)")
+    return lines
+
+
+def _format_exponent(k):
+    return "n/a (needs two sizes)" if k is None else f"N^{k:.2f}"
+
+
+def render_sweep(result):
+    """Return the sweep as a table, a log-log chart, the fitted exponents and their reading."""
+    rows = result["rows"]
+    chart = plot_loglog({"r": [(r["n"], r["rnn_s"]) for r in rows],
+                         "a": [(r["n"], r["attn_s"]) for r in rows]})
+    return "\n".join([
+        "=== exercise (hard): sequence-length sweep on this CPU ===",
+        _timing_table(rows),
+        "",
+        "time per call (log)   r = rnn_style   a = attention_style   # = both",
+        *chart,
+        "",
+        f"fitted growth from N = {result['fit_from_n']:,}: rnn_style "
+        f"{_format_exponent(result['rnn_exponent'])}, attention_style {_format_exponent(result['attn_exponent'])}",
+        "On one core both lines have slope 1: each does N additions one after",
+        "another (sum() too, only in C); the gap between them is the interpreter's",
+        "constant factor. At small N they flatten where the fixed cost of a call",
+        "dominates. On a GPU the reduction's line would stay flat until its cores",
+        "are saturated, while the recurrence would still grow as N: its depth is N",
+        "(see the depth section).",
+    ])
+
+
+# ============================================================================
 # Text tables
 # ============================================================================
 
@@ -373,6 +584,10 @@ SECTIONS = {
                   render_wallclock),
     "scan": ("Hillis-Steele parallel scan checked against the serial scan",
              lambda opts: scan_check(), render_scan),
+    "hidden": ("exercise (easy): time per step of a vector hidden state, widths 1, 8, 64",
+               lambda opts: hidden_rows(reps=opts.reps), render_hidden),
+    "sweep": ("exercise (hard): lengths 64 ... 65,536 timed, plotted, fitted (uses --sizes)",
+              lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps), render_sweep),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 
