@@ -347,9 +347,9 @@ def render_scan(result):
     r = result
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        f"length: {r['length']:,} random floats (seed {r['seed']}), "
+        f"length: {r['length']:,} random floats in [-1, 1), seed {r['seed']}",
         f"mismatches between serial and parallel scan: {r['mismatches']}",
-        f"(a mismatch differs by more than {r['rel_tol']:g} x the largest value)",
+        f"  (a mismatch: more than {r['rel_tol']:g} x the largest value apart)",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         f"depth: serial scan {r['serial_steps']:,} dependent steps, "
