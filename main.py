@@ -20,6 +20,10 @@ Sections:
     wallclock  both timed on this machine, per call (step 3)
     scan       Hillis-Steele parallel prefix sum checked against the serial one
                (the Medium exercise)
+    hidden     a vector hidden state of width 1, 8, 64, timed per step (Easy)
+    sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted (Hard)
+
+The first three run by default; `python main.py all` runs every section.
 
 Standard library only; Python 3.9 or newer. Tests: python -m unittest
 """
