@@ -35,6 +35,7 @@ import operator
 import os
 import random
 import sys
+import textwrap
 import time
 import timeit
 
@@ -134,6 +135,30 @@ def depth(n):
     return n, max(1, (n - 1).bit_length())     # (n-1).bit_length() == ceil(log2 n)
 
 
+def tree_reduce(xs, op=operator.add):
+    """Return xs[0] op xs[1] op ... op xs[-1], combined pairwise up a balanced tree.
+
+    The shape that makes a reduction parallel: each level combines
+    neighbouring pairs, all independent, so N-1 combines take depth
+    ceil(log2 N). op must be associative; it need not be commutative.
+
+    >>> tree_reduce([1, 2, 3, 4, 5])
+    15
+    >>> tree_reduce(["a", "b", "c"])
+    'abc'
+    """
+    level = list(xs)
+    if not level:
+        raise ValueError("tree_reduce requires at least one value")
+    try:
+        while len(level) > 1:
+            pairs = list(map(op, level[0::2], level[1::2]))
+            level = pairs + level[-1:] if len(level) % 2 else pairs
+    except TypeError as exc:
+        raise TypeError(f"tree_reduce requires values that op can combine ({exc})") from None
+    return level[0]
+
+
 def depth_rows(sizes=DEPTH_SIZES):
     """Return the depth table: a dict per size with both depths and their ratio."""
     rows = []
@@ -155,7 +180,8 @@ def render_depth(rows):
         "Both do about N additions; the depth is the longest chain of them that",
         "must run one after another. depth ratio = rnn depth / attn depth: how many",
         "times shorter the reduction's chain is, the most that enough parallel",
-        "units could gain. A count, not a measured time.",
+        "units could gain. A count, not a measured time; the work section measures",
+        "these depths on the running code.",
     ])
 
 
@@ -269,23 +295,30 @@ def render_wallclock(rows):
 
 
 # ============================================================================
-# 4. Prefix sums: serial scan and Hillis-Steele parallel scan (Medium exercise)
+# 4. Prefix sums: serial, Hillis-Steele and Blelloch scans (Medium exercise)
 # ============================================================================
+#
+# A scan works for any associative operator op (op(op(a, b), c) == op(a, op(b, c))),
+# not only +: string concatenation, matrix products, the composition of affine maps
+# (section 8). It need not be commutative, so each combine keeps the earlier
+# element on the left: op(earlier, later).
 
-def serial_scan(xs):
-    """Return the running sums of xs: out[i] == xs[0] + ... + xs[i].
+def serial_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
 
     One dependent step per element: work N-1, depth N-1.
 
     >>> serial_scan([1, 2, 3, 4])
     [1, 3, 6, 10]
+    >>> serial_scan(["a", "b", "c"])
+    ['a', 'ab', 'abc']
     """
     out = []
     try:
         for x in xs:
-            out.append(out[-1] + x if out else x)     # needs the previous sum
+            out.append(op(out[-1], x) if out else x)     # needs the previous result
     except TypeError as exc:
-        raise TypeError(f"serial_scan requires an iterable of numbers ({exc})") from None
+        raise TypeError(f"serial_scan requires values that op can combine ({exc})") from None
     return out
 
 
@@ -297,14 +330,15 @@ def _hillis_steele_offsets(n):
         step *= 2
 
 
-def parallel_scan(xs):
-    """Return the running sums of xs, computed as Hillis and Steele (1986) do.
+def parallel_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs, computed as Hillis and Steele (1986) do.
 
-    Same result as serial_scan: out[i] == xs[0] + ... + xs[i]. In round k
-    every element adds the one 2**k places back; the additions within a round
-    are independent of each other, so with N processors each round is one
-    step: ceil(log2 N) rounds of depth 1, N*log2(N) - N + 1 additions in all.
-    Here a round is one map() over the whole list. xs is not modified.
+    Same result as serial_scan: out[i] == xs[0] op ... op xs[i]. In round k
+    every element combines with the one 2**k places back; the combines within
+    a round are independent of each other, so with N processors each round is
+    one step: ceil(log2 N) rounds, depth ceil(log2 N), and N*log2(N) - N + 1
+    combines in all (for N a power of two). Here a round is one map() over
+    the whole list. xs is not modified.
 
     >>> parallel_scan([1, 2, 3, 4, 5])
     [1, 3, 6, 10, 15]
@@ -312,10 +346,42 @@ def parallel_scan(xs):
     out = list(xs)
     try:
         for step in _hillis_steele_offsets(len(out)):
-            # out[i] = out[i - step] + out[i] for every i >= step, all at once.
-            out = out[:step] + list(map(operator.add, out[:-step], out[step:]))
+            # out[i] = out[i - step] op out[i] for every i >= step, all at once.
+            out = out[:step] + list(map(op, out[:-step], out[step:]))
     except TypeError as exc:
-        raise TypeError(f"parallel_scan requires a sequence of numbers ({exc})") from None
+        raise TypeError(f"parallel_scan requires values that op can combine ({exc})") from None
+    return out
+
+
+def blelloch_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs with the work-efficient tree of Blelloch (1990).
+
+    Same result as serial_scan. An up-sweep combines pairs, then pairs of
+    pairs, up a balanced tree, so that out[i] holds the combination of the
+    block that ends at i; a down-sweep then completes every other position
+    from the block before it. Each level's combines are independent. For N a
+    power of two: 2N - log2(N) - 2 combines and depth 2*log2(N) - 2, so O(N)
+    work like the serial scan and O(log N) depth like Hillis-Steele. This is
+    the inclusive form (Brent and Kung's arrangement): any length, and no
+    identity element needed. xs is not modified.
+
+    >>> blelloch_scan([1, 2, 3, 4, 5, 6])
+    [1, 3, 6, 10, 15, 21]
+    """
+    out = list(xs)
+    n = len(out)
+    try:
+        d = 1
+        while d < n:                        # up-sweep: blocks of 2d end at 2d-1, 4d-1, ...
+            for i in range(2 * d - 1, n, 2 * d):
+                out[i] = op(out[i - d], out[i])
+            d *= 2
+        while d > 1:                        # down-sweep: fill the block ends in between
+            d //= 2
+            for i in range(3 * d - 1, n, 2 * d):
+                out[i] = op(out[i - d], out[i])
+    except TypeError as exc:
+        raise TypeError(f"blelloch_scan requires values that op can combine ({exc})") from None
     return out
 
 
@@ -560,14 +626,269 @@ def render_sweep(result):
 
 
 # ============================================================================
+# 7. Work and depth, measured on the code that runs
+# ============================================================================
+#
+# Every algorithm above is run on values that record their own history: each
+# operation counts one unit of work in a shared tally, and its result carries
+# depth = 1 + the deeper of its inputs. The depth of the final values is the
+# longest chain of operations that had to run one after another.
+
+WORK_SIZES = (64, 1_024, 4_096)
+
+
+class Tally:
+    """A shared count of operations (the work)."""
+
+    def __init__(self):
+        self.work = 0
+
+
+class Counted:
+    """A number that counts the operations that produce it.
+
+    Adding or multiplying a Counted (with another or with a plain number)
+    is one operation: the tally's work goes up by one, and the result's
+    depth is 1 + the deeper input (a plain number has depth 0).
+
+    >>> tally = Tally()
+    >>> a, b, c = (Counted(v, tally) for v in (1, 2, 3))
+    >>> d = (a + b) * c + a
+    >>> d.value, d.depth, tally.work
+    (10, 3, 3)
+    """
+
+    __slots__ = ("value", "depth", "tally")
+
+    def __init__(self, value, tally, depth=0):
+        self.value, self.tally, self.depth = value, tally, depth
+
+    def _combine(self, other, fn, reverse=False):
+        other_value, other_depth = (other.value, other.depth) if isinstance(other, Counted) else (other, 0)
+        left, right = (other_value, self.value) if reverse else (self.value, other_value)
+        self.tally.work += 1
+        return Counted(fn(left, right), self.tally, 1 + max(self.depth, other_depth))
+
+    def __add__(self, other):
+        return self._combine(other, operator.add)
+
+    def __radd__(self, other):
+        return self._combine(other, operator.add, reverse=True)
+
+    def __mul__(self, other):
+        return self._combine(other, operator.mul)
+
+    def __rmul__(self, other):
+        return self._combine(other, operator.mul, reverse=True)
+
+    def __repr__(self):
+        return f"Counted({self.value!r}, depth={self.depth})"
+
+
+def _depth_of(result):
+    """Return the largest depth among a Counted or a (nested) list of them."""
+    if isinstance(result, Counted):
+        return result.depth
+    if isinstance(result, (list, tuple)):
+        return max((_depth_of(r) for r in result), default=0)
+    return 0
+
+
+def measure_work_depth(algorithm, n):
+    """Return (work, depth) of algorithm(values) on n fresh Counted inputs."""
+    tally = Tally()
+    result = algorithm([Counted(1.0, tally) for _ in range(n)])
+    return tally.work, _depth_of(result)
+
+
+# name: (what runs, the function, work formula, depth formula), N a power of two.
+WORK_ALGORITHMS = {
+    "recurrence": ("rnn_style", rnn_style, "2N - 1", "2N - 1"),
+    "sum": ("sum() in attention_style", sum, "N", "N"),
+    "tree_reduce": ("tree_reduce", tree_reduce, "N - 1", "log2 N"),
+    "serial_scan": ("serial_scan", serial_scan, "N - 1", "N - 1"),
+    "hillis_steele": ("parallel_scan", parallel_scan, "N log2 N - N + 1", "log2 N"),
+    "blelloch": ("blelloch_scan", blelloch_scan, "2N - log2 N - 2", "2 log2 N - 2"),
+    "linear_scan": ("linear_recurrence_scan", lambda xs: linear_recurrence_scan(xs),
+                    "2(N log2 N - N + 1)", "2 log2 N"),
+}
+
+
+def work_rows(sizes=WORK_SIZES):
+    """Return the measured work and depth of every algorithm at every size."""
+    rows = []
+    for name, (_, algorithm, _, _) in WORK_ALGORITHMS.items():
+        for n in sizes:
+            work, dep = measure_work_depth(algorithm, n)
+            rows.append({"algorithm": name, "n": n, "work": work, "depth": dep})
+    return rows
+
+
+def _scan_winners(rows, n):
+    """Return (least-work scan row, least-depth scan row, blelloch row) at size n."""
+    scans = [r for r in rows if r["n"] == n and r["algorithm"] in ("serial_scan", "hillis_steele", "blelloch")]
+    blelloch = next(r for r in scans if r["algorithm"] == "blelloch")
+    return min(scans, key=lambda r: r["work"]), min(scans, key=lambda r: r["depth"]), blelloch
+
+
+def render_work(rows):
+    """Return the measured work and depth as text, formulas beside them."""
+    sizes = sorted({r["n"] for r in rows})
+    n = 1_024 if 1_024 in sizes else sizes[-1]
+    at = {(r["algorithm"], r["n"]): r for r in rows}
+    main_table = _table(
+        (f"N = {n:,}", "work", "formula", "depth", "formula"),
+        [(name, f"{at[name, n]['work']:,}", work_f, f"{at[name, n]['depth']:,}", depth_f)
+         for name, (_, _, work_f, depth_f) in WORK_ALGORITHMS.items()], left=1)
+    growth_table = _table(
+        ("depth at N =", *(f"{m:,}" for m in sizes)),
+        [(name, *(f"{at[name, m]['depth']:,}" for m in sizes)) for name in WORK_ALGORITHMS], left=1)
+    legend = ", ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
+                       if name != runs)
+    least_work, least_depth, bl = _scan_winners(rows, n)
+    same = all(at["tree_reduce", m]["depth"] == depth(m)[1] for m in sizes)
+    agrees = "equals" if same else "DIFFERS FROM"
+    return "\n".join([
+        "=== work and depth, measured on the code that runs ===",
+        main_table,
+        *textwrap.wrap(f"({legend}; log2 N for N a power of two)", 78),
+        "",
+        growth_table,
+        "",
+        f"Among the scans at N = {n:,}: least work {least_work['algorithm']} ({least_work['work']:,}),",
+        f"least depth {least_depth['algorithm']} ({least_depth['depth']:,});",
+        f"blelloch does {bl['work'] / least_work['work']:.1f}x the least work at "
+        f"{bl['depth'] / least_depth['depth']:.1f}x the least depth.",
+        "sum() is a left fold in CPython: depth N. A reduction is parallel because",
+        "addition is associative (tree_reduce regroups it), not because sum() runs",
+        f"tree_reduce's measured depth {agrees} the depth section's attn depth,",
+        "ceil(log2 N), at every N above. (The recurrence counts a multiply and",
+        "an add per step, hence 2N - 1.)",
+    ])
+
+
+# ============================================================================
+# 8. The linear recurrence that state-space models parallelize
+# ============================================================================
+#
+# rnn_style's step h -> a*h + x is an affine map of h. Doing one step after
+# another is composing maps, and the composition of two affine maps is again
+# an affine map: (a1, x1) then (a2, x2) is h -> a2*(a1*h + x1) + x2, the pair
+# (a1*a2, a2*x1 + x2). Composition is associative, so a scan computes all the
+# hidden states in ceil(log2 N) rounds (Martin & Cundy 2018; Mamba's selective
+# scan, Gu & Dao 2023). A non-linear step such as tanh(w*h + x) does not
+# compose into a map of fixed size, which is why a classic RNN stays serial.
+
+SSM_LENGTH = 1_024
+SSM_SEED = 11
+
+
+def compose_affine(first, second):
+    """Return the affine map `first` followed by `second`, each a pair (a, x) for h -> a*h + x.
+
+    Associative but not commutative.
+
+    >>> compose_affine((0.5, 1.0), (2.0, 3.0))      # h -> 2*(0.5*h + 1) + 3
+    (1.0, 5.0)
+    """
+    a1, x1 = first
+    a2, x2 = second
+    return a2 * a1, a2 * x1 + x2
+
+
+def _decays(decay, n, func):
+    """Return n per-step decays from a number or a sequence of n numbers."""
+    if isinstance(decay, (int, float)) and not isinstance(decay, bool):
+        return [decay] * n
+    try:
+        decays = list(decay)
+    except TypeError:
+        raise TypeError(f"{func} requires decay to be a number or a sequence of numbers") from None
+    if len(decays) != n:
+        raise ValueError(f"{func} requires one decay per input: got {len(decays)} decays for {n} inputs")
+    return decays
+
+
+def rnn_states(xs, decay=0.9):
+    """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
+
+    decay is a number (a_t = decay for every t) or a sequence of one decay
+    per step. The last state equals rnn_style(xs, decay) for a number.
+
+    >>> rnn_states([1.0, 1.0, 1.0])
+    [1.0, 1.9, 2.71]
+    """
+    xs = list(xs)
+    h, states = 0.0, []
+    for a, x in zip(_decays(decay, len(xs), "rnn_states"), xs):
+        h = a * h + x
+        states.append(h)
+    return states
+
+
+def linear_recurrence_scan(xs, decay=0.9):
+    """Return every hidden state of h_t = a_t*h_{t-1} + x_t, computed by parallel_scan.
+
+    Same states as rnn_states(xs, decay), up to rounding: the scan composes
+    the pairs (a_t, x_t) with compose_affine, and the composition of the
+    first t maps sends h_0 = 0 to its second component, h_t. Depth
+    ceil(log2 N) rounds instead of N steps. decay is a number or a sequence
+    of one decay per step (the input-dependent decay of a selective scan).
+
+    >>> [round(h, 12) for h in linear_recurrence_scan([1.0, 1.0, 1.0])]
+    [1.0, 1.9, 2.71]
+    """
+    xs = list(xs)
+    pairs = list(zip(_decays(decay, len(xs), "linear_recurrence_scan"), xs))
+    return [x for _, x in parallel_scan(pairs, compose_affine)]
+
+
+def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
+    """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
+    rng = random.Random(seed)
+    xs = [rng.uniform(-1.0, 1.0) for _ in range(length)]
+    selective = [rng.uniform(0.5, 1.0) for _ in range(length)]
+    result = {"length": length, "seed": seed}
+    for name, decay in (("fixed", 0.9), ("selective", selective)):
+        serial, scanned = rnn_states(xs, decay), linear_recurrence_scan(xs, decay)
+        largest = max(map(abs, serial))
+        result[f"{name}_max_rel_diff"] = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
+    result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
+    result["last_matches_rnn_style"] = math.isclose(linear_recurrence_scan(xs)[-1], rnn_style(xs), rel_tol=1e-9)
+    result["serial_steps"] = length
+    result["scan_rounds"] = sum(1 for _ in _hillis_steele_offsets(length))
+    return result
+
+
+def render_ssm(result):
+    """Return the linear-scan check as text, with why it only works for a linear step."""
+    r = result
+    return "\n".join([
+        "=== the linear recurrence as a parallel scan (state-space models) ===",
+        f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); every state h_1 ... h_N",
+        f"largest difference from the serial recurrence, relative to the largest state:",
+        f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
+        f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
+        f"last state equals rnn_style(xs): {'yes' if r['last_matches_rnn_style'] else 'NO'} (within 1e-9)",
+        f"depth: serial {r['serial_steps']:,} dependent steps, scan {r['scan_rounds']} rounds",
+        "It works because the step h -> a*h + x is linear in h: two steps compose",
+        "into one step of the same form, so the steps can be combined in any",
+        "grouping. tanh(w*h + x) does not compose into a map of fixed size, so a",
+        "classic RNN stays serial; an SSM keeps the step linear and parallelizes.",
+    ])
+
+
+# ============================================================================
 # Text tables
 # ============================================================================
 
-def _table(headers, rows):
-    """Return rows of strings as a text table, columns right-aligned."""
+def _table(headers, rows, left=0):
+    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest right."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
-    return "\n".join("  ".join(str(cell).rjust(w) for cell, w in zip(line, widths))
-                     for line in (headers, *rows))
+    return "\n".join(
+        "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
+                  for k, (cell, w) in enumerate(zip(line, widths))).rstrip()
+        for line in (headers, *rows))
 
 
 # ============================================================================
@@ -592,6 +913,10 @@ SECTIONS = {
                lambda opts: hidden_rows(reps=opts.reps), render_hidden),
     "sweep": ("exercise (hard): lengths 64 ... 65,536 timed, plotted, fitted (uses --sizes)",
               lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps), render_sweep),
+    "work": ("work and depth of every algorithm, measured by counting operations",
+             lambda opts: work_rows(), render_work),
+    "ssm": ("the linear recurrence computed by a parallel scan, as SSMs train",
+            lambda opts: ssm_check(), render_ssm),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 

@@ -1,0 +1,146 @@
+"""Work and depth measured with the counting type, and the linear recurrence
+computed by a parallel scan, against the serial recurrence."""
+
+import json
+import math
+import unittest
+
+import main
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_main
+
+
+class TestCounted(unittest.TestCase):
+    def test_counted_tiny_graph_by_hand(self):
+        # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
+        tally = main.Tally()
+        a, b, c, d = (main.Counted(v, tally) for v in (1, 2, 3, 4))
+        e = (a + b) + (c + d)
+        self.assertEqual((e.value, e.depth, tally.work), (10, 2, 3))
+        f = e * 2.0
+        self.assertEqual((f.value, f.depth, tally.work), (20.0, 3, 4))
+
+    def test_counted_with_plain_numbers_on_either_side(self):
+        tally = main.Tally()
+        x = main.Counted(5, tally)
+        self.assertEqual((1 + x).value, 6)
+        self.assertEqual((x + 1).value, 6)
+        self.assertEqual((3 * x).depth, 1)
+        self.assertEqual(tally.work, 3)
+
+    def test_counted_keeps_operand_order(self):
+        # Strings are not commutative: the wrapped values must combine in order.
+        tally = main.Tally()
+        self.assertEqual(("a" + main.Counted("b", tally)).value, "ab")
+        self.assertEqual((main.Counted("a", tally) + "b").value, "ab")
+
+
+def hillis_steele_combines(n):
+    """Count the combines of Hillis-Steele round by round: n - 2**k in round k."""
+    total, step = 0, 1
+    while step < n:
+        total += n - step
+        step *= 2
+    return total
+
+
+class TestMeasuredWorkDepth(unittest.TestCase):
+    def test_measured_counts_match_the_formulas_at_powers_of_two(self):
+        for k in (1, 2, 5, 10):
+            n = 2 ** k
+            expected = {
+                "recurrence": (2 * n - 1, 2 * n - 1),
+                "sum": (n, n),
+                "tree_reduce": (n - 1, k),
+                "serial_scan": (n - 1, n - 1),
+                "hillis_steele": (hillis_steele_combines(n), k),
+                "blelloch": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
+                "linear_scan": (2 * hillis_steele_combines(n), 2 * k),
+            }
+            for name, (_, algorithm, _, _) in main.WORK_ALGORITHMS.items():
+                self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
+
+    def test_hillis_steele_at_1024_is_9217(self):
+        self.assertEqual(main.measure_work_depth(main.parallel_scan, 1024), (9217, 10))
+
+    def test_tree_reduce_depth_is_the_depth_formula_at_any_length(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            work, dep = main.measure_work_depth(main.tree_reduce, n)
+            self.assertEqual(work, n - 1)
+            self.assertEqual(dep, main.depth(n)[1] if n > 1 else 0)
+
+    def test_blelloch_is_work_efficient_and_log_depth_at_any_length(self):
+        for n in AWKWARD_LENGTHS[2:]:
+            work, dep = main.measure_work_depth(main.blelloch_scan, n)
+            self.assertLessEqual(work, 2 * n, n)
+            self.assertLessEqual(dep, 2 * main.depth(n)[1], n)
+
+
+class TestLinearRecurrenceScan(unittest.TestCase):
+    def test_compose_affine_is_associative_not_commutative(self):
+        f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)
+        c = main.compose_affine
+        self.assertEqual(c(c(f, g), h), c(f, c(g, h)))
+        self.assertNotEqual(c(f, g), c(g, f))
+
+    def test_matches_serial_states_and_rnn_style(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n, seed=4)
+            scanned = main.linear_recurrence_scan(xs, 0.9)
+            serial = main.rnn_states(xs, 0.9)
+            scale = max(map(abs, serial))
+            for s, p in zip(serial, scanned):
+                self.assertTrue(close(s, p, rel=1e-12, scale=scale), n)
+            self.assertTrue(close(scanned[-1], main.rnn_style(xs, 0.9), rel=1e-12, scale=scale), n)
+
+    def test_ones_follow_the_geometric_series(self):
+        states = main.linear_recurrence_scan([1.0] * 64, 0.5)
+        for t, h in enumerate(states, start=1):
+            self.assertTrue(close(h, (1 - 0.5 ** t) / (1 - 0.5), rel=1e-14))
+
+    def test_selective_decays_match_an_index_loop(self):
+        xs = random_floats(100, seed=8)
+        decays = [0.5 + 0.5 * abs(x) for x in random_floats(100, seed=9)]
+        h, expected = 0.0, []
+        for t in range(100):
+            h = decays[t] * h + xs[t]
+            expected.append(h)
+        for e, p in zip(expected, main.linear_recurrence_scan(xs, decays)):
+            self.assertTrue(close(e, p, rel=1e-12))
+
+    def test_empty_input_has_no_states(self):
+        self.assertEqual(main.linear_recurrence_scan([]), [])
+        self.assertEqual(main.rnn_states([]), [])
+
+    def test_decay_errors(self):
+        with self.assertRaisesRegex(ValueError, "linear_recurrence_scan requires one decay per input"):
+            main.linear_recurrence_scan([1.0, 2.0], [0.9])
+        with self.assertRaisesRegex(TypeError, "linear_recurrence_scan requires decay to be a number"):
+            main.linear_recurrence_scan([1.0], None)
+        with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
+            main.rnn_states([1.0], [0.9, 0.9])
+
+
+class TestWorkAndSsmSections(unittest.TestCase):
+    def test_work_section_text_and_json(self):
+        status, out, _ = run_main("work")
+        self.assertEqual(status, 0)
+        self.assertIn("least depth hillis_steele (10)", out)
+        self.assertIn("equals the depth section's attn depth", out)
+        status, out, _ = run_main("work", "--json")
+        rows = json.loads(out)["work"]
+        row = next(r for r in rows if r["algorithm"] == "hillis_steele" and r["n"] == 1024)
+        self.assertEqual(row, {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
+
+    def test_ssm_section_text_and_json(self):
+        status, out, _ = run_main("ssm")
+        self.assertEqual(status, 0)
+        self.assertIn("scan 10 rounds", out)
+        self.assertIn("tanh", out)
+        data = json.loads(run_main("ssm", "--json")[1])["ssm"]
+        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1024, 10))
+        self.assertLess(data["fixed_max_rel_diff"], 1e-12)
+        self.assertLess(data["selective_max_rel_diff"], 1e-12)
+
+
+if __name__ == "__main__":
+    unittest.main()
