@@ -22,6 +22,8 @@ Sections:
                (the Medium exercise)
     hidden     a vector hidden state of width 1, 8, 64, timed per step (Easy)
     sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted (Hard)
+    work       work and depth of every algorithm, measured by counting operations
+    ssm        the linear recurrence computed by a parallel scan, as SSMs train
 
 The first three run by default; `python main.py all` runs every section.
 
