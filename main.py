@@ -881,6 +881,240 @@ def render_ssm(result):
 
 
 # ============================================================================
+# 9. A simulated parallel machine with P lanes
+# ============================================================================
+#
+# A machine of `lanes` processors, each doing one operation per time step.
+# The recurrence cannot use more than one of them; the reduction splits its
+# input into chunks, folds the chunks side by side, then combines the partial
+# results pairwise. Brent's bound: time <= work / lanes + depth.
+
+LANES_N = 1_048_576
+LANES = (1, 8, 128, 1_024, 16_384)
+LANES_SIMULATED_N = 65_536      # the section also runs the schedule at this size
+
+
+def lane_steps(n, lanes):
+    """Return (recurrence_steps, reduction_steps) for n values on `lanes` processors.
+
+    The recurrence takes n steps whatever the number of lanes: each waits for
+    the one before. The reduction cuts the input into at most `lanes` chunks
+    of ceil(n / lanes) values, folds them side by side (ceil(n / lanes) - 1
+    steps), then combines the partial results pairwise (ceil(log2 chunks)
+    steps): n - 1 steps on one lane, ceil(log2 n) with n lanes or more.
+
+    >>> lane_steps(1_024, 1)
+    (1024, 1023)
+    >>> lane_steps(1_024, 1_024)
+    (1024, 10)
+    >>> lane_steps(1_000, 8)        # chunks of 125: 124 steps, then 3 levels
+    (1000, 127)
+    """
+    _require_int("lane_steps", "n", n)
+    _require_int("lane_steps", "lanes", lanes)
+    chunk = -(-n // lanes)                      # ceil(n / lanes)
+    chunks = -(-n // chunk)
+    return n, (chunk - 1) + (chunks - 1).bit_length()
+
+
+def simulate_reduction(xs, lanes):
+    """Return (total, steps, operations): the chunked reduction of xs run step by step.
+
+    Each step, every lane does at most one addition; a step counts if any lane
+    worked. total == sum(xs) up to rounding, steps == lane_steps(len(xs), lanes)[1].
+
+    >>> simulate_reduction([1, 2, 3, 4, 5, 6, 7], 2)     # chunks [1..4], [5..7]
+    (28, 4, 6)
+    """
+    _require_int("simulate_reduction", "lanes", lanes)
+    if not xs:
+        raise ValueError("simulate_reduction requires at least one value")
+    size = -(-len(xs) // lanes)
+    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
+    partials = [chunk[0] for chunk in chunks]
+    steps = operations = 0
+    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
+        for k, chunk in enumerate(chunks):
+            if j < len(chunk):
+                partials[k] += chunk[j]
+                operations += 1
+        steps += 1
+    while len(partials) > 1:                    # combine: one level of pairs per step
+        pairs = [a + b for a, b in zip(partials[0::2], partials[1::2])]
+        operations += len(pairs)
+        partials = pairs + partials[-1:] if len(partials) % 2 else pairs
+        steps += 1
+    return partials[0], steps, operations
+
+
+def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
+    """Return, for each size and lane count, both step counts, speedup and utilization."""
+    rows = []
+    for n in sizes:
+        for p in lane_counts:
+            rec, red = lane_steps(n, p)
+            rows.append({"n": n, "lanes": p, "recurrence_steps": rec, "reduction_steps": red,
+                         "reduction_speedup": (n - 1) / red if red else 1.0,
+                         "recurrence_utilization": n / (p * rec),
+                         "reduction_utilization": (n - 1) / (p * red) if red else 1.0})
+    return rows
+
+
+def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
+    """Return the lanes table, and whether a step-by-step simulation agrees with it."""
+    xs = seed_input(simulated_n)
+    runs = [simulate_reduction(xs, p) for p in lane_counts]
+    agrees = all(steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
+                 for p, (total, steps, _) in zip(lane_counts, runs))
+    return {"rows": lanes_rows(sizes, lane_counts), "simulated_n": simulated_n, "simulation_agrees": agrees}
+
+
+def _format_percent(share):
+    """Return a share as a percentage with two decimals, or two significant digits below 1%."""
+    pct = 100 * share
+    return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
+
+
+def render_lanes(result):
+    """Return the lanes table as text."""
+    table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
+                   [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
+                     f"{r['reduction_steps']:,}", f"{r['reduction_speedup']:,.1f}x",
+                     _format_percent(r["recurrence_utilization"]),
+                     _format_percent(r["reduction_utilization"])) for r in result["rows"]])
+    check = "agrees" if result["simulation_agrees"] else "DOES NOT AGREE"
+    return "\n".join([
+        "=== a simulated machine with P lanes (one operation per lane per step) ===",
+        table,
+        "busy = share of lane-steps doing useful work. The recurrence keeps one lane",
+        "busy whatever P is (1/P: the lesson's idle silicon). The reduction keeps",
+        "nearly all busy while each lane's chunk is long; as P nears N, the log2 N",
+        "combining steps, where most lanes wait, take over.",
+        f"A step-by-step simulation at N = {result['simulated_n']:,} {check} with these step",
+        "counts and with sum().",
+    ])
+
+
+# ============================================================================
+# 10. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
+# ============================================================================
+
+COST_D = 512                    # model width d
+COST_K = 3                      # convolution kernel width k
+COST_R = 128                    # neighbourhood r of restricted self-attention
+COST_SIZES = (512, 2_048, 131_072)
+MEMORY_SIZES = (2_048, 32_768, 131_072, 1_048_576)
+
+
+def _ceil_log(n, base):
+    """Return the smallest m >= 0 with base**m >= n (integer arithmetic)."""
+    m, reach = 0, 1
+    while reach < n:
+        reach *= base
+        m += 1
+    return m
+
+
+# layer: (operations per layer, sequential operations, maximum path length),
+# each as (formula as printed, function of n, d, k, r).
+LAYER_TYPES = {
+    "self-attention": (("n^2*d", lambda n, d, k, r: n * n * d),
+                       ("O(1)", lambda n, d, k, r: 1),
+                       ("O(1)", lambda n, d, k, r: 1)),
+    "recurrent": (("n*d^2", lambda n, d, k, r: n * d * d),
+                  ("O(n)", lambda n, d, k, r: n),
+                  ("O(n)", lambda n, d, k, r: n)),
+    "convolutional": (("k*n*d^2", lambda n, d, k, r: k * n * d * d),
+                      ("O(1)", lambda n, d, k, r: 1),
+                      ("O(log_k n)", lambda n, d, k, r: _ceil_log(n, k))),
+    "restricted self-attention": (("r*n*d", lambda n, d, k, r: r * n * d),
+                                  ("O(1)", lambda n, d, k, r: 1),
+                                  ("O(n/r)", lambda n, d, k, r: -(-n // r))),
+}
+
+
+def attention_matrix_bytes(n, bytes_per_value=2):
+    """Return the bytes of one n x n attention matrix: one head, one layer (fp16 by default).
+
+    >>> attention_matrix_bytes(131_072) == 32 * 2**30      # 128K tokens: 32 GiB
+    True
+    """
+    _require_int("attention_matrix_bytes", "n", n)
+    _require_int("attention_matrix_bytes", "bytes_per_value", bytes_per_value)
+    return n * n * bytes_per_value
+
+
+def format_bytes(size):
+    """Return a byte count in binary units with three significant digits.
+
+    >>> format_bytes(8 * 2**20)
+    '8.00 MiB'
+    """
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:.{0 if value >= 100 else 1 if value >= 10 else 2}f} {unit}"
+    return f"{size} B"
+
+
+def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
+    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory."""
+    layers = []
+    for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
+        for n in sizes:
+            layers.append({"layer": name, "n": n, "operations": ops(n, d, k, r),
+                           "sequential_operations": seq(n, d, k, r), "max_path_length": path(n, d, k, r),
+                           "formulas": [ops_f, seq_f, path_f]})
+    memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
+    return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory}
+
+
+def _format_count(x):
+    """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
+    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3)):
+        if x >= scale:
+            value = x / scale
+            return f"{value:.{0 if value >= 100 else 1 if value >= 10 else 2}f}{prefix}"
+    return str(x)
+
+
+def render_cost(result):
+    """Return the cost tables as text."""
+    at = {(r["layer"], r["n"]): r for r in result["layers"]}
+    sizes = sorted({r["n"] for r in result["layers"]})
+    names = list(LAYER_TYPES)
+    ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
+                       [(name, LAYER_TYPES[name][0][0], *(_format_count(at[name, n]["operations"]) for n in sizes))
+                        for name in names], left=2)
+    big = sizes[-1]
+    depth_table = _table((f"at n = {big:,}", "sequential operations", "maximum path length"),
+                         [(name, f"{LAYER_TYPES[name][1][0]}: {at[name, big]['sequential_operations']:,}",
+                           f"{LAYER_TYPES[name][2][0]}: {at[name, big]['max_path_length']:,}")
+                          for name in names], left=1)
+    d = result["d"]
+    ratios = ", ".join(f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
+                       for n in sizes)
+    memory = _table(("tokens n", "n x n matrix"),
+                    [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in result["memory"]])
+    return "\n".join([
+        "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
+        f"model width d = {d}, convolution kernel k = {result['k']}, attention neighbourhood r = {result['r']}",
+        ops_table,
+        f"self-attention / recurrent = n/d: {ratios}.",
+        f"Self-attention does fewer operations than a recurrent layer only while",
+        f"n < d = {d}; what it buys is the next table: no sequential chain, and a",
+        "path of length 1 between any two positions.",
+        "",
+        depth_table,
+        "",
+        "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
+        memory,
+        "Flash Attention computes the same scores tile by tile without storing the",
+        "matrix: it cuts memory traffic and peak memory, not the O(n^2) operations.",
+    ])
+
+
+# ============================================================================
 # Text tables
 # ============================================================================
 
@@ -919,6 +1153,10 @@ SECTIONS = {
              lambda opts: work_rows(), render_work),
     "ssm": ("the linear recurrence computed by a parallel scan, as SSMs train",
             lambda opts: ssm_check(), render_ssm),
+    "lanes": ("a simulated machine with 1 ... 16,384 lanes (uses --sizes)",
+              lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes),
+    "cost": ("what attention costs: Vaswani et al. Table 1 and the n x n memory",
+             lambda opts: cost_table(), render_cost),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 
