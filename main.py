@@ -24,6 +24,8 @@ Sections:
     sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted (Hard)
     work       work and depth of every algorithm, measured by counting operations
     ssm        the linear recurrence computed by a parallel scan, as SSMs train
+    lanes      a simulated machine with 1 ... 16,384 lanes: steps and idle lanes
+    cost       what attention costs: Vaswani et al. Table 1, the n x n memory
 
 The first three run by default; `python main.py all` runs every section.
 
@@ -868,7 +870,7 @@ def render_ssm(result):
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); every state h_1 ... h_N",
-        f"largest difference from the serial recurrence, relative to the largest state:",
+        "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
         f"last state equals rnn_style(xs): {'yes' if r['last_matches_rnn_style'] else 'NO'} (within 1e-9)",
@@ -961,12 +963,15 @@ def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
 
 
 def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
-    """Return the lanes table, and whether a step-by-step simulation agrees with it."""
+    """Return the lanes table; each row also says whether the step-by-step
+    simulation at simulated_n, with its lane count, agrees with lane_steps and sum()."""
     xs = seed_input(simulated_n)
-    runs = [simulate_reduction(xs, p) for p in lane_counts]
-    agrees = all(steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
-                 for p, (total, steps, _) in zip(lane_counts, runs))
-    return {"rows": lanes_rows(sizes, lane_counts), "simulated_n": simulated_n, "simulation_agrees": agrees}
+    agrees = {}
+    for p in lane_counts:
+        total, steps, _ = simulate_reduction(xs, p)
+        agrees[p] = steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
+    return [{**row, "simulated_n": simulated_n, "simulation_agrees": agrees[row["lanes"]]}
+            for row in lanes_rows(sizes, lane_counts)]
 
 
 def _format_percent(share):
@@ -975,14 +980,14 @@ def _format_percent(share):
     return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
 
 
-def render_lanes(result):
+def render_lanes(rows):
     """Return the lanes table as text."""
     table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
                    [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
                      f"{r['reduction_steps']:,}", f"{r['reduction_speedup']:,.1f}x",
                      _format_percent(r["recurrence_utilization"]),
-                     _format_percent(r["reduction_utilization"])) for r in result["rows"]])
-    check = "agrees" if result["simulation_agrees"] else "DOES NOT AGREE"
+                     _format_percent(r["reduction_utilization"])) for r in rows])
+    check = "agrees" if all(r["simulation_agrees"] for r in rows) else "DOES NOT AGREE"
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
         table,
@@ -990,7 +995,7 @@ def render_lanes(result):
         "busy whatever P is (1/P: the lesson's idle silicon). The reduction keeps",
         "nearly all busy while each lane's chunk is long; as P nears N, the log2 N",
         "combining steps, where most lanes wait, take over.",
-        f"A step-by-step simulation at N = {result['simulated_n']:,} {check} with these step",
+        f"A step-by-step simulation at N = {rows[0]['simulated_n']:,} {check} with these step",
         "counts and with sum().",
     ])
 
@@ -1101,7 +1106,7 @@ def render_cost(result):
         f"model width d = {d}, convolution kernel k = {result['k']}, attention neighbourhood r = {result['r']}",
         ops_table,
         f"self-attention / recurrent = n/d: {ratios}.",
-        f"Self-attention does fewer operations than a recurrent layer only while",
+        "Self-attention does fewer operations than a recurrent layer only while",
         f"n < d = {d}; what it buys is the next table: no sequential chain, and a",
         "path of length 1 between any two positions.",
         "",

@@ -2,7 +2,6 @@
 computed by a parallel scan, against the serial recurrence."""
 
 import json
-import math
 import unittest
 
 import main

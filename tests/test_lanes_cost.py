@@ -1,0 +1,120 @@
+"""The simulated P-lane machine against its formula and sum(); the cost of
+attention at hand-checked points; both sections through the command line."""
+
+import json
+import math
+import unittest
+
+import main
+from tests.support import close, random_floats, run_main
+
+
+class TestLaneSteps(unittest.TestCase):
+    PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
+             for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
+
+    def test_formula_matches_step_by_step_simulation(self):
+        # Includes lanes > n, n = 1 and sizes that lanes do not divide.
+        for n, p in self.PAIRS:
+            xs = random_floats(n, seed=p)
+            total, steps, operations = main.simulate_reduction(xs, p)
+            self.assertEqual(main.lane_steps(n, p), (n, steps), (n, p))
+            self.assertEqual(operations, n - 1, (n, p))
+            self.assertTrue(close(total, math.fsum(xs), scale=math.fsum(map(abs, xs))), (n, p))
+
+    def test_simulation_sums_integers_exactly(self):
+        xs = list(range(1, 1001))
+        self.assertEqual(main.simulate_reduction(xs, 7)[0], sum(xs))
+
+    def test_one_lane_is_serial_and_many_lanes_are_log_depth(self):
+        for n in (1, 2, 3, 100, 1024, 1025):
+            self.assertEqual(main.lane_steps(n, 1), (n, n - 1))
+            self.assertEqual(main.lane_steps(n, n)[1], (n - 1).bit_length())
+            self.assertEqual(main.lane_steps(n, 10 * n)[1], (n - 1).bit_length())
+
+    def test_brents_bound(self):
+        # time <= work / P + depth, with work n - 1 and depth ceil(log2 n).
+        for n, p in self.PAIRS:
+            self.assertLessEqual(main.lane_steps(n, p)[1], (n - 1) / p + (n - 1).bit_length() + 1, (n, p))
+
+    def test_lane_steps_errors(self):
+        for args in ((1.0, 2), (4, "2"), (True, 2), (4, None)):
+            with self.assertRaisesRegex(TypeError, "lane_steps requires"):
+                main.lane_steps(*args)
+        for args in ((0, 2), (4, 0), (-1, -1)):
+            with self.assertRaisesRegex(ValueError, "lane_steps requires"):
+                main.lane_steps(*args)
+        with self.assertRaisesRegex(ValueError, "simulate_reduction requires at least one value"):
+            main.simulate_reduction([], 4)
+
+    def test_utilization_of_the_recurrence_is_one_over_p(self):
+        rows = main.lanes_rows((1_048_576,), (1, 16_384))
+        self.assertEqual(rows[0]["recurrence_utilization"], 1.0)
+        self.assertEqual(rows[1]["recurrence_utilization"], 1 / 16_384)
+        self.assertLess(rows[1]["recurrence_utilization"], 0.0001)      # under 0.01%
+        self.assertEqual(rows[1]["reduction_steps"], 63 + 14)             # chunks of 64, 16,384 partials
+
+
+class TestCost(unittest.TestCase):
+    def test_attention_matrix_bytes_exact(self):
+        self.assertEqual(main.attention_matrix_bytes(2_048), 8 * 2**20)
+        self.assertEqual(main.attention_matrix_bytes(32_768), 2 * 2**30)
+        self.assertEqual(main.attention_matrix_bytes(131_072), 32 * 2**30)
+        self.assertEqual(main.attention_matrix_bytes(1_048_576), 2 * 2**40)
+        self.assertEqual(main.attention_matrix_bytes(1_000, bytes_per_value=4), 4_000_000)
+        self.assertEqual(main.attention_matrix_bytes(2**40), 2**81)        # no float rounding
+
+    def test_attention_matrix_bytes_errors(self):
+        for args in ((2.0,), ("n",), (True,), (8, 2.5)):
+            with self.assertRaisesRegex(TypeError, "attention_matrix_bytes requires"):
+                main.attention_matrix_bytes(*args)
+        for args in ((0,), (8, 0)):
+            with self.assertRaisesRegex(ValueError, "attention_matrix_bytes requires"):
+                main.attention_matrix_bytes(*args)
+
+    def test_table_1_formulas_at_hand_checked_points(self):
+        table = main.cost_table(sizes=(512, 2_048), d=512, k=3, r=128)
+        at = {(r["layer"], r["n"]): r for r in table["layers"]}
+        self.assertEqual(at["self-attention", 512]["operations"], 512 ** 3)
+        self.assertEqual(at["recurrent", 512]["operations"], 512 ** 3)       # n = d: a tie
+        self.assertEqual(at["self-attention", 2_048]["operations"], 4 * at["recurrent", 2_048]["operations"])
+        self.assertEqual(at["convolutional", 512]["operations"], 3 * 512 ** 3)
+        self.assertEqual(at["restricted self-attention", 2_048]["operations"], 128 * 2_048 * 512)
+        self.assertEqual(at["recurrent", 2_048]["sequential_operations"], 2_048)
+        self.assertEqual(at["self-attention", 2_048]["max_path_length"], 1)
+        self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)    # 3**7 = 2187 >= 2048 > 729
+        self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 16)
+
+    def test_format_bytes(self):
+        self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
+        self.assertEqual(main.format_bytes(2 * 2**40), "2.00 TiB")
+        self.assertEqual(main.format_bytes(512), "512 B")
+
+
+class TestLanesAndCostSections(unittest.TestCase):
+    def test_lanes_section_text_and_json(self):
+        status, out, _ = run_main("lanes")
+        self.assertEqual(status, 0)
+        self.assertIn("0.0061%", out)
+        self.assertIn("agrees with these step", out)
+        status, out, _ = run_main("lanes", "--json", "--sizes", "1000")
+        rows = json.loads(out)["lanes"]
+        self.assertEqual([r["lanes"] for r in rows], list(main.LANES))
+        self.assertLessEqual({"n", "lanes", "recurrence_steps", "reduction_steps",
+                              "reduction_speedup", "recurrence_utilization",
+                              "reduction_utilization"}, set(rows[0]))
+        self.assertTrue(all(r["simulation_agrees"] for r in rows))
+        self.assertEqual(rows[-1]["reduction_steps"], 10)       # 16,384 lanes >= 1,000 values
+
+    def test_cost_section_text_and_json(self):
+        status, out, _ = run_main("cost")
+        self.assertEqual(status, 0)
+        self.assertIn("32.0 GiB", out)
+        self.assertIn("Flash Attention", out)
+        data = json.loads(run_main("cost", "--json")[1])["cost"]
+        self.assertEqual(data["d"], 512)
+        self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
+
+
+if __name__ == "__main__":
+    unittest.main()
