@@ -75,8 +75,10 @@ def _require_int(func, name, value, low=1, high=None):
 def rnn_style(xs, decay=0.9):
     """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.0.
 
-    Step t needs the h of step t-1, so the N steps form one chain: work N,
-    depth N, whatever hardware runs it. An empty sequence returns 0.0.
+    Step t needs the h of step t-1, so the N multiply-adds form one chain of
+    depth N, whatever hardware runs it (the `work` section counts the
+    multiply and the add apart: 2N - 1 operations, depth 2N - 1). An empty
+    sequence returns 0.0.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
@@ -207,7 +209,9 @@ def _loop_count(timer, target=SAMPLE_SECONDS):
     once = min(timer.timeit(1), timer.timeit(1))       # the first call also warms caches
     if once >= target:
         return 1
-    return max(1, math.ceil(target / once)) if once > 0 else 1_000
+    if once <= 0:                       # a clock too coarse to see one call
+        return 1_000
+    return math.ceil(target / once)
 
 
 def benchmark(n, reps=3, *, timer=time.perf_counter):
@@ -1139,7 +1143,8 @@ def _table(headers, rows, left=0):
 TAKEAWAY = """\
 takeaway: a recurrence is a chain of N dependent steps; a reduction is a tree
 of depth ceil(log2 N). Extra cores shorten only the tree. Full attention pays
-for that with O(N^2) memory, the trade-off later lessons unpack."""
+for that with O(N^2) memory (python main.py cost shows the bill; the other
+sections work the exercises: python main.py all)."""
 
 # name: (what it shows, compute(options) -> data, render(data) -> text)
 SECTIONS = {
