@@ -147,7 +147,8 @@ class TestExerciseSections(unittest.TestCase):
 
     def test_default_run_has_no_exercise_sections(self):
         _, out, _ = run_main("--sizes", "100", "--reps", "1")
-        self.assertNotIn("exercise", out)
+        self.assertEqual(out.count("=== "), 3)
+        self.assertNotIn("=== exercise", out)
 
 
 if __name__ == "__main__":
