@@ -4,7 +4,10 @@ in-process through main.main([...]) and as a real child process."""
 import ast
 import json
 import os
+import signal
+import subprocess
 import sys
+import time
 import unittest
 
 import main
@@ -110,6 +113,31 @@ class TestSubprocess(unittest.TestCase):
             self.assertEqual(proc.stdout, "")
             self.assertNotIn("Traceback", proc.stderr)
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+
+
+class TestInterruptions(unittest.TestCase):
+    def test_closed_pipe_ends_quietly(self):
+        # The reader is gone before the script writes: no BrokenPipeError noise.
+        proc = subprocess.Popen([sys.executable, MAIN_PY, "depth", "scan", "work"], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        proc.wait(timeout=60)
+        self.assertEqual(err, "")
+
+    @unittest.skipUnless(hasattr(signal, "SIGINT") and os.name == "posix", "needs POSIX signals")
+    def test_ctrl_c_exits_130_without_traceback(self):
+        code = ("import sys, main; print('ready', flush=True); "
+                "sys.exit(main.main(['wallclock', '--sizes', '10000000', '--reps', '100']))")
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(proc.stdout.readline(), b"ready\n")
+        time.sleep(0.3)             # let it get into main(), where Ctrl-C is handled
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130)
+        self.assertEqual(err, b"")
 
 
 def _imported_modules(path):
