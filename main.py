@@ -1180,27 +1180,23 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+def _whole_number(text, high):
+    """Return text as an int from 1 to high; raise argparse.ArgumentTypeError otherwise."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"needs whole numbers, got {text!r}") from None
+    if not 1 <= n <= high:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {high:,}, got {n}")
+    return n
+
+
 def _parse_sizes(text):
-    sizes = []
-    for part in text.split(","):
-        try:
-            n = int(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"needs comma-separated whole numbers, got {part!r}") from None
-        if not 1 <= n <= MAX_SIZE:
-            raise argparse.ArgumentTypeError(f"each size must be from 1 to {MAX_SIZE:,}, got {n}")
-        sizes.append(n)
-    return sizes
+    return [_whole_number(part, MAX_SIZE) for part in text.split(",")]
 
 
 def _parse_reps(text):
-    try:
-        reps = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"needs a whole number, got {text!r}") from None
-    if not 1 <= reps <= MAX_REPS:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_REPS}, got {reps}")
-    return reps
+    return _whole_number(text, MAX_REPS)
 
 
 def _build_parser():
