@@ -1155,7 +1155,7 @@ SECTIONS = {
                   render_wallclock),
     "scan": ("Hillis-Steele parallel scan checked against the serial scan",
              lambda opts: scan_check(), render_scan),
-    "hidden": ("exercise (easy): time per step of a vector hidden state, widths 1, 8, 64",
+    "hidden": ("exercise (easy): a vector hidden state of width 1, 8, 64, timed per step",
                lambda opts: hidden_rows(reps=opts.reps), render_hidden),
     "sweep": ("exercise (hard): lengths 64 ... 65,536 timed, plotted, fitted (uses --sizes)",
               lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps), render_sweep),
@@ -1210,9 +1210,9 @@ def _build_parser():
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
     parser.add_argument("--sizes", type=_parse_sizes, metavar="N,N,...",
-                        help=f"sequence lengths for the timed sections (1 to {MAX_SIZE:,})")
+                        help=f"sequence lengths for wallclock, sweep and lanes (each 1 to {MAX_SIZE:,})")
     parser.add_argument("--reps", type=_parse_reps, default=3, metavar="K",
-                        help=f"timing samples per function, the minimum is kept (1 to {MAX_REPS}; default 3)")
+                        help=f"timing samples per function in wallclock, hidden and sweep; the minimum is kept (1 to {MAX_REPS}; default 3)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
     return parser
