@@ -581,6 +581,8 @@ def plot_loglog(series, width=56, height=14):
     the largest n of the points.
     """
     points = [(m, n, t) for m, pts in series.items() for n, t in pts]
+    if not points or min(min(p[1], p[2]) for p in points) <= 0:
+        raise ValueError("plot_loglog requires at least one point, with positive n and time")
     n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
     t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
     grid = [[" "] * width for _ in range(height)]
@@ -704,6 +706,7 @@ def _depth_of(result):
 
 def measure_work_depth(algorithm, n):
     """Return (work, depth) of algorithm(values) on n fresh Counted inputs."""
+    _require_int("measure_work_depth", "n", n)
     tally = Tally()
     result = algorithm([Counted(1.0, tally) for _ in range(n)])
     return tally.work, _depth_of(result)

@@ -106,6 +106,11 @@ class TestPlotLogLog(unittest.TestCase):
         lines = main.plot_loglog({"r": [(1, 1.0), (4, 4.0)], "a": [(1, 1.0)]}, width=5, height=3)
         self.assertEqual(self.grid(lines, 3)[2].rstrip(), "#")
 
+    def test_plot_rejects_empty_or_non_positive_points(self):
+        for series in ({}, {"r": []}, {"r": [(0, 1.0)]}, {"r": [(10, 0.0)]}):
+            with self.assertRaisesRegex(ValueError, "plot_loglog requires"):
+                main.plot_loglog(series)
+
     def test_plot_labels_axes(self):
         lines = main.plot_loglog({"r": [(64, 1e-6), (65_536, 1e-3)]}, width=40, height=10)
         text = "\n".join(lines)
