@@ -281,7 +281,7 @@ def format_seconds(seconds):
 
 
 def _format_ratio(ratio):
-    return "n/a" if ratio is None else f"{ratio:.1f}x"
+    return "n/a" if ratio is None else f"{ratio:,.1f}x"
 
 
 def _timing_table(rows):
@@ -963,9 +963,9 @@ def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
         for p in lane_counts:
             rec, red = lane_steps(n, p)
             rows.append({"n": n, "lanes": p, "recurrence_steps": rec, "reduction_steps": red,
-                         "reduction_speedup": (n - 1) / red if red else 1.0,
+                         "reduction_speedup": (n - 1) / red if red else None,      # None: nothing to reduce
                          "recurrence_utilization": n / (p * rec),
-                         "reduction_utilization": (n - 1) / (p * red) if red else 1.0})
+                         "reduction_utilization": (n - 1) / (p * red) if red else None})
     return rows
 
 
@@ -983,6 +983,8 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
 
 def _format_percent(share):
     """Return a share as a percentage with two decimals, or two significant digits below 1%."""
+    if share is None:
+        return "n/a"
     pct = 100 * share
     return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
 
@@ -991,7 +993,7 @@ def render_lanes(rows):
     """Return the lanes table as text."""
     table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
                    [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
-                     f"{r['reduction_steps']:,}", f"{r['reduction_speedup']:,.1f}x",
+                     f"{r['reduction_steps']:,}", _format_ratio(r["reduction_speedup"]),
                      _format_percent(r["recurrence_utilization"]),
                      _format_percent(r["reduction_utilization"])) for r in rows])
     check = "agrees" if all(r["simulation_agrees"] for r in rows) else "DOES NOT AGREE"
