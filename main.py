@@ -1217,7 +1217,8 @@ def _build_parser():
     parser.add_argument("--sizes", type=_parse_sizes, metavar="N,N,...",
                         help=f"sequence lengths for wallclock, sweep and lanes (each 1 to {MAX_SIZE:,})")
     parser.add_argument("--reps", type=_parse_reps, default=3, metavar="K",
-                        help=f"timing samples per function in wallclock, hidden and sweep; the minimum is kept (1 to {MAX_REPS}; default 3)")
+                        help=(f"timing samples per function in wallclock, hidden and sweep; "
+                              f"the minimum is kept (1 to {MAX_REPS}; default 3)"))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
     return parser
@@ -1250,7 +1251,8 @@ def run(opts, out):
 def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status.
 
-    0 on success, 2 for a bad argument (one line on stderr), 130 on Ctrl-C.
+    0 on success, 2 for a bad argument (one line on stderr), 130 on Ctrl-C,
+    1 when the reader of the output went away (python main.py | head -1).
     """
     try:
         opts = _parse_args(argv)
