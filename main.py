@@ -158,11 +158,16 @@ def tree_reduce(xs, op=operator.add):
         raise ValueError("tree_reduce requires at least one value")
     try:
         while len(level) > 1:
-            pairs = list(map(op, level[0::2], level[1::2]))
-            level = pairs + level[-1:] if len(level) % 2 else pairs
+            level = _pairwise(level, op)
     except TypeError as exc:
         raise TypeError(f"tree_reduce requires values that op can combine ({exc})") from None
     return level[0]
+
+
+def _pairwise(level, op):
+    """Return one level up the tree: neighbours combined in pairs, an odd last one carried up."""
+    pairs = list(map(op, level[0::2], level[1::2]))
+    return pairs + level[-1:] if len(level) % 2 else pairs
 
 
 def depth_rows(sizes=DEPTH_SIZES):
@@ -272,12 +277,17 @@ def format_seconds(seconds):
     >>> format_seconds(0.0)
     '< 1 ns'
     """
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
-        if seconds >= scale:
-            value = seconds / scale
-            decimals = 0 if value >= 100 else 1 if value >= 10 else 2
-            return f"{value:.{decimals}f} {unit}"
-    return "< 1 ns"
+    return _scaled(seconds, ((" s", 1.0), (" ms", 1e-3), (" µs", 1e-6), (" ns", 1e-9))) or "< 1 ns"
+
+
+def _scaled(value, units):
+    """Return value in the first of units ((suffix, scale), largest first) that keeps
+    it at 1 or more, with three significant digits; None if it is below every scale."""
+    for suffix, scale in units:
+        if value >= scale:
+            v = value / scale
+            return f"{v:.{0 if v >= 100 else 1 if v >= 10 else 2}f}{suffix}"
+    return None
 
 
 def _format_ratio(ratio):
@@ -482,21 +492,30 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     [0.0, 0.0, 0.0]
     """
     _require_int("rnn_style_vector", "width", width)
-    A, b = hidden_weights(width, decay)
-    h = [0.0] * width
     try:
-        for x in xs:
-            # Every new unit needs the whole previous h: a dense matrix-vector product.
-            h = [sum(map(operator.mul, row, h)) + bi * x for row, bi in zip(A, b)]
+        return _vector_recurrence(xs, *hidden_weights(width, decay))
     except TypeError as exc:
         raise TypeError(f"rnn_style_vector requires an iterable of numbers ({exc})") from None
+
+
+def _vector_recurrence(xs, A, b):
+    """Return the final h of h = A.h + b*x from h = 0: the loop that hidden_rows times."""
+    h = [0.0] * len(b)
+    for x in xs:
+        # Every new unit needs the whole previous h: a dense matrix-vector product.
+        h = [sum(map(operator.mul, row, h)) + bi * x for row, bi in zip(A, b)]
     return h
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
-    """Return the time per step of rnn_style_vector at each width, and its growth."""
-    namespace = {"f": rnn_style_vector, "xs": seed_input(steps)}
-    calls = best_per_call([f"f(xs, width={w})" for w in widths], namespace, reps)
+    """Return the time per step of the vector recurrence at each width, and its growth.
+
+    The weights are built before timing, so that only the steps are timed.
+    """
+    namespace = {"f": _vector_recurrence, "xs": seed_input(steps)}
+    for w in widths:
+        namespace[f"A{w}"], namespace[f"b{w}"] = hidden_weights(w)
+    calls = best_per_call([f"f(xs, A{w}, b{w})" for w in widths], namespace, reps)
     base = calls[0] / steps
     return [{"width": w, "step_s": t / steps, "growth": (t / steps) / base,
              "madds_per_step": w * w, "depth": steps}
@@ -555,12 +574,13 @@ def sweep(sizes=SWEEP_SIZES, reps=3):
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
     if len({r["n"] for r in fitted}) < 2:
         fitted = rows
-    exponents = {"fit_from_n": min(r["n"] for r in fitted), "rnn_exponent": None, "attn_exponent": None}
-    if len({r["n"] for r in fitted}) >= 2:
-        ns = [r["n"] for r in fitted]
-        exponents["rnn_exponent"] = fit_exponent(ns, [r["rnn_s"] for r in fitted])
-        exponents["attn_exponent"] = fit_exponent(ns, [r["attn_s"] for r in fitted])
-    return {"rows": rows, **exponents}
+    ns = [r["n"] for r in fitted]
+
+    def exponent(key):
+        return fit_exponent(ns, [r[key] for r in fitted]) if len(set(ns)) >= 2 else None
+
+    return {"rows": rows, "fit_from_n": min(ns),
+            "rnn_exponent": exponent("rnn_s"), "attn_exponent": exponent("attn_s")}
 
 
 def _log_position(value, low, high, cells):
@@ -772,6 +792,7 @@ def render_work(rows):
         f"{bl['depth'] / least_depth['depth']:.1f}x the least depth.",
         "sum() is a left fold in CPython: depth N. A reduction is parallel because",
         "addition is associative (tree_reduce regroups it), not because sum() runs",
+        "in parallel.",
         f"tree_reduce's measured depth {agrees} the depth section's attn depth,",
         "ceil(log2 N), at every N above. (The recurrence counts a multiply and",
         "an add per step, hence 2N - 1.)",
@@ -949,9 +970,8 @@ def simulate_reduction(xs, lanes):
                 operations += 1
         steps += 1
     while len(partials) > 1:                    # combine: one level of pairs per step
-        pairs = [a + b for a, b in zip(partials[0::2], partials[1::2])]
-        operations += len(pairs)
-        partials = pairs + partials[-1:] if len(partials) % 2 else pairs
+        operations += len(partials) // 2
+        partials = _pairwise(partials, operator.add)
         steps += 1
     return partials[0], steps, operations
 
@@ -1064,11 +1084,7 @@ def format_bytes(size):
     >>> format_bytes(8 * 2**20)
     '8.00 MiB'
     """
-    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if size >= scale:
-            value = size / scale
-            return f"{value:.{0 if value >= 100 else 1 if value >= 10 else 2}f} {unit}"
-    return f"{size} B"
+    return _scaled(size, ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))) or f"{size} B"
 
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
@@ -1085,25 +1101,22 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
 
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
-    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3)):
-        if x >= scale:
-            value = x / scale
-            return f"{value:.{0 if value >= 100 else 1 if value >= 10 else 2}f}{prefix}"
-    return str(x)
+    return _scaled(x, (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3))) or str(x)
 
 
 def render_cost(result):
     """Return the cost tables as text."""
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
-    names = list(LAYER_TYPES)
-    ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
-                       [(name, LAYER_TYPES[name][0][0], *(_format_count(at[name, n]["operations"]) for n in sizes))
-                        for name in names], left=2)
+    names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
     big = sizes[-1]
+    formulas = {name: at[name, big]["formulas"] for name in names}     # ops, sequential, path
+    ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
+                       [(name, formulas[name][0], *(_format_count(at[name, n]["operations"]) for n in sizes))
+                        for name in names], left=2)
     depth_table = _table((f"at n = {big:,}", "sequential operations", "maximum path length"),
-                         [(name, f"{LAYER_TYPES[name][1][0]}: {at[name, big]['sequential_operations']:,}",
-                           f"{LAYER_TYPES[name][2][0]}: {at[name, big]['max_path_length']:,}")
+                         [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
+                           f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}")
                           for name in names], left=1)
     d = result["d"]
     ratios = ", ".join(f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
