@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import json
 import os
 import random
 import subprocess
@@ -40,3 +41,13 @@ def run_script(*argv):
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     return subprocess.run([sys.executable, MAIN_PY, *argv], cwd=ROOT, env=env,
                           capture_output=True, encoding="utf-8", timeout=60)
+
+
+def run_section(test, *argv):
+    """Run main.main(argv) as text and again with --json, asserting that both succeed
+    quietly; return (text, the parsed JSON object)."""
+    status, text, err = run_main(*argv)
+    test.assertEqual((status, err), (0, ""), argv)
+    status, out, err = run_main(*argv, "--json")
+    test.assertEqual((status, err), (0, ""), argv)
+    return text, json.loads(out)

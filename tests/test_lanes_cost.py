@@ -1,12 +1,11 @@
 """The simulated P-lane machine against its formula and sum(); the cost of
 attention at hand-checked points; both sections through the command line."""
 
-import json
 import math
 import unittest
 
 import main
-from tests.support import close, random_floats, run_main
+from tests.support import close, random_floats, run_section
 
 
 class TestLaneSteps(unittest.TestCase):
@@ -93,12 +92,10 @@ class TestCost(unittest.TestCase):
 
 class TestLanesAndCostSections(unittest.TestCase):
     def test_lanes_section_text_and_json(self):
-        status, out, _ = run_main("lanes")
-        self.assertEqual(status, 0)
+        out, data = run_section(self, "lanes", "--sizes", "1000")
         self.assertIn("0.0061%", out)
         self.assertIn("agrees with these step", out)
-        status, out, _ = run_main("lanes", "--json", "--sizes", "1000")
-        rows = json.loads(out)["lanes"]
+        rows = data["lanes"]
         self.assertEqual([r["lanes"] for r in rows], list(main.LANES))
         self.assertLessEqual({"n", "lanes", "recurrence_steps", "reduction_steps",
                               "reduction_speedup", "recurrence_utilization",
@@ -107,11 +104,10 @@ class TestLanesAndCostSections(unittest.TestCase):
         self.assertEqual(rows[-1]["reduction_steps"], 10)       # 16,384 lanes >= 1,000 values
 
     def test_cost_section_text_and_json(self):
-        status, out, _ = run_main("cost")
-        self.assertEqual(status, 0)
+        out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)
-        data = json.loads(run_main("cost", "--json")[1])["cost"]
+        data = data["cost"]
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
 

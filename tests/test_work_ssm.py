@@ -1,11 +1,10 @@
 """Work and depth measured with the counting type, and the linear recurrence
 computed by a parallel scan, against the serial recurrence."""
 
-import json
 import unittest
 
 import main
-from tests.support import AWKWARD_LENGTHS, close, random_floats, run_main
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
 
 
 class TestCounted(unittest.TestCase):
@@ -121,21 +120,19 @@ class TestLinearRecurrenceScan(unittest.TestCase):
 
 class TestWorkAndSsmSections(unittest.TestCase):
     def test_work_section_text_and_json(self):
-        status, out, _ = run_main("work")
-        self.assertEqual(status, 0)
+        out, data = run_section(self, "work")
         self.assertIn("least depth hillis_steele (10)", out)
         self.assertIn("equals the depth section's attn depth", out)
-        status, out, _ = run_main("work", "--json")
-        rows = json.loads(out)["work"]
+        self.assertIn("not because sum() runs\nin parallel.", out)
+        rows = data["work"]
         row = next(r for r in rows if r["algorithm"] == "hillis_steele" and r["n"] == 1024)
         self.assertEqual(row, {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
 
     def test_ssm_section_text_and_json(self):
-        status, out, _ = run_main("ssm")
-        self.assertEqual(status, 0)
+        out, data = run_section(self, "ssm")
         self.assertIn("scan 10 rounds", out)
         self.assertIn("tanh", out)
-        data = json.loads(run_main("ssm", "--json")[1])["ssm"]
+        data = data["ssm"]
         self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1024, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
         self.assertLess(data["selective_max_rel_diff"], 1e-12)
