@@ -33,11 +33,18 @@ Standard library only; Python 3.9 or newer. Tests: python -m unittest
 """
 
 import argparse
+import array
+import collections
+import collections.abc
+import decimal
+import itertools
 import json
 import math
+import numbers
 import operator
 import os
 import random
+import re
 import sys
 import textwrap
 import time
@@ -52,20 +59,107 @@ SCAN_REL_TOL = 1e-9
 
 # Each timing sample runs the function enough times to last about this long,
 # so that a sample is long against the clock's resolution and its overhead.
-SAMPLE_SECONDS = 0.002
+SAMPLE_SECONDS = 0.001
+
+# A timing table says so when a function's samples disagree by more than this
+# (worst / best). Measured here on a quiet machine, 8 runs of 3 samples each at
+# 8 sizes: median 1.05x, largest 1.33x. A sample half again as slow as the best
+# means something else had the core for a third of it.
+SPREAD_WARNING = 1.5
 
 # Bounds of the command-line options.
 MAX_SIZE = 10_000_000
 MAX_REPS = 100
 
 
+# ----------------------------------------------------------------------------
+# Checks at the public boundary: each raises TypeError or ValueError naming the
+# function that was called and what it needs, as the standard library does.
+# They run once per call, never inside a timed loop.
+# ----------------------------------------------------------------------------
+
+def _kind(value):
+    return type(value).__name__
+
+
 def _require_int(func, name, value, low=1, high=None):
     """Raise TypeError unless value is an int (not a bool), ValueError unless low <= value <= high."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{func} requires {name} to be an int, got {type(value).__name__}")
+        raise TypeError(f"{func} requires {name} to be an int, got {_kind(value)}")
     if value < low or (high is not None and value > high):
         bound = f">= {low}" if high is None else f"from {low} to {high}"
         raise ValueError(f"{func} requires {name} {bound}, got {value}")
+
+
+def _require_number(func, name, value):
+    """Raise TypeError unless value is a number (int, float, Fraction, Decimal, ...; not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Number):
+        raise TypeError(f"{func} requires {name} to be a number, got {_kind(value)}")
+
+
+def _require_real(func, name, value, low=None, positive=False):
+    """Raise TypeError unless value is a real number, ValueError unless it is finite
+    and at least `low` (or above 0 when positive)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{func} requires {name} to be a real number, got {_kind(value)}")
+    if not math.isfinite(value):
+        raise ValueError(f"{func} requires {name} to be finite, got {value!r}")
+    if positive and value <= 0:
+        raise ValueError(f"{func} requires {name} > 0, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{func} requires {name} >= {low}, got {value!r}")
+
+
+def _require_ints(func, name, values, low=1):
+    """Return values as a tuple after checking that it is a non-empty sequence of ints >= low."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range)):
+        raise TypeError(f"{func} requires {name} to be a list or tuple of ints, got {_kind(values)}")
+    if not values:
+        raise ValueError(f"{func} requires at least one value in {name}")
+    for value in values:
+        _require_int(func, f"every value in {name}", value, low)
+    return tuple(values)
+
+
+def _require_positive(func, name, values):
+    """Return values as a list after checking that every one is a finite real > 0."""
+    values = _require_numbers(func, name, values, numbers.Real)
+    for value in values:
+        _require_real(func, f"every value in {name}", value, positive=True)
+    return values
+
+
+def _require_callable(func, name, value):
+    if not callable(value):
+        raise TypeError(f"{func} requires {name} to be callable, got {_kind(value)}")
+
+
+def _require_iterable(func, name, values):
+    """Return list(values), or raise TypeError naming func if values is not iterable."""
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(f"{func} requires {name} to be iterable, got {_kind(values)}") from None
+
+
+def _require_numbers(func, name, values, kind=numbers.Number):
+    """Return values as a list after checking that it is an iterable of numbers
+    (of real numbers with kind=numbers.Real)."""
+    values = _require_iterable(func, name, values)
+    what = "real numbers" if kind is numbers.Real else "numbers"
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise TypeError(f"{func} requires {name} to hold {what}, got {_kind(value)}")
+    return values
+
+
+def _require_data(func, data, source, keys, many=False):
+    """Raise TypeError unless data has the shape that source() returns: a dict
+    holding `keys` (names separated by spaces), or with many=True a non-empty
+    list of such dicts."""
+    rows = data if many and isinstance(data, list) else [data] if not many else []
+    if not rows or not all(isinstance(r, dict) and set(keys.split()) <= r.keys() for r in rows):
+        raise TypeError(f"{func} requires what {source}() returns")
 
 
 # ============================================================================
@@ -73,24 +167,32 @@ def _require_int(func, name, value, low=1, high=None):
 # ============================================================================
 
 def rnn_style(xs, decay=0.9):
-    """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.0.
+    """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.
 
-    Step t needs the h of step t-1, so the N multiply-adds form one chain of
-    depth N, whatever hardware runs it (the `work` section counts the
-    multiply and the add apart: 2N - 1 operations, depth 2N - 1). An empty
-    sequence returns 0.0.
+    Step t needs the h of step t-1, so the loop as written is one chain of N
+    multiply-adds: depth N (the `work` section counts the multiply and the
+    add apart: 2N - 1 operations, depth 2N - 1). The step is linear in h,
+    though, so the same states can also be regrouped and computed by a
+    parallel scan (the `ssm` section); a nonlinear step such as
+    tanh(w*h + x) cannot. Exact numbers stay exact (Fractions give a
+    Fraction). An empty sequence returns h_0, the zero of decay's type: 0.0
+    for the default decay.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
+    >>> from fractions import Fraction
+    >>> rnn_style([Fraction(1)] * 3, Fraction(9, 10))
+    Fraction(271, 100)
     >>> rnn_style([])
     0.0
     """
-    h = 0.0
+    _require_number("rnn_style", "decay", decay)
+    h = 0 * decay                       # h_0 = 0 in decay's type: 0.0 for a float decay
     try:
         for x in xs:
             h = decay * h + x           # cannot start before the previous h exists
     except TypeError as exc:
-        raise TypeError(f"rnn_style requires an iterable of numbers and a numeric decay ({exc})") from None
+        raise TypeError(f"rnn_style requires an iterable of numbers ({exc})") from None
     return h
 
 
@@ -153,7 +255,8 @@ def tree_reduce(xs, op=operator.add):
     >>> tree_reduce(["a", "b", "c"])
     'abc'
     """
-    level = list(xs)
+    _require_callable("tree_reduce", "op", op)
+    level = _require_iterable("tree_reduce", "xs", xs)
     if not level:
         raise ValueError("tree_reduce requires at least one value")
     try:
@@ -173,7 +276,7 @@ def _pairwise(level, op):
 def depth_rows(sizes=DEPTH_SIZES):
     """Return the depth table: a dict per size with both depths and their ratio."""
     rows = []
-    for n in sizes:
+    for n in _require_ints("depth_rows", "sizes", sizes):
         rnn_depth, attn_depth = depth(n)
         rows.append({"n": n, "rnn_depth": rnn_depth, "attn_depth": attn_depth,
                      "depth_ratio": rnn_depth / attn_depth})
@@ -182,6 +285,7 @@ def depth_rows(sizes=DEPTH_SIZES):
 
 def render_depth(rows):
     """Return the depth table as text."""
+    _require_data("render_depth", rows, "depth_rows", "n rnn_depth attn_depth depth_ratio", many=True)
     table = _table(("N", "rnn depth", "attn depth", "depth ratio"),
                    [(f"{r['n']:,}", f"{r['rnn_depth']:,}", f"{r['attn_depth']:,}",
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
@@ -203,30 +307,80 @@ def render_depth(rows):
 def seed_input(n):
     """Return the seed script's input: [0.001 * (i % 17) for i in range(n)].
 
+    The same floats, built in C: one period of i % 17 repeated as an array of
+    doubles, then tolist(), which makes a new float object per element as
+    the comprehension does. 20 ms instead of 53 ms at N = 1,000,000 here
+    (timeit, best of 5), which keeps the whole run about as fast as the seed.
+
     >>> seed_input(3)
     [0.0, 0.001, 0.002]
+    >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
+    True
     """
-    return [0.001 * (i % 17) for i in range(n)]
+    _require_int("seed_input", "n", n, low=0)
+    period = array.array("d", [0.001 * k for k in range(17)])
+    return (period * (n // 17) + period[:n % 17]).tolist()
 
 
-def _loop_count(timer, target=SAMPLE_SECONDS):
-    """Return how many calls make one sample last about `target` seconds (at least 1)."""
-    once = min(timer.timeit(1), timer.timeit(1))       # the first call also warms caches
-    if once >= target:
-        return 1
+def _loop_count(once, target=SAMPLE_SECONDS):
+    """Return how many calls of `once` seconds each make a sample of about `target` seconds."""
     if once <= 0:                       # a clock too coarse to see one call
         return 1_000
-    return math.ceil(target / once)
+    return max(1, math.ceil(target / once))
+
+
+def sample_per_call(statements, namespace, reps=3, *, timer=time.perf_counter):
+    """Return, for each statement, a list of `reps` samples of its seconds per call.
+
+    Timed as the timeit module times: a timeit.Timer per statement, the
+    garbage collector off during a sample. A statement's first call warms the
+    caches and sizes its samples, each of which runs enough calls to last
+    about SAMPLE_SECONDS; a first call that already lasts that long is the
+    first sample. Then rounds take one sample of every statement in turn (a,
+    b, a, b, ...), so that a change in the machine's speed hits them all.
+    Every sample is kept: the best is the measurement, the worst says how
+    noisy the machine was.
+
+    >>> [len(s) for s in sample_per_call(["sum(xs)", "max(xs)"], {"xs": [1, 2]}, reps=2)]
+    [2, 2]
+    """
+    if isinstance(statements, str) or not isinstance(statements, (list, tuple)) or not statements:
+        raise TypeError("sample_per_call requires statements to be a non-empty list of strings")
+    if not isinstance(namespace, dict):
+        raise TypeError(f"sample_per_call requires namespace to be a dict, got {_kind(namespace)}")
+    _require_int("sample_per_call", "reps", reps)
+    _require_callable("sample_per_call", "timer", timer)
+    try:
+        timers = [timeit.Timer(stmt, timer=timer, globals=namespace) for stmt in statements]
+    except (ValueError, SyntaxError) as exc:
+        raise ValueError(f"sample_per_call requires statements that compile ({exc})") from None
+    loops, samples = [], []
+    for t in timers:
+        once = t.timeit(1)
+        if once >= SAMPLE_SECONDS:      # a call this long is a sample already
+            loops.append(1)
+            samples.append([once])
+        else:
+            loops.append(_loop_count(min(once, t.timeit(1))))
+            samples.append([])
+    for _ in range(reps):
+        for t, count, taken in zip(timers, loops, samples):
+            if len(taken) < reps:
+                taken.append(t.timeit(count) / count)
+    return samples
+
+
+def _benchmark_samples(n, reps, timer=time.perf_counter):
+    namespace = {"rnn_style": rnn_style, "attention_style": attention_style, "xs": seed_input(n)}
+    return sample_per_call(["rnn_style(xs)", "attention_style(xs)"], namespace, reps, timer=timer)
 
 
 def benchmark(n, reps=3, *, timer=time.perf_counter):
-    """Return (rnn_seconds, attention_seconds): seconds per call on seed_input(n).
+    """Return (rnn_seconds, attention_seconds): the best seconds per call on seed_input(n).
 
-    Timed as the timeit module does it (garbage collector off during a
-    sample): each sample runs enough calls to last about SAMPLE_SECONDS, the
-    two functions' samples alternate so that a change in the machine's speed
-    hits both, and the minimum over `reps` samples is kept, since slower
-    samples come from interference, not from the code.
+    Each function gets `reps` samples from sample_per_call, taken in
+    alternation, and the minimum is kept: slower samples come from
+    interference, not from the code.
 
     >>> rnn_s, attn_s = benchmark(1_000, reps=1)
     >>> rnn_s > 0 and attn_s > 0
@@ -234,59 +388,82 @@ def benchmark(n, reps=3, *, timer=time.perf_counter):
     """
     _require_int("benchmark", "n", n)
     _require_int("benchmark", "reps", reps)
-    namespace = {"rnn_style": rnn_style, "attention_style": attention_style, "xs": seed_input(n)}
-    rnn_s, attn_s = best_per_call(["rnn_style(xs)", "attention_style(xs)"], namespace, reps, timer)
-    return rnn_s, attn_s
+    _require_callable("benchmark", "timer", timer)
+    rnn, attn = _benchmark_samples(n, reps, timer)
+    return min(rnn), min(attn)
 
 
-def best_per_call(statements, namespace, reps=3, timer=time.perf_counter):
-    """Return the best seconds per call of each statement, timed in alternation.
+def spread(samples):
+    """Return max(samples) / min(samples): 1.0 when every sample agrees.
 
-    Each statement gets its own timeit.Timer and loop count; then `reps`
-    rounds each take one sample of every statement in turn (a, b, a, b, ...)
-    and the minimum per call is kept.
+    >>> spread([2e-6, 3e-6, 2.2e-6])
+    1.5
     """
-    timers = [timeit.Timer(stmt, timer=timer, globals=namespace) for stmt in statements]
-    loops = [_loop_count(t) for t in timers]
-    best = [math.inf] * len(timers)
-    for _ in range(reps):
-        for k, t in enumerate(timers):
-            best[k] = min(best[k], t.timeit(loops[k]) / loops[k])
-    return best
+    samples = _require_numbers("spread", "samples", samples)
+    if not samples or min(samples) <= 0:
+        raise ValueError("spread requires at least one sample, every one > 0")
+    return max(samples) / min(samples)
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
-    """Return the wall-clock table: per-call seconds of both functions and their ratio."""
+    """Return the wall-clock table: per size, the best seconds per call of both
+    functions, their ratio, and each function's spread (worst / best sample)."""
+    sizes = _require_ints("wallclock_rows", "sizes", sizes)
+    _require_int("wallclock_rows", "reps", reps)
     rows = []
     for n in sizes:
-        rnn_s, attn_s = benchmark(n, reps)
-        rows.append({"n": n, "rnn_s": rnn_s, "attn_s": attn_s,
-                     "ratio": rnn_s / attn_s if attn_s > 0 else None})
+        rnn, attn = _benchmark_samples(n, reps)
+        rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn), "ratio": min(rnn) / min(attn),
+                     "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
     return rows
+
+
+SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
+                (" ns", decimal.Decimal("1e-9")))
 
 
 def format_seconds(seconds):
     """Return a duration in the unit that keeps three significant digits.
 
-    Never "0.00": a duration under a nanosecond reads "< 1 ns".
+    Never "0.00": a duration under a nanosecond reads "< 1 ns". Rounded once,
+    from the exact value of the float (0.0009995 is stored as
+    0.00099949999..., so it reads 999 µs; 0.0009996 reads 1.00 ms).
 
     >>> format_seconds(0.0000312)
     '31.2 µs'
     >>> format_seconds(2.5)
     '2.50 s'
+    >>> format_seconds(0.0009996)
+    '1.00 ms'
     >>> format_seconds(0.0)
     '< 1 ns'
     """
-    return _scaled(seconds, ((" s", 1.0), (" ms", 1e-3), (" µs", 1e-6), (" ns", 1e-9))) or "< 1 ns"
+    return _scaled("format_seconds", "seconds", seconds, SECOND_UNITS) or "< 1 ns"
 
 
-def _scaled(value, units):
-    """Return value in the first of units ((suffix, scale), largest first) that keeps
-    it at 1 or more, with three significant digits; None if it is below every scale."""
+def _three_digits(x):
+    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
+    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
+        if x < decimal.Decimal(below):
+            return f"{x:.{decimals}f}"
+    return f"{x:.0f}"
+
+
+def _scaled(func, name, value, units):
+    """Return value in the largest of `units` ((suffix, scale), largest first) in
+    which it reads 1 or more, with three significant digits; None if it is
+    below every unit. The value is scaled as an exact Decimal, so it is
+    rounded once. Where it would read 1000 or more in one unit and below 1 in
+    the next larger (binary units: 1000 KiB), it reads in the larger: 0.977 MiB.
+    """
+    _require_real(func, name, value, low=0)
+    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
+    larger = None
     for suffix, scale in units:
-        if value >= scale:
-            v = value / scale
-            return f"{v:.{0 if v >= 100 else 1 if v >= 10 else 2}f}{suffix}"
+        text = _three_digits(exact / scale)
+        if decimal.Decimal(text) >= 1:
+            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
+        larger = text + suffix
     return None
 
 
@@ -295,13 +472,28 @@ def _format_ratio(ratio):
 
 
 def _timing_table(rows):
-    return _table(("N", "rnn / call", "attn / call", "rnn / attn"),
-                  [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
-                    _format_ratio(r["ratio"])) for r in rows])
+    """Return the per-call times of both functions, with a note under them when noisy."""
+    table = _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
+                     _format_ratio(r["ratio"])) for r in rows])
+    spreads = [(f"{name} at N = {r['n']:,}", r[key]) for r in rows
+               for name, key in (("rnn_style", "rnn_spread"), ("attention_style", "attn_spread"))]
+    return "\n".join([table, *_spread_note(spreads)])
+
+
+def _spread_note(spreads):
+    """Return one line naming the largest of the (what, spread) pairs if it is
+    above SPREAD_WARNING, else no line."""
+    what, worst = max(spreads, key=lambda pair: pair[1])
+    if worst <= SPREAD_WARNING:
+        return []
+    return [f"noisy: {what}: samples differ {worst:.2f}x (worst / best)"]
 
 
 def render_wallclock(rows):
     """Return the wall-clock table as text, with what its ratio measures."""
+    _require_data("render_wallclock", rows, "wallclock_rows",
+                  "n rnn_s attn_s ratio rnn_spread attn_spread", many=True)
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
         _timing_table(rows),
@@ -324,13 +516,16 @@ def render_wallclock(rows):
 def serial_scan(xs, op=operator.add):
     """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
 
-    One dependent step per element: work N-1, depth N-1.
+    One dependent step per element after the first: N - 1 combines, depth
+    N - 1.
 
     >>> serial_scan([1, 2, 3, 4])
     [1, 3, 6, 10]
     >>> serial_scan(["a", "b", "c"])
     ['a', 'ab', 'abc']
     """
+    _require_callable("serial_scan", "op", op)
+    xs = _require_iterable("serial_scan", "xs", xs)
     out = []
     try:
         for x in xs:
@@ -361,11 +556,15 @@ def parallel_scan(xs, op=operator.add):
     >>> parallel_scan([1, 2, 3, 4, 5])
     [1, 3, 6, 10, 15]
     """
-    out = list(xs)
+    _require_callable("parallel_scan", "op", op)
+    out = _require_iterable("parallel_scan", "xs", xs)
     try:
         for step in _hillis_steele_offsets(len(out)):
-            # out[i] = out[i - step] op out[i] for every i >= step, all at once.
-            out = out[:step] + list(map(op, out[:-step], out[step:]))
+            # new[i] = out[i - step] op out[i] for every i >= step, all at once;
+            # the first `step` values are complete already.
+            new = out[:step]
+            new.extend(map(op, out, itertools.islice(out, step, None)))
+            out = new
     except TypeError as exc:
         raise TypeError(f"parallel_scan requires values that op can combine ({exc})") from None
     return out
@@ -386,7 +585,8 @@ def blelloch_scan(xs, op=operator.add):
     >>> blelloch_scan([1, 2, 3, 4, 5, 6])
     [1, 3, 6, 10, 15, 21]
     """
-    out = list(xs)
+    _require_callable("blelloch_scan", "op", op)
+    out = _require_iterable("blelloch_scan", "xs", xs)
     n = len(out)
     try:
         d = 1
@@ -404,22 +604,39 @@ def blelloch_scan(xs, op=operator.add):
 
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
-    """Return how many positions differ by more than rel_tol times the largest |expected|.
+    """Return how many positions differ by more than rel_tol times the largest
+    finite |expected|.
 
     The tolerance is relative to the values: two summation orders of the same
-    floats differ by rounding, which grows with their magnitude.
+    floats differ by rounding, which grows with their magnitude. A NaN or an
+    infinity is a mismatch unless the other side holds the same (two NaNs
+    agree), and it never widens the tolerance.
 
     >>> count_mismatches([1.0, 2.0, 3.0], [1.0, 2.0, 3.5])
     1
+    >>> count_mismatches([1.0, 2.0], [1.0, float("nan")])
+    1
     """
+    expected = _require_numbers("count_mismatches", "expected", expected, numbers.Real)
+    actual = _require_numbers("count_mismatches", "actual", actual, numbers.Real)
+    _require_real("count_mismatches", "rel_tol", rel_tol, low=0)
     if len(expected) != len(actual):
-        raise ValueError("count_mismatches requires two sequences of the same length")
-    tol = rel_tol * max(map(abs, expected), default=0.0)
-    return sum(1 for e, a in zip(expected, actual) if abs(e - a) > tol)
+        raise ValueError("count_mismatches requires two sequences of the same length, "
+                         f"got {len(expected)} and {len(actual)}")
+    tol = rel_tol * max((abs(e) for e in expected if math.isfinite(e)), default=0.0)
+    return sum(1 for e, a in zip(expected, actual) if not _agree(e, a, tol))
+
+
+def _agree(e, a, tol):
+    if math.isfinite(e) and math.isfinite(a):
+        return abs(e - a) <= tol
+    return e == a or (math.isnan(e) and math.isnan(a))
 
 
 def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
+    _require_int("scan_check", "length", length)
+    _require_int("scan_check", "seed", seed, low=0)
     rng = random.Random(seed)
     xs = [rng.uniform(-1.0, 1.0) for _ in range(length)]
     serial, parallel = serial_scan(xs), parallel_scan(xs)
@@ -432,6 +649,8 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
 
 def render_scan(result):
     """Return the scan comparison as text."""
+    _require_data("render_scan", result, "scan_check", "length seed rel_tol mismatches serial_last "
+                  "parallel_last serial_steps parallel_steps")
     r = result
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -469,6 +688,7 @@ def hidden_weights(width, decay=0.9):
     [[0.6, 0.3], [0.3, 0.6]]
     """
     _require_int("hidden_weights", "width", width)
+    _require_real("hidden_weights", "decay", decay)
     A = []
     for i in range(width):
         closeness = [1.0 / (1 + abs(i - j)) for j in range(width)]
@@ -492,6 +712,7 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     [0.0, 0.0, 0.0]
     """
     _require_int("rnn_style_vector", "width", width)
+    _require_real("rnn_style_vector", "decay", decay)
     try:
         return _vector_recurrence(xs, *hidden_weights(width, decay))
     except TypeError as exc:
@@ -508,22 +729,28 @@ def _vector_recurrence(xs, A, b):
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
-    """Return the time per step of the vector recurrence at each width, and its growth.
+    """Return the best time per step of the vector recurrence at each width, its
+    growth against the first width, and its spread (worst / best sample).
 
     The weights are built before timing, so that only the steps are timed.
     """
+    widths = _require_ints("hidden_rows", "widths", widths)
+    _require_int("hidden_rows", "steps", steps)
+    _require_int("hidden_rows", "reps", reps)
     namespace = {"f": _vector_recurrence, "xs": seed_input(steps)}
     for w in widths:
         namespace[f"A{w}"], namespace[f"b{w}"] = hidden_weights(w)
-    calls = best_per_call([f"f(xs, A{w}, b{w})" for w in widths], namespace, reps)
-    base = calls[0] / steps
-    return [{"width": w, "step_s": t / steps, "growth": (t / steps) / base,
-             "madds_per_step": w * w, "depth": steps}
-            for w, t in zip(widths, calls)]
+    samples = sample_per_call([f"f(xs, A{w}, b{w})" for w in widths], namespace, reps)
+    base = min(samples[0]) / steps
+    return [{"width": w, "step_s": min(s) / steps, "growth": (min(s) / steps) / base,
+             "madds_per_step": w * w, "depth": steps, "spread": spread(s)}
+            for w, s in zip(widths, samples)]
 
 
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
+    _require_data("render_hidden", rows, "hidden_rows", "width step_s growth madds_per_step depth spread",
+                  many=True)
     first = rows[0]["width"]
     table = _table(("width", "time / step", f"vs width {first}", "multiply-adds / step", "depth"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
@@ -531,6 +758,7 @@ def render_hidden(rows):
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         table,
+        *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         "A dense recurrence does width^2 multiply-adds a step (a diagonal one, as in",
         "state-space models, only width); at small widths the interpreter's fixed",
         "cost per step hides part of that growth. The depth stays N whatever the",
@@ -555,6 +783,8 @@ def fit_exponent(ns, seconds):
     >>> round(fit_exponent([10, 100, 1000], [2e-6, 2e-5, 2e-4]), 6)
     1.0
     """
+    ns = _require_positive("fit_exponent", "ns", ns)
+    seconds = _require_positive("fit_exponent", "seconds", seconds)
     if len(ns) != len(seconds) or len(set(ns)) < 2:
         raise ValueError("fit_exponent requires as many times as sizes, and two different sizes")
     xs = [math.log(n) for n in ns]
@@ -570,6 +800,8 @@ def sweep(sizes=SWEEP_SIZES, reps=3):
     The exponents are fitted over the sizes >= FIT_MIN_N when there are two
     or more of them, otherwise over every size.
     """
+    sizes = _require_ints("sweep", "sizes", sizes)
+    _require_int("sweep", "reps", reps)
     rows = wallclock_rows(sizes, reps)
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
     if len({r["n"] for r in fitted}) < 2:
@@ -600,9 +832,9 @@ def plot_loglog(series, width=56, height=14):
     powers of ten within range, the x axis at the smallest, the middle and
     the largest n of the points.
     """
-    points = [(m, n, t) for m, pts in series.items() for n, t in pts]
-    if not points or min(min(p[1], p[2]) for p in points) <= 0:
-        raise ValueError("plot_loglog requires at least one point, with positive n and time")
+    _require_int("plot_loglog", "width", width, low=2)
+    _require_int("plot_loglog", "height", height, low=2)
+    points = _plot_points(series)
     n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
     t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
     grid = [[" "] * width for _ in range(height)]
@@ -622,10 +854,33 @@ def plot_loglog(series, width=56, height=14):
     sizes = sorted({p[1] for p in points})
     for n in sorted({n_lo, sizes[len(sizes) // 2], n_hi}):
         text = f"{n:,}"
+        if len(text) > width + 2:
+            continue                    # no room for this label
         start = min(max(0, _log_position(n, n_lo, n_hi, width) + 1 - len(text) // 2), width + 2 - len(text))
         axis[start:start + len(text)] = text
     lines.append(" " * pad + "".join(axis).rstrip() + "  N (log)")
     return lines
+
+
+def _plot_points(series):
+    """Return plot_loglog's series as (marker, n, seconds) triples, checked."""
+    if not isinstance(series, dict):
+        raise TypeError(f"plot_loglog requires series to be a dict of marker: points, got {_kind(series)}")
+    points = []
+    for marker, pts in series.items():
+        if not isinstance(marker, str) or len(marker) != 1:
+            raise ValueError(f"plot_loglog requires one-character markers, got {marker!r}")
+        try:
+            pairs = [(n, t) for n, t in pts]
+        except (TypeError, ValueError):
+            raise TypeError("plot_loglog requires each series to be a list of (n, seconds) pairs") from None
+        for n, t in pairs:
+            _require_real("plot_loglog", "every n", n, positive=True)
+            _require_real("plot_loglog", "every time", t, positive=True)
+            points.append((marker, n, t))
+    if not points:
+        raise ValueError("plot_loglog requires at least one point")
+    return points
 
 
 def _format_exponent(k):
@@ -634,6 +889,7 @@ def _format_exponent(k):
 
 def render_sweep(result):
     """Return the sweep as a table, a log-log chart, the fitted exponents and their reading."""
+    _require_data("render_sweep", result, "sweep", "rows fit_from_n rnn_exponent attn_exponent")
     rows = result["rows"]
     chart = plot_loglog({"r": [(r["n"], r["rnn_s"]) for r in rows],
                          "a": [(r["n"], r["attn_s"]) for r in rows]})
@@ -674,7 +930,7 @@ class Tally:
         self.work = 0
 
 
-class Counted:
+class Counted(numbers.Number):
     """A number that counts the operations that produce it.
 
     Adding or multiplying a Counted (with another or with a plain number)
@@ -726,6 +982,7 @@ def _depth_of(result):
 
 def measure_work_depth(algorithm, n):
     """Return (work, depth) of algorithm(values) on n fresh Counted inputs."""
+    _require_callable("measure_work_depth", "algorithm", algorithm)
     _require_int("measure_work_depth", "n", n)
     tally = Tally()
     result = algorithm([Counted(1.0, tally) for _ in range(n)])
@@ -747,6 +1004,7 @@ WORK_ALGORITHMS = {
 
 def work_rows(sizes=WORK_SIZES):
     """Return the measured work and depth of every algorithm at every size."""
+    sizes = _require_ints("work_rows", "sizes", sizes)
     rows = []
     for name, (_, algorithm, _, _) in WORK_ALGORITHMS.items():
         for n in sizes:
@@ -764,6 +1022,7 @@ def _scan_winners(rows, n):
 
 def render_work(rows):
     """Return the measured work and depth as text, formulas beside them."""
+    _require_data("render_work", rows, "work_rows", "algorithm n work depth", many=True)
     sizes = sorted({r["n"] for r in rows})
     n = 1_024 if 1_024 in sizes else sizes[-1]
     at = {(r["algorithm"], r["n"]): r for r in rows}
@@ -823,19 +1082,20 @@ def compose_affine(first, second):
     >>> compose_affine((0.5, 1.0), (2.0, 3.0))      # h -> 2*(0.5*h + 1) + 3
     (1.0, 5.0)
     """
-    a1, x1 = first
-    a2, x2 = second
-    return a2 * a1, a2 * x1 + x2
-
-
-def _decays(decay, n, func):
-    """Return n per-step decays from a number or a sequence of n numbers."""
-    if isinstance(decay, (int, float)) and not isinstance(decay, bool):
-        return [decay] * n
     try:
-        decays = list(decay)
-    except TypeError:
-        raise TypeError(f"{func} requires decay to be a number or a sequence of numbers") from None
+        (a1, x1), (a2, x2) = first, second
+        return a2 * a1, a2 * x1 + x2
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"compose_affine requires two (a, x) pairs of numbers ({exc})") from None
+
+
+def _decays(func, decay, n):
+    """Return n per-step decays from a number or an iterable of n numbers."""
+    if isinstance(decay, numbers.Number) and not isinstance(decay, bool):
+        return [decay] * n
+    if isinstance(decay, (str, bytes)) or not isinstance(decay, collections.abc.Iterable):
+        raise TypeError(f"{func} requires decay to be a number or a sequence of numbers, got {_kind(decay)}")
+    decays = _require_numbers(func, "decay", decay)
     if len(decays) != n:
         raise ValueError(f"{func} requires one decay per input: got {len(decays)} decays for {n} inputs")
     return decays
@@ -844,17 +1104,18 @@ def _decays(decay, n, func):
 def rnn_states(xs, decay=0.9):
     """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
 
-    decay is a number (a_t = decay for every t) or a sequence of one decay
-    per step. The last state equals rnn_style(xs, decay) for a number.
+    decay is a number (a_t = decay for every t: any kind of number, so
+    Fractions stay exact) or a sequence of one decay per step. h_1 = x_1
+    (that is a_1*0 + x_1), so the states have the same types as
+    linear_recurrence_scan's. The last state equals rnn_style(xs, decay).
 
     >>> rnn_states([1.0, 1.0, 1.0])
     [1.0, 1.9, 2.71]
     """
-    xs = list(xs)
-    h, states = 0.0, []
-    for a, x in zip(_decays(decay, len(xs), "rnn_states"), xs):
-        h = a * h + x
-        states.append(h)
+    xs = _require_numbers("rnn_states", "xs", xs)
+    states = []
+    for a, x in zip(_decays("rnn_states", decay, len(xs)), xs):
+        states.append(a * states[-1] + x if states else x)
     return states
 
 
@@ -870,13 +1131,15 @@ def linear_recurrence_scan(xs, decay=0.9):
     >>> [round(h, 12) for h in linear_recurrence_scan([1.0, 1.0, 1.0])]
     [1.0, 1.9, 2.71]
     """
-    xs = list(xs)
-    pairs = list(zip(_decays(decay, len(xs), "linear_recurrence_scan"), xs))
+    xs = _require_numbers("linear_recurrence_scan", "xs", xs)
+    pairs = list(zip(_decays("linear_recurrence_scan", decay, len(xs)), xs))
     return [x for _, x in parallel_scan(pairs, compose_affine)]
 
 
 def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
     """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
+    _require_int("ssm_check", "length", length)
+    _require_int("ssm_check", "seed", seed, low=0)
     rng = random.Random(seed)
     xs = [rng.uniform(-1.0, 1.0) for _ in range(length)]
     selective = [rng.uniform(0.5, 1.0) for _ in range(length)]
@@ -894,6 +1157,8 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
 
 def render_ssm(result):
     """Return the linear-scan check as text, with why it only works for a linear step."""
+    _require_data("render_ssm", result, "ssm_check", "length seed fixed_max_rel_diff "
+                  "selective_max_rel_diff last_matches_rnn_style serial_steps scan_rounds")
     r = result
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
@@ -956,6 +1221,7 @@ def simulate_reduction(xs, lanes):
     >>> simulate_reduction([1, 2, 3, 4, 5, 6, 7], 2)     # chunks [1..4], [5..7]
     (28, 4, 6)
     """
+    xs = _require_numbers("simulate_reduction", "xs", xs)
     _require_int("simulate_reduction", "lanes", lanes)
     if not xs:
         raise ValueError("simulate_reduction requires at least one value")
@@ -978,6 +1244,8 @@ def simulate_reduction(xs, lanes):
 
 def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
     """Return, for each size and lane count, both step counts, speedup and utilization."""
+    sizes = _require_ints("lanes_rows", "sizes", sizes)
+    lane_counts = _require_ints("lanes_rows", "lane_counts", lane_counts)
     rows = []
     for n in sizes:
         for p in lane_counts:
@@ -992,6 +1260,9 @@ def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
 def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
     """Return the lanes table; each row also says whether the step-by-step
     simulation at simulated_n, with its lane count, agrees with lane_steps and sum()."""
+    sizes = _require_ints("lanes_section", "sizes", sizes)
+    lane_counts = _require_ints("lanes_section", "lane_counts", lane_counts)
+    _require_int("lanes_section", "simulated_n", simulated_n)
     xs = seed_input(simulated_n)
     agrees = {}
     for p in lane_counts:
@@ -1011,6 +1282,9 @@ def _format_percent(share):
 
 def render_lanes(rows):
     """Return the lanes table as text."""
+    _require_data("render_lanes", rows, "lanes_section", "n lanes recurrence_steps reduction_steps "
+                  "reduction_speedup recurrence_utilization reduction_utilization simulated_n "
+                  "simulation_agrees", many=True)
     table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
                    [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
                      f"{r['reduction_steps']:,}", _format_ratio(r["reduction_speedup"]),
@@ -1041,7 +1315,7 @@ MEMORY_SIZES = (2_048, 32_768, 131_072, 1_048_576)
 
 
 def _ceil_log(n, base):
-    """Return the smallest m >= 0 with base**m >= n (integer arithmetic)."""
+    """Return the smallest m >= 0 with base**m >= n (integer arithmetic; base >= 2)."""
     m, reach = 0, 1
     while reach < n:
         reach *= base
@@ -1078,17 +1352,35 @@ def attention_matrix_bytes(n, bytes_per_value=2):
     return n * n * bytes_per_value
 
 
+BYTE_UNITS = ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))
+
+
 def format_bytes(size):
     """Return a byte count in binary units with three significant digits.
 
+    Under 1 KiB the exact count: '512 B'.
+
     >>> format_bytes(8 * 2**20)
     '8.00 MiB'
+    >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
+    '0.977 GiB'
     """
-    return _scaled(size, ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))) or f"{size} B"
+    _require_int("format_bytes", "size", size, low=0)
+    return _scaled("format_bytes", "size", size, BYTE_UNITS) or f"{size} B"
 
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
-    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory."""
+    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory.
+
+    d is the model width, k the convolution kernel (k >= 2: a path through
+    kernels of width 1 never grows) and r the neighbourhood of restricted
+    self-attention.
+    """
+    sizes = _require_ints("cost_table", "sizes", sizes)
+    _require_int("cost_table", "d", d)
+    _require_int("cost_table", "k", k, low=2)
+    _require_int("cost_table", "r", r)
+    memory_sizes = _require_ints("cost_table", "memory_sizes", memory_sizes)
     layers = []
     for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
         for n in sizes:
@@ -1099,13 +1391,18 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory}
 
 
+COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
+
+
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
-    return _scaled(x, (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3))) or str(x)
+    _require_int("_format_count", "x", x, low=0)
+    return _scaled("_format_count", "x", x, COUNT_UNITS) or str(x)
 
 
 def render_cost(result):
     """Return the cost tables as text."""
+    _require_data("render_cost", result, "cost_table", "d k r layers memory")
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
     names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
@@ -1161,134 +1458,241 @@ def _table(headers, rows, left=0):
 TAKEAWAY = """\
 takeaway: a recurrence is a chain of N dependent steps; a reduction is a tree
 of depth ceil(log2 N). Extra cores shorten only the tree. Full attention pays
-for that with O(N^2) memory (python main.py cost shows the bill; the other
-sections work the exercises: python main.py all)."""
+for that with O(N^2) memory (the cost section shows the bill)."""
 
-# name: (what it shows, compute(options) -> data, render(data) -> text)
+MORE_SECTIONS = """\
+The other sections work the exercises and the lesson's other claims:
+python main.py all"""
+
+# What each section shows, how it computes its data from the options, how it
+# renders that data as text, and which options it reads.
+Section = collections.namedtuple("Section", "summary compute render options")
+
 SECTIONS = {
-    "depth": ("serial depth of the recurrence and the reduction",
-              lambda opts: depth_rows(), render_depth),
-    "wallclock": ("both functions timed on this machine (uses --sizes, --reps)",
-                  lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
-                  render_wallclock),
-    "scan": ("Hillis-Steele parallel scan checked against the serial scan",
-             lambda opts: scan_check(), render_scan),
-    "hidden": ("exercise (easy): a vector hidden state of width 1, 8, 64, timed per step",
-               lambda opts: hidden_rows(reps=opts.reps), render_hidden),
-    "sweep": ("exercise (hard): lengths 64 ... 65,536 timed, plotted, fitted (uses --sizes)",
-              lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps), render_sweep),
-    "work": ("work and depth of every algorithm, measured by counting operations",
-             lambda opts: work_rows(), render_work),
-    "ssm": ("the linear recurrence computed by a parallel scan, as SSMs train",
-            lambda opts: ssm_check(), render_ssm),
-    "lanes": ("a simulated machine with 1 ... 16,384 lanes (uses --sizes)",
-              lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes),
-    "cost": ("what attention costs: Vaswani et al. Table 1 and the n x n memory",
-             lambda opts: cost_table(), render_cost),
+    "depth": Section("serial depth of the recurrence and the reduction",
+                     lambda opts: depth_rows(), render_depth, ()),
+    "wallclock": Section("both functions timed on this machine",
+                         lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
+                         render_wallclock, ("--sizes", "--reps")),
+    "scan": Section("Hillis-Steele scan checked against the serial scan",
+                    lambda opts: scan_check(), render_scan, ()),
+    "hidden": Section("exercise (easy): hidden state of width 1, 8, 64",
+                      lambda opts: hidden_rows(reps=opts.reps), render_hidden, ("--reps",)),
+    "sweep": Section("exercise (hard): lengths 64 ... 65,536, plotted",
+                     lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
+                     render_sweep, ("--sizes", "--reps")),
+    "work": Section("work and depth of every algorithm, counted",
+                    lambda opts: work_rows(), render_work, ()),
+    "ssm": Section("the linear recurrence as a parallel scan (SSMs)",
+                   lambda opts: ssm_check(), render_ssm, ()),
+    "lanes": Section("a simulated machine of 1 ... 16,384 lanes",
+                     lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes, ("--sizes",)),
+    "cost": Section("what attention costs: Vaswani et al. Table 1",
+                    lambda opts: cost_table(), render_cost, ()),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
+MAX_SIZES = 100                 # how many --sizes at most
+ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
 class _UsageError(Exception):
     """A bad command-line argument: reported on one line, exit status 2."""
 
 
+class _HelpRequested(Exception):
+    """--help: its text is written like any other output."""
+
+
+class _OutputError(Exception):
+    """The output could not be written (a full disk, a closed stdout): exit status 1."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise _UsageError(message)
 
+    def print_help(self, file=None):
+        raise _HelpRequested(self.format_help())
+
+
+def _echo(text):
+    """Return text quoted for an error message, cut to ECHO_CHARS characters."""
+    return repr(text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "...")
+
 
 def _whole_number(text, high):
-    """Return text as an int from 1 to high; raise argparse.ArgumentTypeError otherwise."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"needs whole numbers, got {text!r}") from None
+    """Return text (ASCII digits, '_' between them) as an int from 1 to high;
+    raise argparse.ArgumentTypeError otherwise."""
+    if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
+        raise argparse.ArgumentTypeError(
+            f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
+    digits = text.replace("_", "").lstrip("0") or "0"
+    n = int(digits) if len(digits) <= len(str(high)) else high + 1    # no 5,000-digit int()
     if not 1 <= n <= high:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {high:,}, got {n}")
+        raise argparse.ArgumentTypeError(f"must be from 1 to {high:,}, got {_echo(text)}")
     return n
 
 
 def _parse_sizes(text):
-    return [_whole_number(part, MAX_SIZE) for part in text.split(",")]
+    parts = text.split(",")
+    if len(parts) > MAX_SIZES:
+        raise argparse.ArgumentTypeError(f"takes at most {MAX_SIZES} sizes, got {len(parts)}")
+    try:
+        return [_whole_number(part, MAX_SIZE) for part in parts]
+    except argparse.ArgumentTypeError:
+        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands separators
+            raise argparse.ArgumentTypeError(
+                f"sizes are separated by commas, so {_echo(text)} is not one number: "
+                "write one million as 1000000 or 1_000_000") from None
+        raise
 
 
 def _parse_reps(text):
     return _whole_number(text, MAX_REPS)
 
 
+def _program_name():
+    """Return the name the command was run by: why-transformers when installed, else main.py."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "why-transformers" if name.startswith("why-transformers") else "main.py"
+
+
 def _build_parser():
-    listing = "\n".join(f"  {name:<10} {info[0]}" for name, info in SECTIONS.items())
+    def users(option):
+        return ", ".join(name for name, section in SECTIONS.items() if option in section.options)
+
+    listing = "\n".join(f"  {name:<10} {s.summary}" + (f" ({', '.join(s.options)})" if s.options else "")
+                        for name, s in SECTIONS.items())
     parser = _Parser(
-        prog="main.py",
-        description="Why transformers: the serial-depth gap between a recurrence and a reduction.",
-        epilog=(f"sections:\n{listing}\n  {'all':<10} every section above\n\n"
+        prog=_program_name(),
+        description="Why transformers: the serial depth of a recurrence against a reduction.",
+        epilog=(f"sections (in parentheses, the options they read):\n{listing}\n"
+                f"  {'all':<10} every section above\n\n"
                 f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
     parser.add_argument("--sizes", type=_parse_sizes, metavar="N,N,...",
-                        help=f"sequence lengths for wallclock, sweep and lanes (each 1 to {MAX_SIZE:,})")
+                        help=(f"sequence lengths for {users('--sizes')}: up to {MAX_SIZES} sizes "
+                              f"separated by commas, each 1 to {MAX_SIZE:,} (one million is 1000000 "
+                              f"or 1_000_000). {MAX_SIZE:,} takes about 500 MB of memory and "
+                              "1.5 s per size here"))
     parser.add_argument("--reps", type=_parse_reps, default=3, metavar="K",
-                        help=(f"timing samples per function in wallclock, hidden and sweep; "
-                              f"the minimum is kept (1 to {MAX_REPS}; default 3)"))
+                        help=(f"timing samples per function in {users('--reps')}; the fastest "
+                              f"is kept (1 to {MAX_REPS}; default 3)"))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
     return parser
 
 
 def _parse_args(argv):
-    opts = _build_parser().parse_args(argv)
-    names = list(opts.sections) or list(DEFAULT_SECTIONS)
-    if "all" in names:
-        names = list(SECTIONS)
-    for name in names:
-        if name not in SECTIONS:
-            raise _UsageError(f"unknown section {name!r} (choose from {', '.join(SECTIONS)}, all)")
-    opts.sections = names
+    """Return the options, with opts.sections the section names to run, each once."""
+    opts = _build_parser().parse_intermixed_args(argv)
+    for name in opts.sections:
+        if name != "all" and name not in SECTIONS:
+            raise _UsageError(f"unknown section {_echo(name)} (choose from {', '.join(SECTIONS)}, all)")
+    if "all" in opts.sections:
+        opts.sections = list(SECTIONS)
+    opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
     return opts
 
 
-def run(opts, out):
-    """Compute each chosen section, then write it to `out` as text or JSON."""
-    results = {name: SECTIONS[name][1](opts) for name in opts.sections}
+def _run(opts):
+    """Compute each chosen section, then return all of them as text or JSON."""
+    results = {name: SECTIONS[name].compute(opts) for name in opts.sections}
     if opts.json:
-        out.write(json.dumps(results, indent=2) + "\n")
-        return
-    texts = [SECTIONS[name][2](data) for name, data in results.items()]
-    if opts.sections == list(DEFAULT_SECTIONS) or opts.sections == list(SECTIONS):
-        texts.append(TAKEAWAY)
-    out.write("\n\n".join(texts) + "\n")
+        return json.dumps(results, indent=2) + "\n"
+    texts = [SECTIONS[name].render(data) for name, data in results.items()]
+    closing = _closing(opts.sections)
+    return "\n\n".join(texts + [closing] * (closing is not None)) + "\n"
+
+
+def _closing(sections):
+    """Return the takeaway after the default run (with a pointer to the other
+    sections) or after every section; None after a choice of sections."""
+    if sections == list(DEFAULT_SECTIONS):
+        return TAKEAWAY + "\n" + MORE_SECTIONS
+    if sections == list(SECTIONS):
+        return TAKEAWAY
+    return None
+
+
+# Plain-ASCII spellings for a terminal or file whose encoding lacks a character
+# (a legacy Windows code page, PYTHONIOENCODING=ascii).
+ASCII_SPELLINGS = str.maketrans({"µ": "u", "²": "^2", "≈": "~", "×": "x", "—": "-", "–": "-",
+                                 "·": "*", "…": "...", "≥": ">=", "≤": "<=", "Φ": "Phi"})
+
+
+def _write(stream, text):
+    """Write text to stream and flush it, in plain ASCII if the stream's encoding
+    cannot hold it; raise _OutputError if it cannot be written."""
+    if stream is None:
+        raise _OutputError("the output is closed")
+    encoding = getattr(stream, "encoding", None)
+    if encoding:
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            text = text.translate(ASCII_SPELLINGS).encode("ascii", "replace").decode("ascii")
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as exc:     # ENOSPC, EBADF; ValueError: a closed file
+        raise _OutputError(getattr(exc, "strerror", None) or str(exc)) from None
+
+
+def _complain(message):
+    """Write one line to stderr, if there is a stderr to write to."""
+    try:
+        _write(sys.stderr, message + "\n")
+    except (_OutputError, BrokenPipeError):
+        pass
 
 
 def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status.
 
-    0 on success, 2 for a bad argument (one line on stderr), 130 on Ctrl-C,
-    1 when the reader of the output went away (python main.py | head -1).
+    0 on success; 2 for a bad argument (one line on stderr); 1 when the output
+    cannot be written (one line on stderr) or its reader went away (python
+    main.py | head -1, quietly); 130 on Ctrl-C.
     """
+    if argv is not None and (isinstance(argv, str) or not isinstance(argv, (list, tuple))
+                             or not all(isinstance(arg, str) for arg in argv)):
+        raise TypeError("main requires argv to be None or a list of strings")
+    prog = _program_name()
     try:
-        opts = _parse_args(argv)
-        run(opts, sys.stdout)
-        sys.stdout.flush()
+        try:
+            text = _run(_parse_args(argv))
+        except _HelpRequested as exc:
+            text = exc.args[0]
+        _write(sys.stdout, text)
     except _UsageError as exc:
-        print(f"main.py: error: {exc}", file=sys.stderr)
+        _complain(f"{prog}: error: {exc}")
         return 2
-    except SystemExit as exc:            # --help has been printed
-        return exc.code
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader went away (python main.py | head): say nothing more.
+    except _OutputError as exc:
+        _complain(f"{prog}: error: cannot write output: {exc}")
         _silence_stdout()
         return 1
+    except BrokenPipeError:
+        _silence_stdout()               # the reader went away: say nothing more
+        return 1
+    except KeyboardInterrupt:
+        return 130
     return 0
 
 
 def _silence_stdout():
-    """Point stdout at /dev/null so that the interpreter's final flush cannot fail."""
+    """Point stdout at /dev/null, so that the interpreter's last flush of what
+    could not be written fails no more."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):     # closed, or not a real file
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -36,18 +36,26 @@ def run_main(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
-def run_script(*argv):
-    """Run `python main.py argv` as a child process; return the CompletedProcess."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, MAIN_PY, *argv], cwd=ROOT, env=env,
-                          capture_output=True, encoding="utf-8", timeout=60)
+def child_env(**extra):
+    """Return the environment for a child python: this one without PYTHONIOENCODING
+    (so that the child picks its own, as a user's terminal would), plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
+    env.update(extra)
+    return env
 
 
-def run_section(test, *argv):
-    """Run main.main(argv) as text and again with --json, asserting that both succeed
-    quietly; return (text, the parsed JSON object)."""
-    status, text, err = run_main(*argv)
-    test.assertEqual((status, err), (0, ""), argv)
-    status, out, err = run_main(*argv, "--json")
-    test.assertEqual((status, err), (0, ""), argv)
-    return text, json.loads(out)
+def run_script(*argv, **env):
+    """Run `python main.py argv` as a child process, with env added to its
+    environment; return the CompletedProcess, its output decoded as UTF-8.
+    subprocess.run kills the child if it outlives the timeout."""
+    return subprocess.run([sys.executable, MAIN_PY, *argv], cwd=ROOT, env=child_env(**env),
+                          capture_output=True, encoding="utf-8", errors="replace", timeout=60)
+
+
+def run_section(test, name, *options):
+    """Run main.main([name, *options, "--json"]) once, asserting that it succeeds
+    quietly; return (the section's text, rendered from the JSON, and its data)."""
+    status, out, err = run_main(name, *options, "--json")
+    test.assertEqual((status, err), (0, ""), (name, options))
+    data = json.loads(out)[name]
+    return main.SECTIONS[name].render(data), data

@@ -1,19 +1,25 @@
-"""The command line: sections, options, JSON, bad arguments and exit codes,
-in-process through main.main([...]) and as a real child process."""
+"""The command line: sections, options, JSON, bad arguments, output that cannot
+be encoded or written, and exit codes; in-process through main.main([...]),
+and as a real child process for what only a process shows."""
 
 import ast
+import io
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
+import tempfile
 import unittest
+from unittest import mock
 
 import main
-from tests.support import MAIN_PY, ROOT, run_main, run_script
+from tests.support import MAIN_PY, ROOT, child_env, run_main, run_script
 
 FAST = ("--sizes", "1000", "--reps", "1")
+
+# Which sections read which option, written out here independently of main.py.
+OPTION_USERS = {"--sizes": {"wallclock", "sweep", "lanes"}, "--reps": {"wallclock", "hidden", "sweep"}}
 
 
 class TestSections(unittest.TestCase):
@@ -25,7 +31,9 @@ class TestSections(unittest.TestCase):
                    "=== prefix-sum equivalence check ==="]
         positions = [out.index(h) for h in headers]
         self.assertEqual(positions, sorted(positions))
+        self.assertEqual(out.count("=== "), 3)
         self.assertIn("takeaway:", out)
+        self.assertIn("python main.py all", out)
 
     def test_named_sections_print_only_those_in_the_order_given(self):
         status, out, _ = run_main("scan", "depth")
@@ -33,6 +41,38 @@ class TestSections(unittest.TestCase):
         self.assertLess(out.index("prefix-sum"), out.index("serial-depth"))
         self.assertNotIn("wall-clock", out)
         self.assertNotIn("takeaway:", out)
+
+    def test_options_and_sections_intermix(self):
+        status, out, err = run_main("depth", "--json", "scan")
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(list(json.loads(out)), ["depth", "scan"])
+        status, out, err = run_main("wallclock", "--reps", "1", "scan", "--sizes", "100")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("=== wall-clock", out)
+        self.assertIn("=== prefix-sum", out)
+
+    def test_a_section_named_twice_is_computed_and_printed_once(self):
+        calls = []
+        depth = main.SECTIONS["depth"]
+        counted = depth._replace(compute=lambda opts: calls.append(1) or depth.compute(opts))
+        with mock.patch.dict(main.SECTIONS, {"depth": counted}):
+            status, out, _ = run_main("depth", "scan", "depth", "depth")
+        self.assertEqual((status, len(calls)), (0, 1))
+        self.assertEqual(out.count("=== serial-depth"), 1)
+        self.assertLess(out.index("serial-depth"), out.index("prefix-sum"))
+
+    def test_all_with_an_unknown_name_is_an_error(self):
+        for argv in (["all", "bogus"], ["bogus", "all"]):
+            status, out, err = run_main(*argv)
+            self.assertEqual((status, out), (2, ""), argv)
+            self.assertIn("unknown section 'bogus'", err)
+
+    def test_takeaway_points_to_all_only_when_sections_were_left_out(self):
+        self.assertIn("python main.py all", main._closing(list(main.DEFAULT_SECTIONS)))
+        after_all = main._closing(list(main.SECTIONS))
+        self.assertIn("takeaway:", after_all)
+        self.assertNotIn("main.py all", after_all)
+        self.assertIsNone(main._closing(["scan", "depth"]))
 
     def test_depth_section_labels_the_ratio_as_a_depth_ratio(self):
         _, out, _ = run_main("depth")
@@ -48,7 +88,6 @@ class TestSections(unittest.TestCase):
     def test_scan_section_reports_no_mismatch_and_both_depths(self):
         _, out, _ = run_main("scan")
         self.assertIn("mismatches between serial and parallel scan: 0", out)
-        self.assertIn("1,024 dependent steps", out)
         self.assertIn("Hillis-Steele 10 rounds", out)
 
 
@@ -61,8 +100,9 @@ class TestJson(unittest.TestCase):
         self.assertEqual(data["depth"][0], {"n": 64, "rnn_depth": 64, "attn_depth": 6,
                                             "depth_ratio": 64 / 6})
         row = data["wallclock"][0]
-        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio"})
+        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio", "rnn_spread", "attn_spread"})
         self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
+        self.assertEqual((row["rnn_spread"], row["attn_spread"]), (1.0, 1.0))     # one sample each
         scan = data["scan"]
         for key in ("length", "mismatches", "serial_last", "parallel_last",
                     "serial_steps", "parallel_steps"):
@@ -74,70 +114,207 @@ class TestJson(unittest.TestCase):
         self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]], [10, 20])
 
 
+class TestSpreadNote(unittest.TestCase):
+    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0, "attn_spread": 1.0}
+
+    def test_quiet_samples_print_no_note(self):
+        self.assertNotIn("noisy", main.render_wallclock([self.ROW]))
+
+    def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
+        rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
+        notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
+        self.assertEqual(notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
+
+
 class TestBadArguments(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
-           ["--reps", "x"], ["--frobnicate"])
+           ["--reps", "x"], ["--frobnicate"], ["--sizes"])
+
+    def assert_usage_error(self, argv, expected=""):
+        status, out, err = run_main(*argv)
+        self.assertEqual((status, out), (2, ""), argv)
+        self.assertEqual(len(err.splitlines()), 1, (argv, err))
+        self.assertTrue(err.startswith("main.py: error: "), err)
+        self.assertIn(expected, err)
+        return err
 
     def test_bad_arguments_exit_2_with_one_line_on_stderr(self):
         for argv in self.BAD:
-            status, out, err = run_main(*argv)
-            self.assertEqual(status, 2, argv)
-            self.assertEqual(out, "", argv)
-            self.assertEqual(len(err.splitlines()), 1, (argv, err))
-            self.assertTrue(err.startswith("main.py: error: "), err)
+            self.assert_usage_error(argv)
 
-    def test_help_lists_every_section_and_exits_0(self):
-        status, out, _ = run_main("--help")
-        self.assertEqual(status, 0)
-        for name in list(main.SECTIONS) + ["all"]:
-            self.assertIn(name, out)
+    def test_thousands_separators_are_explained(self):
+        self.assert_usage_error(["--sizes", "1,000,000"], "write one million as 1000000 or 1_000_000")
+
+    def test_sizes_take_ascii_digits_only(self):
+        for text in ("١٢", "１２", "+12", " 12 ", "12 ", "1__0", "_1", "1_", "1e3", "0x10", "-5"):
+            self.assert_usage_error(["--sizes", text], "digits 0-9")
+
+    def test_underscores_group_digits(self):
+        status, out, _ = run_main("wallclock", "--json", "--sizes", "1_000", "--reps", "1")
+        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]], [1000])
+
+    def test_a_long_bad_value_is_not_echoed_whole(self):
+        err = self.assert_usage_error(["--sizes", "9" * 5_000])
+        self.assertLess(len(err), 200)
+        err = self.assert_usage_error(["x" * 5_000])
+        self.assertLess(len(err), 200)
+
+    def test_at_most_100_sizes(self):
+        self.assert_usage_error(["--sizes", ",".join(["5"] * 101)], "at most 100 sizes")
 
 
+class TestHelp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.status, cls.text, _ = run_main("--help")
+
+    def test_help_exits_0_and_fits_79_columns(self):
+        self.assertEqual(self.status, 0)
+        self.assertTrue(self.text.startswith("usage: main.py"))
+        self.assertLessEqual(max(len(line) for line in self.text.splitlines()), 79)
+
+    def test_help_lists_every_section_with_the_options_it_reads(self):
+        lines = self.text.splitlines()
+        for name in main.SECTIONS:
+            options = sorted(o for o, users in OPTION_USERS.items() if name in users)
+            listed = [line for line in lines if line.startswith(f"  {name} ")]
+            self.assertEqual(len(listed), 1, name)
+            self.assertEqual(sorted(o for o in OPTION_USERS if o in listed[0]), options, listed[0])
+        self.assertTrue(any(line.startswith("  all ") for line in lines))
+
+    def option_help(self, option):
+        """Return the help of one option: its line and the deeper-indented lines under it."""
+        lines = self.text.splitlines()
+        start = next(k for k, line in enumerate(lines) if line.startswith(f"  {option} "))
+        end = next(k for k in range(start + 1, len(lines)) if not lines[k].startswith("    "))
+        return " ".join(lines[start:end])
+
+    def test_option_help_names_the_sections_that_read_it(self):
+        for option, users in OPTION_USERS.items():
+            words = self.option_help(option).replace(",", " ").replace(":", " ").replace(";", " ").split()
+            self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
+
+    def test_sections_read_the_options_their_help_names(self):
+        for option, users in OPTION_USERS.items():
+            self.assertEqual({name for name, s in main.SECTIONS.items() if option in s.options}, users)
+
+    def test_help_says_what_the_largest_size_costs(self):
+        flat = " ".join(self.text.split())
+        self.assertIn(f"{main.MAX_SIZE:,} takes about", flat)
+        self.assertIn("MB of memory", flat)
+
+
+class TestOutput(unittest.TestCase):
+    def test_text_a_stream_cannot_encode_is_written_in_plain_ascii(self):
+        for encoding in ("ascii", "cp932", "cp437"):
+            raw = io.BytesIO()
+            stream = io.TextIOWrapper(raw, encoding=encoding)
+            main._write(stream, "rnn 31.2 µs, n² ≈ 4×d\n")
+            self.assertEqual(raw.getvalue().decode(encoding), "rnn 31.2 us, n^2 ~ 4xd\n", encoding)
+
+    def test_text_that_encodes_is_written_unchanged(self):
+        raw = io.BytesIO()
+        stream = io.TextIOWrapper(raw, encoding="utf-8")
+        main._write(stream, "31.2 µs\n")
+        self.assertEqual(raw.getvalue().decode("utf-8"), "31.2 µs\n")
+
+    def test_every_non_ascii_character_of_main_has_an_ascii_spelling(self):
+        with open(MAIN_PY, encoding="utf-8") as f:
+            characters = {c for c in f.read() if ord(c) > 127}
+        self.assertEqual(characters - {chr(k) for k in main.ASCII_SPELLINGS}, set())
+
+    def test_a_write_error_is_one_line_and_status_1(self):
+        class Full(io.StringIO):
+            def flush(self):
+                raise OSError(28, "No space left on device")
+
+        with mock.patch.object(sys, "stdout", Full()), mock.patch.object(sys, "stderr", io.StringIO()) as err:
+            self.assertEqual(main.main(["depth"]), 1)
+        self.assertEqual(err.getvalue(), "main.py: error: cannot write output: No space left on device\n")
+
+    def test_no_stdout_is_one_line_and_status_1(self):
+        with mock.patch.object(sys, "stdout", None), mock.patch.object(sys, "stderr", io.StringIO()) as err:
+            self.assertEqual(main.main(["depth"]), 1)
+        self.assertEqual(err.getvalue(), "main.py: error: cannot write output: the output is closed\n")
+
+
+@unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    def test_script_prints_text(self):
-        proc = run_script("depth", "scan")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("=== serial-depth comparison ===", proc.stdout)
-        self.assertEqual(proc.stderr, "")
+    """What only a real process shows. Each child is small, and is killed if it
+    outlives its test (subprocess.run's timeout, or the finally clauses)."""
 
-    def test_script_prints_json(self):
-        proc = run_script("scan", "--json")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(json.loads(proc.stdout)["scan"]["mismatches"], 0)
+    def test_bad_argument_exits_2_without_traceback(self):
+        proc = run_script("--sizes", "1,000,000")
+        self.assertEqual((proc.returncode, proc.stdout), (2, ""))
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
 
-    def test_script_bad_argument_no_traceback(self):
-        for argv in (["--sizes", "abc"], ["bogus"], ["--reps", "0"]):
-            proc = run_script(*argv)
-            self.assertEqual(proc.returncode, 2)
-            self.assertEqual(proc.stdout, "")
-            self.assertNotIn("Traceback", proc.stderr)
-            self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+    def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
+        proc = run_script("wallclock", *FAST, PYTHONIOENCODING="ascii")
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
+        self.assertRegex(proc.stdout, r"1,000 +[0-9.]+ us +[0-9.]+ [un]s")
+        proc.stdout.encode("ascii")
 
+    def test_cp932_file_gets_the_results(self):
+        with tempfile.TemporaryFile() as f:
+            proc = subprocess.run([sys.executable, MAIN_PY, "wallclock", *FAST], cwd=ROOT, stdout=f,
+                                  stderr=subprocess.PIPE, env=child_env(PYTHONIOENCODING="cp932"), timeout=60)
+            f.seek(0)
+            text = f.read().decode("cp932")
+        self.assertEqual((proc.returncode, proc.stderr), (0, b""))
+        self.assertIn("=== wall-clock", text)
+        self.assertIn(" us ", text)
 
-class TestInterruptions(unittest.TestCase):
-    def test_closed_pipe_ends_quietly(self):
+    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
+    def test_full_disk_is_one_line_and_status_1(self):
+        for argv in (["depth"], ["--help"]):
+            with open("/dev/full", "w") as full:
+                proc = subprocess.run([sys.executable, MAIN_PY, *argv], cwd=ROOT, stdout=full,
+                                      stderr=subprocess.PIPE, env=child_env(), timeout=60)
+            self.assertEqual(proc.returncode, 1, argv)
+            self.assertEqual(proc.stderr.decode().splitlines(),
+                             ["main.py: error: cannot write output: No space left on device"], argv)
+
+    def test_closed_stdout_is_one_line_and_status_1(self):
+        proc = subprocess.run(["sh", "-c", f'exec "{sys.executable}" "{MAIN_PY}" depth >&-'], cwd=ROOT,
+                              capture_output=True, env=child_env(), timeout=60)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.stderr.decode().splitlines(),
+                         ["main.py: error: cannot write output: the output is closed"])
+
+    def test_closed_pipe_ends_quietly_with_status_1(self):
         # The reader is gone before the script writes: no BrokenPipeError noise.
-        proc = subprocess.Popen([sys.executable, MAIN_PY, "depth", "scan", "work"], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, MAIN_PY, "depth", "scan"], cwd=ROOT, env=child_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        proc.stdout.close()
-        err = proc.stderr.read().decode()
-        proc.stderr.close()
-        proc.wait(timeout=60)
-        self.assertEqual(err, "")
+        try:
+            proc.stdout.close()
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            proc.wait()
+        self.assertEqual((proc.returncode, err), (1, b""))
 
-    @unittest.skipUnless(hasattr(signal, "SIGINT") and os.name == "posix", "needs POSIX signals")
     def test_ctrl_c_exits_130_without_traceback(self):
-        code = ("import sys, main; print('ready', flush=True); "
-                "sys.exit(main.main(['wallclock', '--sizes', '10000000', '--reps', '100']))")
-        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+        # The child restores Python's Ctrl-C handling, which it would not have if the
+        # suite was started with SIGINT ignored (`cmd &` in a script), and waits inside
+        # main() until the signal comes: no workload, nothing left running.
+        code = ("import signal, sys, time, main\n"
+                "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                "def wait(opts):\n"
+                "    print('ready', flush=True)\n"
+                "    time.sleep(60)\n"
+                "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=wait)\n"
+                "sys.exit(main.main(['depth']))\n")
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=child_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.assertEqual(proc.stdout.readline(), b"ready\n")
-        time.sleep(0.3)             # let it get into main(), where Ctrl-C is handled
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-        self.assertEqual(proc.returncode, 130)
-        self.assertEqual(err, b"")
+        try:
+            self.assertEqual(proc.stdout.readline(), b"ready\n")
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+            proc.wait()
+        self.assertEqual((proc.returncode, out, err), (130, b"", b""))
 
 
 def _imported_modules(path):

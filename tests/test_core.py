@@ -5,16 +5,20 @@ import doctest
 import itertools
 import math
 import random
-import re
+import sys
 import unittest
+from decimal import Decimal
+from fractions import Fraction
 
 import main
 from tests.support import AWKWARD_LENGTHS, close, random_floats
 
 
 def load_tests(loader, tests, ignore):
-    """Run main.py's docstring examples as part of the suite."""
-    tests.addTests(doctest.DocTestSuite(main))
+    """Run main.py's docstring examples as part of the suite (python -OO strips
+    the docstrings, and with them the examples: then only the rest runs)."""
+    if sys.flags.optimize < 2:
+        tests.addTests(doctest.DocTestSuite(main))
     return tests
 
 
@@ -37,6 +41,13 @@ class TestRnnStyle(unittest.TestCase):
 
     def test_rnn_style_decay_one_is_plain_sum(self):
         self.assertEqual(main.rnn_style([1, 2, 3], decay=1), 6)
+
+    def test_rnn_style_keeps_exact_numbers_exact(self):
+        self.assertEqual(main.rnn_style([Fraction(1)] * 3, Fraction(9, 10)), Fraction(271, 100))
+        self.assertEqual(main.rnn_style([Decimal(1)] * 3, Decimal("0.9")), Decimal("2.71"))
+        self.assertEqual(main.rnn_style([1, 2, 3], 2), 11)          # ints: 1*4 + 2*2 + 3
+        self.assertIsInstance(main.rnn_style([1, 2, 3], 2), int)
+        self.assertEqual(repr(main.rnn_style([])), "0.0")
 
     def test_rnn_style_rejects_non_numbers(self):
         for bad in (["a", "b"], 5, [1.0, None]):
@@ -93,67 +104,112 @@ class TestDepth(unittest.TestCase):
 
 
 class TestBenchmark(unittest.TestCase):
+    # A fake clock: each timeit sample reads the clock twice, so successive
+    # samples last the given seconds, whatever the statement is.
     def fake_clock(self, elapsed):
-        """Return a timer whose successive samples last the given seconds."""
         readings = itertools.chain.from_iterable((0.0, e) for e in elapsed)
         return lambda: next(readings)
 
-    def test_benchmark_interleaves_and_keeps_the_minimum(self):
-        # Calibration: two one-call samples per function, each longer than the
-        # target, so each sample is one call. Then rnn, attn, rnn, attn, rnn, attn.
-        calibration = [1.0, 1.0, 1.0, 1.0]
-        samples = [5.0, 2.0, 4.0, 3.0, 6.0, 1.0]
-        clock = self.fake_clock(calibration + samples)
-        self.assertEqual(main.benchmark(10, reps=3, timer=clock), (4.0, 1.0))
+    def test_long_first_calls_are_samples_then_rounds_alternate(self):
+        # Both first calls last longer than SAMPLE_SECONDS, so each is one-call
+        # samples and the first call is the first sample. Then rnn, attn, rnn, attn.
+        samples = [1.0, 2.0, 5.0, 3.0, 4.0, 0.5]
+        clock = self.fake_clock(samples)
+        self.assertEqual(main.benchmark(10, reps=3, timer=clock), (1.0, 0.5))
+
+    def test_sample_per_call_keeps_every_sample_in_order(self):
+        clock = self.fake_clock([1.0, 2.0, 5.0, 3.0, 4.0, 0.5])
+        got = main.sample_per_call(["a", "b"], {"a": 0, "b": 0}, reps=3, timer=clock)
+        self.assertEqual(got, [[1.0, 5.0, 4.0], [2.0, 3.0, 0.5]])
+
+    def test_short_first_call_sizes_the_samples_and_is_not_one(self):
+        # rnn: two calibration calls (the faster, 1e-4 s, sets the loop count), then
+        # one sample per round of `loops` calls; attn's first call is a sample.
+        loops = main._loop_count(1e-4)
+        self.assertEqual(loops, math.ceil(main.SAMPLE_SECONDS / 1e-4))
+        clock = self.fake_clock([2e-4, 1e-4, 1.0, 0.005, 2.0, 0.006, 3.0, 0.004])
+        rnn, attn = main.sample_per_call(["a", "b"], {"a": 0, "b": 0}, reps=3, timer=clock)
+        self.assertEqual(rnn, [0.005 / loops, 0.006 / loops, 0.004 / loops])
+        self.assertEqual(attn, [1.0, 2.0, 3.0])
 
     def test_loop_count_fills_the_target(self):
-        # A one-call sample of 1 ms against a 5 ms target gives 5 calls a sample.
-        self.assertEqual(main._loop_count(_FixedTimer(0.001), target=0.005), 5)
-        self.assertEqual(main._loop_count(_FixedTimer(0.010), target=0.005), 1)
-
-    def test_benchmark_divides_by_loop_count(self):
-        # One-call samples of 0.1 ms; then one sample per function of 1 ms and 2 ms.
-        loops = main._loop_count(_FixedTimer(0.0001))
-        clock = self.fake_clock([0.0001] * 4 + [0.001, 0.002])
-        rnn_s, attn_s = main.benchmark(10, reps=1, timer=clock)
-        self.assertAlmostEqual(rnn_s, 0.001 / loops)
-        self.assertAlmostEqual(attn_s, 0.002 / loops)
+        # A 1 ms call against a 5 ms target gives 5 calls a sample.
+        self.assertEqual(main._loop_count(0.001, target=0.005), 5)
+        self.assertEqual(main._loop_count(0.010, target=0.005), 1)
+        self.assertEqual(main._loop_count(0.0, target=0.005), 1_000)
 
     def test_benchmark_real_clock_positive(self):
         rnn_s, attn_s = main.benchmark(100, reps=1)
         self.assertGreater(rnn_s, 0)
         self.assertGreater(attn_s, 0)
 
-    def test_benchmark_rejects_bad_arguments(self):
-        for kwargs in ({"n": 1.5}, {"n": True}, {"n": 10, "reps": "3"}, {"n": 10, "reps": False}):
-            with self.assertRaisesRegex(TypeError, "benchmark requires"):
-                main.benchmark(**kwargs)
-        for kwargs in ({"n": 0}, {"n": 10, "reps": 0}):
-            with self.assertRaisesRegex(ValueError, "benchmark requires"):
-                main.benchmark(**kwargs)
+    def test_spread_is_worst_over_best(self):
+        self.assertEqual(main.spread([2.0, 3.0, 2.5]), 1.5)
+        self.assertEqual(main.spread([7.0]), 1.0)
 
 
-class _FixedTimer:
-    """A stand-in for timeit.Timer whose every sample lasts `seconds`."""
+class TestSeedInput(unittest.TestCase):
+    def test_seed_input_is_the_seed_scripts_comprehension(self):
+        for n in AWKWARD_LENGTHS + (1_000, 10_007):
+            self.assertEqual(main.seed_input(n), [0.001 * (i % 17) for i in range(n)], n)
 
-    def __init__(self, seconds):
-        self.seconds = seconds
+    def test_seed_input_floats_are_distinct_objects(self):
+        # As in the seed, every element is its own float: the memory a loop reads.
+        xs = main.seed_input(100)
+        self.assertEqual(len({id(x) for x in xs}), 100)
 
-    def timeit(self, number):
-        return self.seconds
 
+class TestFormatting(unittest.TestCase):
+    """Each formatter against the value it stands for: the number shown times its
+    unit must give back the value to three significant digits."""
 
-class TestFormatSeconds(unittest.TestCase):
-    def test_format_seconds_never_prints_zero(self):
-        for s in (1e-12, 3e-9, 4.2e-7, 1.234e-5, 0.00099, 0.5, 12.0, 250.0):
-            number = re.search(r"[0-9.]+", main.format_seconds(s)).group()
-            self.assertGreaterEqual(float(number), 1.0, s)
+    def read_back(self, text, units):
+        number, _, unit = text.partition(" ") if " " in text else (text.rstrip("KMGTP"), "", text[-1:])
+        return float(number), units[unit], number
 
-    def test_format_seconds_keeps_three_significant_digits(self):
+    def check_three_digits(self, values, formatter, units):
+        for v in values:
+            text = formatter(v)
+            number, scale, digits = self.read_back(text, units)
+            self.assertEqual(len(digits.replace(".", "").lstrip("0")), 3, (v, text))
+            self.assertLess(number, 1000, (v, text))
+            self.assertLessEqual(abs(number * scale - v), 0.005 * v, (v, text))
+
+    def test_format_seconds_three_significant_digits_across_units(self):
+        rng = random.Random(4)
+        values = [10 ** rng.uniform(-9, 3) for _ in range(2_000)]
+        values += [0.0009995, 0.0009996, 0.00099949, 0.9995, 9.995e-6, 99.95e-3, 999.5e-9]
+        units = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+        self.check_three_digits(values, main.format_seconds, units)
+
+    def test_format_seconds_edges(self):
         self.assertEqual(main.format_seconds(0.004183), "4.18 ms")
-        self.assertEqual(main.format_seconds(0.0412), "41.2 ms")
         self.assertEqual(main.format_seconds(4.12e-7), "412 ns")
+        self.assertEqual(main.format_seconds(0.0009996), "1.00 ms")     # not "1000 µs"
+        self.assertEqual(main.format_seconds(0.0009995), "999 µs")      # stored as 0.00099949999...
         self.assertEqual(main.format_seconds(1e-12), "< 1 ns")
+        self.assertEqual(main.format_seconds(0), "< 1 ns")
+
+    def test_format_bytes_three_significant_digits_across_units(self):
+        rng = random.Random(5)
+        values = [int(2 ** rng.uniform(10, 49.9)) for _ in range(2_000)]      # up to TiB, the largest unit
+        values += [1023 * 2**30 + 2**29 + 1, 1000 * 2**20, 1024 * 2**30 - 1]
+        units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+        self.check_three_digits(values, main.format_bytes, units)
+
+    def test_format_bytes_edges(self):
+        self.assertEqual(main.format_bytes(1024 * 2**30), "1.00 TiB")   # not "1024 GiB"
+        self.assertEqual(main.format_bytes(1000 * 2**20), "0.977 GiB")
+        self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
+        self.assertEqual(main.format_bytes(512), "512 B")
+
+    def test_format_count_three_significant_digits(self):
+        rng = random.Random(6)
+        values = [int(10 ** rng.uniform(3, 17)) for _ in range(2_000)] + [999_999, 999_500, 10**12 - 1]
+        units = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+        self.check_three_digits(values, main._format_count, units)
+        self.assertEqual(main._format_count(10**12 - 1), "1.00T")        # not "1000G"
+        self.assertEqual(main._format_count(999), "999")
 
 
 if __name__ == "__main__":

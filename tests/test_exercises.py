@@ -122,7 +122,7 @@ class TestExerciseSections(unittest.TestCase):
     def test_hidden_section_text_and_json(self):
         out, data = run_section(self, "hidden", "--reps", "1")
         self.assertIn("width^2", out)
-        rows = data["hidden"]
+        rows = data
         self.assertEqual([r["width"] for r in rows], [1, 8, 64])
         self.assertEqual(rows[0]["growth"], 1.0)
         for r in rows:
@@ -136,7 +136,6 @@ class TestExerciseSections(unittest.TestCase):
         # The format, not the value: a noisy one-sample fit over two sizes may come out negative.
         self.assertRegex(out, r"rnn_style N\^-?\d+\.\d\d, attention_style N\^-?\d+\.\d\d")
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
-        data = data["sweep"]
         self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
         self.assertEqual(data["fit_from_n"], 1024)
         self.assertIsInstance(data["rnn_exponent"], float)

@@ -95,7 +95,7 @@ class TestLanesAndCostSections(unittest.TestCase):
         out, data = run_section(self, "lanes", "--sizes", "1000")
         self.assertIn("0.0061%", out)
         self.assertIn("agrees with these step", out)
-        rows = data["lanes"]
+        rows = data
         self.assertEqual([r["lanes"] for r in rows], list(main.LANES))
         self.assertLessEqual({"n", "lanes", "recurrence_steps", "reduction_steps",
                               "reduction_speedup", "recurrence_utilization",
@@ -107,7 +107,6 @@ class TestLanesAndCostSections(unittest.TestCase):
         out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)
-        data = data["cost"]
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
 

@@ -2,6 +2,8 @@
 computed by a parallel scan, against the serial recurrence."""
 
 import unittest
+from decimal import Decimal
+from fractions import Fraction
 
 import main
 from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
@@ -109,6 +111,20 @@ class TestLinearRecurrenceScan(unittest.TestCase):
         self.assertEqual(main.linear_recurrence_scan([]), [])
         self.assertEqual(main.rnn_states([]), [])
 
+    def test_exact_decays_stay_exact_and_both_return_the_same_types(self):
+        cases = [([Fraction(1), Fraction(2), Fraction(-1)], Fraction(9, 10)),
+                 ([Decimal(1), Decimal(2), Decimal(-1)], Decimal("0.9")),
+                 ([1, 2, -1], 3),
+                 ([1, 2, -1], 0.5),
+                 ([1.0, 2.0, -1.0], [Fraction(1, 2), 2, 0.25])]
+        for xs, decay in cases:
+            serial, scanned = main.rnn_states(xs, decay), main.linear_recurrence_scan(xs, decay)
+            self.assertEqual(serial, scanned, (xs, decay))
+            self.assertEqual([type(h) for h in serial], [type(h) for h in scanned], (xs, decay))
+        self.assertEqual(main.rnn_states([Fraction(1)] * 3, Fraction(9, 10))[-1], Fraction(271, 100))
+        self.assertEqual(main.linear_recurrence_scan([Fraction(1)] * 3, Fraction(9, 10))[-1],
+                         Fraction(271, 100))
+
     def test_decay_errors(self):
         with self.assertRaisesRegex(ValueError, "linear_recurrence_scan requires one decay per input"):
             main.linear_recurrence_scan([1.0, 2.0], [0.9])
@@ -116,6 +132,11 @@ class TestLinearRecurrenceScan(unittest.TestCase):
             main.linear_recurrence_scan([1.0], None)
         with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
             main.rnn_states([1.0], [0.9, 0.9])
+        for func in (main.rnn_states, main.linear_recurrence_scan):
+            with self.assertRaisesRegex(TypeError, "requires decay to be a number"):
+                func([1.0, 2.0, 3.0], "0.9")          # not three decays '0', '.', '9'
+        with self.assertRaisesRegex(TypeError, "linear_recurrence_scan requires xs"):
+            main.linear_recurrence_scan(["a", "b"])   # not blamed on parallel_scan
 
 
 class TestWorkAndSsmSections(unittest.TestCase):
@@ -124,7 +145,7 @@ class TestWorkAndSsmSections(unittest.TestCase):
         self.assertIn("least depth hillis_steele (10)", out)
         self.assertIn("equals the depth section's attn depth", out)
         self.assertIn("not because sum() runs\nin parallel.", out)
-        rows = data["work"]
+        rows = data
         row = next(r for r in rows if r["algorithm"] == "hillis_steele" and r["n"] == 1024)
         self.assertEqual(row, {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
 
@@ -132,7 +153,6 @@ class TestWorkAndSsmSections(unittest.TestCase):
         out, data = run_section(self, "ssm")
         self.assertIn("scan 10 rounds", out)
         self.assertIn("tanh", out)
-        data = data["ssm"]
         self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1024, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
         self.assertLess(data["selective_max_rel_diff"], 1e-12)
