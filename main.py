@@ -169,14 +169,14 @@ def _require_data(func, data, source, keys, many=False):
 def rnn_style(xs, decay=0.9):
     """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.
 
-    Step t needs the h of step t-1, so the loop as written is one chain of N
-    multiply-adds: depth N (the `work` section counts the multiply and the
-    add apart: 2N - 1 operations, depth 2N - 1). The step is linear in h,
-    though, so the same states can also be regrouped and computed by a
-    parallel scan (the `ssm` section); a nonlinear step such as
-    tanh(w*h + x) cannot. Exact numbers stay exact (Fractions give a
-    Fraction). An empty sequence returns h_0, the zero of decay's type: 0.0
-    for the default decay.
+    The loop as written is one chain: step t needs the h of step t-1, so N
+    inputs take N dependent multiply-adds, depth N (the `work` section counts
+    the multiply and the add apart: 2N - 1 operations, depth 2N - 1). The
+    step is linear in h, though, so the same states can be regrouped and
+    computed by a parallel scan of depth log2 N (the `ssm` section); the
+    nonlinear step of rnn_tanh cannot be regrouped exactly. Exact numbers
+    stay exact (Fractions give a Fraction). An empty sequence returns h_0,
+    the zero of decay's type: 0.0 for the default decay.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
@@ -186,7 +186,8 @@ def rnn_style(xs, decay=0.9):
     >>> rnn_style([])
     0.0
     """
-    _require_number("rnn_style", "decay", decay)
+    if type(decay) is not float:        # a float needs no check: keeps short calls' timing fair
+        _require_number("rnn_style", "decay", decay)
     h = 0 * decay                       # h_0 = 0 in decay's type: 0.0 for a float decay
     try:
         for x in xs:
@@ -196,12 +197,39 @@ def rnn_style(xs, decay=0.9):
     return h
 
 
+def rnn_tanh(xs, w=0.9):
+    """Return the last hidden state of the classic RNN step h = tanh(w*h + x), from h = 0.0.
+
+    Serial for real: two tanh steps do not compose into one step of the
+    same form, so unlike rnn_style's linear step there is no exact way to
+    regroup them, and the depth stays N whatever the hardware. (Iterative
+    schemes such as DEER, Lim et al. 2024, parallelize it approximately:
+    Newton iterations, each a linear scan.) Every state lies in (-1, 1).
+
+    >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)         # tanh(0.9*tanh(0.9*tanh(1) + 1) + 1)
+    0.950815
+    >>> rnn_tanh([])
+    0.0
+    """
+    _require_real("rnn_tanh", "w", w)
+    h = 0.0
+    try:
+        for x in xs:
+            h = math.tanh(w * h + x)    # the nonlinearity that keeps it serial
+    except TypeError as exc:
+        raise TypeError(f"rnn_tanh requires an iterable of real numbers ({exc})") from None
+    return h
+
+
 def attention_style(xs):
     """Return the mean of xs: an order-independent reduction.
 
     Every x contributes independently of the others, so the N-1 additions can
-    be arranged as a tree of depth ceil(log2 N). (CPython's sum() itself adds
-    left to right, in C; see the `work` section for the measured depths.)
+    be arranged as a tree of depth ceil(log2 N). CPython's sum() does not do
+    that: it is one loop in C, left to right, depth N (the `work` section
+    measures it). Since CPython 3.12 a float sum also carries a Neumaier
+    compensation term, so it is no longer the plain left fold:
+    sum([0.1] * 10) is 1.0 on 3.12 and later, 0.9999999999999999 before.
 
     >>> attention_style([1.0, 2.0, 3.0, 6.0])
     3.0
@@ -293,10 +321,13 @@ def render_depth(rows):
         "=== serial-depth comparison ===",
         table,
         "Both do about N additions; the depth is the longest chain of them that",
-        "must run one after another. depth ratio = rnn depth / attn depth: how many",
-        "times shorter the reduction's chain is, the most that enough parallel",
-        "units could gain. A count, not a measured time; the work section measures",
-        "these depths on the running code.",
+        "must run one after another. rnn depth is the depth of rnn_style's loop as",
+        "written, and of any nonlinear recurrence (tanh, LSTM gates): those cannot",
+        "be regrouped exactly. The lesson's recurrence is linear, so it can also be",
+        "regrouped into a scan of depth log2 N (the ssm section). depth ratio =",
+        "rnn depth / attn depth: how many times shorter the reduction's chain is,",
+        "the most that enough parallel units could gain. A count, not a measured",
+        "time; the work section measures these depths on the running code.",
     ])
 
 
@@ -570,23 +601,23 @@ def parallel_scan(xs, op=operator.add):
     return out
 
 
-def blelloch_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs with the work-efficient tree of Blelloch (1990).
+def brent_kung_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs with the work-efficient tree of Brent and Kung (1982).
 
     Same result as serial_scan. An up-sweep combines pairs, then pairs of
     pairs, up a balanced tree, so that out[i] holds the combination of the
     block that ends at i; a down-sweep then completes every other position
     from the block before it. Each level's combines are independent. For N a
-    power of two: 2N - log2(N) - 2 combines and depth 2*log2(N) - 2, so O(N)
-    work like the serial scan and O(log N) depth like Hillis-Steele. This is
-    the inclusive form (Brent and Kung's arrangement): any length, and no
-    identity element needed. xs is not modified.
+    power of two: 2N - log2(N) - 2 combines, so O(N) work like the serial
+    scan, and depth 2*log2(N) - 2 for N >= 4 (N = 2: one combine, depth 1),
+    so O(log N) like Hillis-Steele. Inclusive, any length, no identity
+    element needed. xs is not modified.
 
-    >>> blelloch_scan([1, 2, 3, 4, 5, 6])
+    >>> brent_kung_scan([1, 2, 3, 4, 5, 6])
     [1, 3, 6, 10, 15, 21]
     """
-    _require_callable("blelloch_scan", "op", op)
-    out = _require_iterable("blelloch_scan", "xs", xs)
+    _require_callable("brent_kung_scan", "op", op)
+    out = _require_iterable("brent_kung_scan", "xs", xs)
     n = len(out)
     try:
         d = 1
@@ -599,8 +630,48 @@ def blelloch_scan(xs, op=operator.add):
             for i in range(3 * d - 1, n, 2 * d):
                 out[i] = op(out[i - d], out[i])
     except TypeError as exc:
-        raise TypeError(f"blelloch_scan requires values that op can combine ({exc})") from None
+        raise TypeError(f"brent_kung_scan requires values that op can combine ({exc})") from None
     return out
+
+
+def blelloch_scan(xs, op=operator.add, identity=0):
+    """Return the exclusive scan of xs as Blelloch (1990) computes it:
+    out[0] == identity, out[i] == xs[0] op ... op xs[i-1].
+
+    The same up-sweep as brent_kung_scan builds a tree of block sums; then
+    the root is replaced by the identity, and a down-sweep hands each node's
+    prefix down: its left child gets the prefix, its right child the prefix
+    combined with the left child's sum. For N a power of two: 2(N - 1)
+    combines and 2 log2 N levels, one up and one down per level of the
+    tree. Other lengths are padded with the identity up to a power of two.
+    xs is not modified.
+
+    >>> blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3])       # Blelloch's own example
+    [0, 3, 4, 11, 11, 15, 16, 22]
+    >>> blelloch_scan(["a", "b", "c"], identity="")
+    ['', 'a', 'ab']
+    """
+    _require_callable("blelloch_scan", "op", op)
+    values = _require_iterable("blelloch_scan", "xs", xs)
+    n = len(values)
+    size = 1 << max(0, n - 1).bit_length()            # the next power of two >= n
+    out = values + [identity] * (size - n)
+    try:
+        d = 1
+        while d < size:                     # up-sweep: out[i] holds the sum of its block
+            for i in range(2 * d - 1, size, 2 * d):
+                out[i] = op(out[i - d], out[i])
+            d *= 2
+        out[size - 1] = identity            # the prefix before everything
+        while d > 1:                        # down-sweep: each node hands its prefix down
+            d //= 2
+            for i in range(2 * d - 1, size, 2 * d):
+                left_sum = out[i - d]
+                out[i - d] = out[i]                     # left child: the node's prefix
+                out[i] = op(out[i], left_sum)           # right child: prefix, then left block
+    except TypeError as exc:
+        raise TypeError(f"blelloch_scan requires values that op can combine ({exc})") from None
+    return out[:n]
 
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
@@ -643,7 +714,7 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
             "mismatches": count_mismatches(serial, parallel),
             "serial_last": serial[-1], "parallel_last": parallel[-1],
-            "serial_steps": len(xs),
+            "serial_steps": len(xs) - 1,
             "parallel_steps": sum(1 for _ in _hillis_steele_offsets(len(xs)))}
 
 
@@ -659,8 +730,10 @@ def render_scan(result):
         f"  (a mismatch: more than {r['rel_tol']:g} x the largest value apart)",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
-        f"depth: serial scan {r['serial_steps']:,} dependent steps, "
+        f"depth: serial scan {r['serial_steps']:,} dependent combines (N - 1), "
         f"Hillis-Steele {r['parallel_steps']} rounds",
+        "The two orders of addition round differently: float addition is",
+        "associative only up to rounding, hence the last digits.",
     ])
 
 
@@ -728,6 +801,24 @@ def _vector_recurrence(xs, A, b):
     return h
 
 
+def combine_madds(width):
+    """Return (step, dense_combine, diagonal_combine): the multiplications of one
+    step h -> A.h + b*x of a `width`-unit state (A.h: width**2), and of one
+    scan combine of two such steps.
+
+    The step is linear, so it can be scanned as an affine map (A, c): the
+    map (A1, c1) followed by (A2, c2) is (A2.A1, A2.c1 + c2), a width x width
+    matrix product (width**3 multiplications) and a matrix-vector product
+    (width**2). With diagonal A's, as in state-space models, both are
+    elementwise: 2 * width.
+
+    >>> combine_madds(64)
+    (4096, 266240, 128)
+    """
+    _require_int("combine_madds", "width", width)
+    return width ** 2, width ** 3 + width ** 2, 2 * width
+
+
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
     """Return the best time per step of the vector recurrence at each width, its
     growth against the first width, and its spread (worst / best sample).
@@ -743,27 +834,36 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
     samples = sample_per_call([f"f(xs, A{w}, b{w})" for w in widths], namespace, reps)
     base = min(samples[0]) / steps
     return [{"width": w, "step_s": min(s) / steps, "growth": (min(s) / steps) / base,
-             "madds_per_step": w * w, "depth": steps, "spread": spread(s)}
+             "madds_per_step": combine_madds(w)[0], "madds_per_combine": combine_madds(w)[1],
+             "madds_per_diagonal_combine": combine_madds(w)[2], "depth": steps, "spread": spread(s)}
             for w, s in zip(widths, samples)]
 
 
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
-    _require_data("render_hidden", rows, "hidden_rows", "width step_s growth madds_per_step depth spread",
-                  many=True)
+    _require_data("render_hidden", rows, "hidden_rows", "width step_s growth madds_per_step "
+                  "madds_per_combine madds_per_diagonal_combine depth spread", many=True)
     first = rows[0]["width"]
-    table = _table(("width", "time / step", f"vs width {first}", "multiply-adds / step", "depth"),
+    table = _table(("width", "time / step", f"vs width {first}", "madds / step", "depth",
+                    "madds / combine", "diagonal"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
-                     f"{r['madds_per_step']:,}", f"{r['depth']:,}") for r in rows])
+                     f"{r['madds_per_step']:,}", f"{r['depth']:,}", f"{r['madds_per_combine']:,}",
+                     f"{r['madds_per_diagonal_combine']:,}") for r in rows])
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        "A dense recurrence does width^2 multiply-adds a step (a diagonal one, as in",
-        "state-space models, only width); at small widths the interpreter's fixed",
-        "cost per step hides part of that growth. The depth stays N whatever the",
-        "width: the work within a step can be spread across cores, the chain of",
-        "steps cannot.",
+        "madds = multiply-adds. A dense recurrence does width^2 of them a step (a",
+        "diagonal one, as in state-space models, only width); at small widths the",
+        "interpreter's fixed cost per step hides part of that growth. The depth is",
+        "the loop as written: N steps whatever the width. The work within a step",
+        "can be spread across cores; the chain of steps, as written, cannot.",
+        "This step is linear, so it could also be scanned (the ssm section), but",
+        "each combine of two steps multiplies two width x width matrices: width^3",
+        "madds (+ width^2) against width^2 for a step, and a scan does at least one",
+        "combine per step. That cost, not serial order, is why state-space models",
+        "keep the state matrix diagonal: a diagonal combine (last column) costs",
+        "2 x width. A tanh step (rnn_tanh) cannot be scanned exactly at all.",
     ])
 
 
@@ -900,14 +1000,16 @@ def render_sweep(result):
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
-        f"fitted growth from N = {result['fit_from_n']:,}: rnn_style "
-        f"{_format_exponent(result['rnn_exponent'])}, attention_style {_format_exponent(result['attn_exponent'])}",
+        f"fitted growth from N = {result['fit_from_n']:,}: "
+        f"rnn_style {_format_exponent(result['rnn_exponent'])}, "
+        f"attention_style {_format_exponent(result['attn_exponent'])}",
         "On one core both lines have slope 1: each does N additions one after",
         "another (sum() too, only in C); the gap between them is the interpreter's",
         "constant factor. At small N they flatten where the fixed cost of a call",
         "dominates. On a GPU the reduction's line would stay flat until its cores",
-        "are saturated, while the recurrence would still grow as N: its depth is N",
-        "(see the depth section).",
+        "are saturated, while rnn_style's loop as written would still grow as N:",
+        "its depth is N (the depth section), as is any nonlinear RNN's. The",
+        "lesson's linear recurrence could instead run as a scan (the ssm section).",
     ])
 
 
@@ -989,6 +1091,12 @@ def measure_work_depth(algorithm, n):
     return tally.work, _depth_of(result)
 
 
+def _selective_linear_scan(xs):
+    """linear_recurrence_scan with a decay per step that is counted too (the
+    values of a selective scan): the decays' products are work as well."""
+    return linear_recurrence_scan(xs, [Counted(0.9, x.tally) for x in xs])
+
+
 # name: (what runs, the function, work formula, depth formula), N a power of two.
 WORK_ALGORITHMS = {
     "recurrence": ("rnn_style", rnn_style, "2N - 1", "2N - 1"),
@@ -996,10 +1104,14 @@ WORK_ALGORITHMS = {
     "tree_reduce": ("tree_reduce", tree_reduce, "N - 1", "log2 N"),
     "serial_scan": ("serial_scan", serial_scan, "N - 1", "N - 1"),
     "hillis_steele": ("parallel_scan", parallel_scan, "N log2 N - N + 1", "log2 N"),
-    "blelloch": ("blelloch_scan", blelloch_scan, "2N - log2 N - 2", "2 log2 N - 2"),
-    "linear_scan": ("linear_recurrence_scan", lambda xs: linear_recurrence_scan(xs),
+    "brent_kung": ("brent_kung_scan", brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
+    "blelloch": ("blelloch_scan, exclusive", blelloch_scan, "2N - 2", "2 log2 N - 1"),
+    "linear_scan": ("linear_recurrence_scan, one decay", lambda xs: linear_recurrence_scan(xs),
                     "2(N log2 N - N + 1)", "2 log2 N"),
+    "linear_scan_selective": ("linear_recurrence_scan, a counted decay per step",
+                              _selective_linear_scan, "3(N log2 N - N + 1)", "2 log2 N"),
 }
+SCANS = ("serial_scan", "hillis_steele", "brent_kung", "blelloch")
 
 
 def work_rows(sizes=WORK_SIZES):
@@ -1011,13 +1123,6 @@ def work_rows(sizes=WORK_SIZES):
             work, dep = measure_work_depth(algorithm, n)
             rows.append({"algorithm": name, "n": n, "work": work, "depth": dep})
     return rows
-
-
-def _scan_winners(rows, n):
-    """Return (least-work scan row, least-depth scan row, blelloch row) at size n."""
-    scans = [r for r in rows if r["n"] == n and r["algorithm"] in ("serial_scan", "hillis_steele", "blelloch")]
-    blelloch = next(r for r in scans if r["algorithm"] == "blelloch")
-    return min(scans, key=lambda r: r["work"]), min(scans, key=lambda r: r["depth"]), blelloch
 
 
 def render_work(rows):
@@ -1033,9 +1138,12 @@ def render_work(rows):
     growth_table = _table(
         ("depth at N =", *(f"{m:,}" for m in sizes)),
         [(name, *(f"{at[name, m]['depth']:,}" for m in sizes)) for name in WORK_ALGORITHMS], left=1)
-    legend = ", ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
+    legend = "; ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
                        if name != runs)
-    least_work, least_depth, bl = _scan_winners(rows, n)
+    scans = [at[name, n] for name in SCANS]
+    least_work = min(scans, key=lambda r: r["work"])
+    least_depth = min(scans, key=lambda r: r["depth"])
+    bk = at["brent_kung", n]
     same = all(at["tree_reduce", m]["depth"] == depth(m)[1] for m in sizes)
     agrees = "equals" if same else "DIFFERS FROM"
     return "\n".join([
@@ -1047,11 +1155,15 @@ def render_work(rows):
         "",
         f"Among the scans at N = {n:,}: least work {least_work['algorithm']} ({least_work['work']:,}),",
         f"least depth {least_depth['algorithm']} ({least_depth['depth']:,});",
-        f"blelloch does {bl['work'] / least_work['work']:.1f}x the least work at "
-        f"{bl['depth'] / least_depth['depth']:.1f}x the least depth.",
-        "sum() is a left fold in CPython: depth N. A reduction is parallel because",
-        "addition is associative (tree_reduce regroups it), not because sum() runs",
-        "in parallel.",
+        f"brent_kung does {bk['work'] / least_work['work']:.1f}x the least work at "
+        f"{bk['depth'] / least_depth['depth']:.1f}x the least depth.",
+        "blelloch (exclusive) runs 2 log2 N levels; its root's combine is replaced",
+        "by the identity, so the longest chain to an output is one shorter.",
+        "A selective scan multiplies the decays too: 3 operations a combine, not 2.",
+        "sum() is one loop in C, left to right: depth N (since CPython 3.12 with a",
+        "compensation term for floats, so not the plain left fold). A reduction is",
+        "parallel because addition is associative (tree_reduce regroups it), not",
+        "because sum() runs in parallel; for floats, associative only up to rounding.",
         f"tree_reduce's measured depth {agrees} the depth section's attn depth,",
         "ceil(log2 N), at every N above. (The recurrence counts a multiply and",
         "an add per step, hence 2N - 1.)",
@@ -1066,9 +1178,10 @@ def render_work(rows):
 # another is composing maps, and the composition of two affine maps is again
 # an affine map: (a1, x1) then (a2, x2) is h -> a2*(a1*h + x1) + x2, the pair
 # (a1*a2, a2*x1 + x2). Composition is associative, so a scan computes all the
-# hidden states in ceil(log2 N) rounds (Martin & Cundy 2018; Mamba's selective
-# scan, Gu & Dao 2023). A non-linear step such as tanh(w*h + x) does not
-# compose into a map of fixed size, which is why a classic RNN stays serial.
+# hidden states in ceil(log2 N) rounds (Blelloch 1990, among a scan's uses;
+# Martin & Cundy 2018; Mamba's selective scan, Gu & Dao 2023). A nonlinear step such as
+# tanh(w*h + x) does not compose into a step of the same form, which is why a
+# classic RNN has no exact regrouping.
 
 SSM_LENGTH = 1_024
 SSM_SEED = 11
@@ -1150,7 +1263,7 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
         result[f"{name}_max_rel_diff"] = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
     result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
     result["last_matches_rnn_style"] = math.isclose(linear_recurrence_scan(xs)[-1], rnn_style(xs), rel_tol=1e-9)
-    result["serial_steps"] = length
+    result["serial_steps"] = length - 1         # h_1 = x_1, then one dependent step per input
     result["scan_rounds"] = sum(1 for _ in _hillis_steele_offsets(length))
     return result
 
@@ -1167,11 +1280,14 @@ def render_ssm(result):
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
         f"last state equals rnn_style(xs): {'yes' if r['last_matches_rnn_style'] else 'NO'} (within 1e-9)",
-        f"depth: serial {r['serial_steps']:,} dependent steps, scan {r['scan_rounds']} rounds",
-        "It works because the step h -> a*h + x is linear in h: two steps compose",
-        "into one step of the same form, so the steps can be combined in any",
-        "grouping. tanh(w*h + x) does not compose into a map of fixed size, so a",
-        "classic RNN stays serial; an SSM keeps the step linear and parallelizes.",
+        f"depth: serial {r['serial_steps']:,} dependent combines (N - 1), scan {r['scan_rounds']} rounds",
+        "This is rnn_style's own recurrence: its loop as written is a chain, but",
+        "the step h -> a*h + x is linear in h, so two steps compose into one step",
+        "of the same form and the steps can be combined in any grouping.",
+        "tanh(w*h + x) does not compose into a step of the same form, so a classic",
+        "RNN (rnn_tanh, LSTM gates) has no exact regrouping. An SSM keeps its step",
+        "linear, and its state matrix diagonal (the hidden section says why), so",
+        "that it trains in parallel.",
     ])
 
 
@@ -1257,19 +1373,129 @@ def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
     return rows
 
 
+def rnn_step_steps(width, batch, lanes):
+    """Return (steps, operations): one dense RNN step h' = W.h + b*x, `width`
+    units for each of `batch` sequences, on `lanes` lanes.
+
+    A sequence's width*(width + 1) products (W.h and b*x) are independent, so
+    they go side by side, `lanes` at a time; then every unit adds its
+    width + 1 terms as a pairwise tree, a level at a time. operations =
+    batch*width*(2*width + 1), whatever the lanes.
+
+    >>> rnn_step_steps(1, 1, 8)         # h*w and x*b side by side, then one add
+    (2, 3)
+    >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
+    (38, 524800)
+    """
+    _require_int("rnn_step_steps", "width", width)
+    _require_int("rnn_step_steps", "batch", batch)
+    _require_int("rnn_step_steps", "lanes", lanes)
+    products = batch * width * (width + 1)
+    steps, operations = -(-products // lanes), products
+    terms = width + 1
+    while terms > 1:                            # one level of the addition trees
+        additions = batch * width * (terms // 2)
+        steps += -(-additions // lanes)
+        operations += additions
+        terms -= terms // 2
+    return steps, operations
+
+
+def simulate_rnn_step(width, batch, lanes, seed=0):
+    """Return (steps, operations, states): one dense step h' = W.h + b*x for
+    `batch` random states (fixed seed), run on `lanes` lanes step by step.
+
+    The operations that are ready wait in a queue and each step runs at most
+    `lanes` of them: first every product, then level by level each unit's
+    neighbouring terms in pairs (an odd last term waits for the next level).
+    steps and operations equal rnn_step_steps(width, batch, lanes); states
+    are the new states, states[s][i] == math.fsum of unit i's terms.
+
+    >>> simulate_rnn_step(1, 1, 8)[:2]
+    (2, 3)
+    """
+    _require_int("simulate_rnn_step", "width", width)
+    _require_int("simulate_rnn_step", "batch", batch)
+    _require_int("simulate_rnn_step", "lanes", lanes)
+    _require_int("simulate_rnn_step", "seed", seed, low=0)
+    W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
+    products = [((s, i), W[i][j], hs[s][j]) for s in range(batch) for i in range(width)
+                for j in range(width)]
+    products += [((s, i), b[i], xs[s]) for s in range(batch) for i in range(width)]
+    terms = {(s, i): [] for s in range(batch) for i in range(width)}
+    steps = 0
+    for start in range(0, len(products), lanes):
+        for key, factor, value in products[start:start + lanes]:
+            terms[key].append(factor * value)
+        steps += 1
+    operations = len(products)
+    while len(terms[0, 0]) > 1:                 # every unit has as many terms left
+        pairs = [(key, k) for key, t in terms.items() for k in range(0, len(t) - 1, 2)]
+        sums = {key: [] for key in terms}
+        for start in range(0, len(pairs), lanes):
+            for key, k in pairs[start:start + lanes]:
+                sums[key].append(terms[key][k] + terms[key][k + 1])
+            steps += 1
+        operations += len(pairs)
+        terms = {key: sums[key] + terms[key][len(sums[key]) * 2:] for key in terms}
+    states = [[terms[s, i][0] for i in range(width)] for s in range(batch)]
+    return steps, operations, states
+
+
+def _rnn_step_inputs(width, batch, seed):
+    """Return fixed-seed random (W, b, hs, xs) for one dense step of a batch."""
+    rng = random.Random(seed)
+    W = [[rng.uniform(-1.0, 1.0) for _ in range(width)] for _ in range(width)]
+    b = [rng.uniform(-1.0, 1.0) for _ in range(width)]
+    hs = [[rng.uniform(-1.0, 1.0) for _ in range(width)] for _ in range(batch)]
+    xs = [rng.uniform(-1.0, 1.0) for _ in range(batch)]
+    return W, b, hs, xs
+
+
+def _rnn_step_reference(width, batch, seed=0):
+    """Return the states simulate_rnn_step computes, each unit summed by math.fsum."""
+    W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
+    return [[math.fsum([*(W[i][j] * h[j] for j in range(width)), b[i] * x]) for i in range(width)]
+            for h, x in zip(hs, xs)]
+
+
+RNN_WIDTHS = (1, 64, 512)
+RNN_BATCHES = (1, 32)
+RNN_SIMULATED = ((1, 1), (1, 32), (64, 1))     # (width, batch) the section simulates step by step
+
+
 def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
-    """Return the lanes table; each row also says whether the step-by-step
-    simulation at simulated_n, with its lane count, agrees with lane_steps and sum()."""
+    """Return the lanes tables: the reduction against the scalar recurrence
+    (lanes_rows), the busy share of one dense RNN step at widths RNN_WIDTHS
+    and batches RNN_BATCHES, and whether step-by-step simulations agree with
+    both counts (lane_steps at simulated_n; rnn_step_steps at RNN_SIMULATED).
+    """
     sizes = _require_ints("lanes_section", "sizes", sizes)
     lane_counts = _require_ints("lanes_section", "lane_counts", lane_counts)
     _require_int("lanes_section", "simulated_n", simulated_n)
     xs = seed_input(simulated_n)
-    agrees = {}
+    agrees = True
     for p in lane_counts:
         total, steps, _ = simulate_reduction(xs, p)
-        agrees[p] = steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
-    return [{**row, "simulated_n": simulated_n, "simulation_agrees": agrees[row["lanes"]]}
-            for row in lanes_rows(sizes, lane_counts)]
+        agrees &= steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
+    rnn_agrees = True
+    for width, batch in RNN_SIMULATED:
+        reference = _rnn_step_reference(width, batch)
+        for p in lane_counts:
+            steps, operations, states = simulate_rnn_step(width, batch, p)
+            rnn_agrees &= ((steps, operations) == rnn_step_steps(width, batch, p)
+                           and all(math.isclose(a, e, rel_tol=1e-9, abs_tol=1e-12)
+                                   for row, ref in zip(states, reference) for a, e in zip(row, ref)))
+    rnn_lanes = []
+    for width in RNN_WIDTHS:
+        for batch in RNN_BATCHES:
+            for p in lane_counts:
+                steps, operations = rnn_step_steps(width, batch, p)
+                rnn_lanes.append({"width": width, "batch": batch, "lanes": p, "steps": steps,
+                                  "operations": operations, "busy": operations / (steps * p)})
+    return {"rows": lanes_rows(sizes, lane_counts), "simulated_n": simulated_n,
+            "simulation_agrees": agrees, "rnn_lanes": rnn_lanes,
+            "rnn_simulated": [list(pair) for pair in RNN_SIMULATED], "rnn_simulation_agrees": rnn_agrees}
 
 
 def _format_percent(share):
@@ -1280,26 +1506,50 @@ def _format_percent(share):
     return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
 
 
-def render_lanes(rows):
-    """Return the lanes table as text."""
-    _require_data("render_lanes", rows, "lanes_section", "n lanes recurrence_steps reduction_steps "
-                  "reduction_speedup recurrence_utilization reduction_utilization simulated_n "
-                  "simulation_agrees", many=True)
+def render_lanes(result):
+    """Return the lanes tables as text."""
+    _require_data("render_lanes", result, "lanes_section", "rows simulated_n simulation_agrees "
+                  "rnn_lanes rnn_simulated rnn_simulation_agrees")
+    rows = result["rows"]
     table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
                    [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
                      f"{r['reduction_steps']:,}", _format_ratio(r["reduction_speedup"]),
                      _format_percent(r["recurrence_utilization"]),
                      _format_percent(r["reduction_utilization"])) for r in rows])
-    check = "agrees" if all(r["simulation_agrees"] for r in rows) else "DOES NOT AGREE"
+    lane_counts = list(dict.fromkeys(r["lanes"] for r in result["rnn_lanes"]))
+    busy = {(r["width"], r["batch"], r["lanes"]): r for r in result["rnn_lanes"]}
+    shapes = list(dict.fromkeys((r["width"], r["batch"]) for r in result["rnn_lanes"]))
+    rnn_table = _table(("width", "batch", "ops / step", *(f"P = {p:,}" for p in lane_counts)),
+                       [(f"{w:,}", f"{b:,}", f"{busy[w, b, lane_counts[0]]['operations']:,}",
+                         *(_format_percent(busy[w, b, p]["busy"]) for p in lane_counts))
+                        for w, b in shapes])
+    simulated = ", ".join(f"({w}, {b})" for w, b in result["rnn_simulated"])
+    verdict = {True: "agrees", False: "DOES NOT AGREE"}
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
         table,
-        "busy = share of lane-steps doing useful work. The recurrence keeps one lane",
-        "busy whatever P is (1/P: the lesson's idle silicon). The reduction keeps",
-        "nearly all busy while each lane's chunk is long; as P nears N, the log2 N",
-        "combining steps, where most lanes wait, take over.",
-        f"A step-by-step simulation at N = {rows[0]['simulated_n']:,} {check} with these step",
-        "counts and with sum().",
+        "speedup = (N - 1) / reduce steps: how many times fewer steps the reduction",
+        "takes than on one lane. busy = share of lane-steps doing useful work. With",
+        "a one-number state, as in rnn_style, the recurrence keeps one lane busy",
+        "whatever P is (1/P: the lesson's idle silicon, for a scalar state). The",
+        "reduction keeps nearly all busy while each lane's chunk is long; as P nears",
+        "N, the log2 N combining steps, where most lanes wait, take over.",
+        "",
+        "One step of a dense RNN layer, h' = W.h + b*x, width d, for a batch of B",
+        "sequences: B*d*(d+1) independent multiplies, then each unit's d + 1 terms",
+        "added as a pairwise tree. busy, on P lanes:",
+        rnn_table,
+        "A wide state or a batch fills the lanes within a step. What still idles a",
+        "GPU running an RNN is the chain: N steps, each waiting for the one before,",
+        "each paying a fixed latency (a kernel launch, a synchronization) and",
+        "re-reading the weights W. The chain's length, not the state's width, is",
+        "the cost that no number of lanes removes.",
+        "",
+        *textwrap.wrap(
+            f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} with a "
+            f"step-by-step simulation at N = {result['simulated_n']:,} for every lane count above "
+            f"(and its sum with math.fsum); rnn_step_steps, which fills the second, "
+            f"{verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = {simulated}.", 78),
     ])
 
 
@@ -1374,7 +1624,12 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
 
     d is the model width, k the convolution kernel (k >= 2: a path through
     kernels of width 1 never grows) and r the neighbourhood of restricted
-    self-attention.
+    self-attention. The counts are Table 1's, without constants. Beside
+    them: the path through contiguous (not dilated) kernels, ceil(n / k)
+    layers (the paper's section 4), and the n below which a self-attention
+    layer costs less than an LSTM layer once the constants are counted:
+    4nd^2 + 2n^2d (four projections; scores and weighted sum) against 8nd^2
+    (four gates, each with an input and a recurrent d x d matrix), so n < 2d.
     """
     sizes = _require_ints("cost_table", "sizes", sizes)
     _require_int("cost_table", "d", d)
@@ -1388,7 +1643,9 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
                            "sequential_operations": seq(n, d, k, r), "max_path_length": path(n, d, k, r),
                            "formulas": [ops_f, seq_f, path_f]})
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
-    return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory}
+    contiguous = [{"n": n, "layers": -(-n // k)} for n in sizes]       # ceil(n / k)
+    return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
+            "contiguous_conv_path": contiguous, "attention_cheaper_below_n": 2 * d}
 
 
 COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
@@ -1420,21 +1677,32 @@ def render_cost(result):
                        for n in sizes)
     memory = _table(("tokens n", "n x n matrix"),
                     [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in result["memory"]])
+    contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_path"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         f"model width d = {d}, convolution kernel k = {result['k']}, attention neighbourhood r = {result['r']}",
         ops_table,
-        f"self-attention / recurrent = n/d: {ratios}.",
-        "Self-attention does fewer operations than a recurrent layer only while",
-        f"n < d = {d}; what it buys is the next table: no sequential chain, and a",
-        "path of length 1 between any two positions.",
+        f"Table 1's counts, without constants. self-attention / recurrent = n/d:",
+        f"{ratios}.",
+        "By these counts self-attention does fewer operations than a recurrent",
+        f"layer only while n < d = {d}. With constants, a self-attention layer",
+        "(4nd^2 for its projections + 2n^2d for scores and weighted sum) costs less",
+        f"than an LSTM layer (8nd^2) only while n < 2d = {result['attention_cheaper_below_n']:,}. What it buys is the",
+        "next table: no sequential chain, and a path of length 1 between any two",
+        "positions.",
         "",
         depth_table,
+        "Table 1 counts a whole matrix multiply as one sequential operation; as a",
+        "chain of additions, each of its sums has depth log2 n (the depth section).",
+        "The convolution's O(log_k n) path holds for dilated kernels; contiguous",
+        f"kernels need O(n/k) layers: {contiguous[big]:,} at n = {big:,} (the paper's section 4).",
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
-        "Flash Attention computes the same scores tile by tile without storing the",
-        "matrix: it cuts memory traffic and peak memory, not the O(n^2) operations.",
+        "Scoring all n^2 pairs costs O(n^2) time, and O(n^2) memory when the scores",
+        "are stored. Flash Attention computes the same scores tile by tile without",
+        "storing the matrix: it removes the stored matrix and its memory traffic,",
+        "not the O(n^2) work.",
     ])
 
 
@@ -1456,9 +1724,12 @@ def _table(headers, rows, left=0):
 # ============================================================================
 
 TAKEAWAY = """\
-takeaway: a recurrence is a chain of N dependent steps; a reduction is a tree
-of depth ceil(log2 N). Extra cores shorten only the tree. Full attention pays
-for that with O(N^2) memory (the cost section shows the bill)."""
+takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
+steps that no number of cores shortens. A reduction is a tree of depth
+ceil(log2 N), and so is a linear recurrence regrouped as a scan (the ssm
+section: how state-space models train in parallel). Attention pays for its
+short tree by scoring all N^2 pairs: O(N^2) work, and O(N^2) memory when the
+scores are stored, which Flash Attention avoids (the cost section)."""
 
 MORE_SECTIONS = """\
 The other sections work the exercises and the lesson's other claims:

@@ -57,6 +57,32 @@ class TestRnnStyle(unittest.TestCase):
             main.rnn_style([1.0], decay="0.9")
 
 
+class TestRnnTanh(unittest.TestCase):
+    def test_rnn_tanh_is_nested_tanh(self):
+        # Written out for three steps, innermost first.
+        w, (a, b, c) = 0.7, (0.3, -1.2, 2.0)
+        expected = math.tanh(w * math.tanh(w * math.tanh(a) + b) + c)
+        self.assertEqual(main.rnn_tanh([a, b, c], w), expected)
+
+    def test_rnn_tanh_with_w_zero_forgets_all_but_the_last_input(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n)
+            self.assertEqual(main.rnn_tanh(xs, 0.0), math.tanh(xs[-1]))
+
+    def test_rnn_tanh_reaches_the_fixed_point_on_constant_input(self):
+        # h* = tanh(w h* + x), found by bisection on g(h) = tanh(w h + x) - h, decreasing for w < 1.
+        for w, x in ((0.9, 0.5), (0.5, -1.0), (0.99, 0.1)):
+            lo, hi = -1.0, 1.0
+            for _ in range(200):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if math.tanh(w * mid + x) > mid else (lo, mid)
+            self.assertTrue(close(main.rnn_tanh([x] * 5_000, w), lo, rel=1e-9), (w, x))
+
+    def test_rnn_tanh_states_stay_in_the_open_interval(self):
+        self.assertLess(abs(main.rnn_tanh([5.0] * 100, 3.0)), 1.0 + 1e-15)
+        self.assertEqual(main.rnn_tanh([]), 0.0)
+
+
 class TestAttentionStyle(unittest.TestCase):
     def test_attention_style_is_the_mean(self):
         for n in AWKWARD_LENGTHS[1:]:

@@ -3,6 +3,7 @@ a straightforward reference, the exponent fit on data of known slope, the
 text chart on fixed points, and both sections through the command line."""
 
 import math
+import random
 import unittest
 
 import main
@@ -69,6 +70,48 @@ class TestRnnStyleVector(unittest.TestCase):
             main.rnn_style_vector(["a"], width=2)
 
 
+def compose_dense(first, second, tally):
+    """(A1, c1) then (A2, c2) is (A2.A1, A2.c1 + c2), with every multiplication counted."""
+    (A1, c1), (A2, c2) = first, second
+    d = len(c1)
+
+    def mul(a, b):
+        tally.append(1)
+        return a * b
+
+    A = [[sum(mul(A2[i][k], A1[k][j]) for k in range(d)) for j in range(d)] for i in range(d)]
+    c = [sum(mul(A2[i][k], c1[k]) for k in range(d)) + c2[i] for i in range(d)]
+    return A, c
+
+
+class TestCombineCost(unittest.TestCase):
+    def random_map(self, d, rng):
+        return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)], [rng.uniform(-1, 1) for _ in range(d)])
+
+    def test_dense_combine_multiplications_are_counted_by_running_one(self):
+        rng = random.Random(3)
+        for d in (1, 2, 3, 8):
+            tally = []
+            compose_dense(self.random_map(d, rng), self.random_map(d, rng), tally)
+            self.assertEqual(len(tally), main.combine_madds(d)[1], d)
+            self.assertEqual(main.combine_madds(d)[0], d * d)
+            self.assertEqual(main.combine_madds(d)[2], 2 * d)     # diagonal: A2*A1 and A2*c1 elementwise
+
+    def test_the_combined_map_is_two_steps_in_one(self):
+        # Applying the composed map equals applying the two steps one after the other.
+        rng = random.Random(4)
+        first, second = self.random_map(4, rng), self.random_map(4, rng)
+        h = [rng.uniform(-1, 1) for _ in range(4)]
+
+        def apply(m, v):
+            A, c = m
+            return [sum(a * x for a, x in zip(row, v)) + ci for row, ci in zip(A, c)]
+
+        both = apply(compose_dense(first, second, []), h)
+        for got, want in zip(both, apply(second, apply(first, h))):
+            self.assertTrue(close(got, want, rel=1e-12))
+
+
 class TestFitExponent(unittest.TestCase):
     def test_fit_exponent_recovers_known_slopes(self):
         ns = [64 * 2 ** k for k in range(10)]
@@ -126,8 +169,12 @@ class TestExerciseSections(unittest.TestCase):
         self.assertEqual([r["width"] for r in rows], [1, 8, 64])
         self.assertEqual(rows[0]["growth"], 1.0)
         for r in rows:
-            self.assertLessEqual({"width", "step_s", "growth", "depth"}, set(r))
+            self.assertLessEqual({"width", "step_s", "growth", "depth", "spread"}, set(r))
             self.assertEqual(r["depth"], main.HIDDEN_STEPS)
+            w = r["width"]
+            self.assertEqual((r["madds_per_step"], r["madds_per_combine"], r["madds_per_diagonal_combine"]),
+                             (w ** 2, w ** 3 + w ** 2, 2 * w))
+        self.assertIn("266,240", out)           # 64^3 + 64^2
 
     def test_sweep_section_text_and_json(self):
         sizes = "64,128,1024,2048"

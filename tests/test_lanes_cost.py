@@ -90,25 +90,85 @@ class TestCost(unittest.TestCase):
         self.assertEqual(main.format_bytes(512), "512 B")
 
 
+class TestRnnStepOnLanes(unittest.TestCase):
+    def test_formula_matches_step_by_step_simulation(self):
+        # Widths with odd and even term counts, batches, lanes that do and do not divide.
+        for width in (1, 2, 3, 4, 7, 8):
+            for batch in (1, 2, 5):
+                reference = main._rnn_step_reference(width, batch, seed=width)
+                for lanes in (1, 2, 3, 7, 64, 1000):
+                    steps, operations, states = main.simulate_rnn_step(width, batch, lanes, seed=width)
+                    self.assertEqual(main.rnn_step_steps(width, batch, lanes), (steps, operations),
+                                     (width, batch, lanes))
+                    for got, want in zip(states, reference):
+                        for g, w in zip(got, want):
+                            self.assertTrue(close(g, w, rel=1e-12, scale=1.0), (width, batch, lanes))
+
+    def test_simulated_states_are_the_dense_step(self):
+        # Against the step written as index loops, with the same fixed-seed inputs.
+        W, b, hs, xs = main._rnn_step_inputs(5, 3, 2)
+        expected = [[sum(W[i][j] * h[j] for j in range(5)) + b[i] * x for i in range(5)]
+                    for h, x in zip(hs, xs)]
+        _, _, states = main.simulate_rnn_step(5, 3, 4, seed=2)
+        for got, want in zip(states, expected):
+            for g, w in zip(got, want):
+                self.assertTrue(close(g, w, rel=1e-12))
+
+    def test_operations_and_one_lane(self):
+        for width in (1, 5, 64, 512):
+            for batch in (1, 32):
+                steps, operations = main.rnn_step_steps(width, batch, 1)
+                self.assertEqual(operations, batch * width * (2 * width + 1))
+                self.assertEqual(steps, operations)                  # one lane: one op a step
+
+    def test_enough_lanes_give_one_step_per_level(self):
+        # Products in one step, then ceil(log2(width + 1)) levels of additions.
+        for width in (1, 2, 3, 64, 512):
+            steps, _ = main.rnn_step_steps(width, 1, 10**9)
+            self.assertEqual(steps, 1 + (width).bit_length(), width)   # ceil(log2(w + 1)) == w.bit_length()
+
+    def test_width_512_keeps_most_of_16384_lanes_busy(self):
+        steps, operations = main.rnn_step_steps(512, 1, 16_384)
+        self.assertEqual((steps, operations), (38, 524_800))
+        self.assertGreater(operations / (steps * 16_384), 0.8)
+
+
 class TestLanesAndCostSections(unittest.TestCase):
     def test_lanes_section_text_and_json(self):
         out, data = run_section(self, "lanes", "--sizes", "1000")
         self.assertIn("0.0061%", out)
-        self.assertIn("agrees with these step", out)
-        rows = data
+        self.assertIn("lane_steps, which fills the first table, agrees", out)
+        self.assertIn("rnn_step_steps, which fills the second, agrees", out)
+        rows = data["rows"]
         self.assertEqual([r["lanes"] for r in rows], list(main.LANES))
         self.assertLessEqual({"n", "lanes", "recurrence_steps", "reduction_steps",
                               "reduction_speedup", "recurrence_utilization",
                               "reduction_utilization"}, set(rows[0]))
-        self.assertTrue(all(r["simulation_agrees"] for r in rows))
+        self.assertTrue(data["simulation_agrees"] and data["rnn_simulation_agrees"])
         self.assertEqual(rows[-1]["reduction_steps"], 10)       # 16,384 lanes >= 1,000 values
+        rnn = data["rnn_lanes"]
+        self.assertEqual(len(rnn), len(main.RNN_WIDTHS) * len(main.RNN_BATCHES) * len(main.LANES))
+        self.assertEqual(set(rnn[0]), {"width", "batch", "lanes", "steps", "operations", "busy"})
+        for r in rnn:
+            self.assertEqual((r["steps"], r["operations"]), main.rnn_step_steps(r["width"], r["batch"], r["lanes"]))
+            self.assertAlmostEqual(r["busy"], r["operations"] / (r["steps"] * r["lanes"]))
 
     def test_cost_section_text_and_json(self):
         out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)
+        self.assertIn("without constants", out)
+        self.assertIn("43,691 at n = 131,072", out)        # ceil(131072 / 3)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
+        self.assertEqual(data["attention_cheaper_below_n"], 1_024)
+
+    def test_attention_beats_lstm_below_2d_with_constants(self):
+        # 4nd^2 + 2n^2d against 8nd^2: equal at n = 2d, attention cheaper below.
+        d = 512
+        for n, cheaper in ((1_023, True), (1_024, False), (4_096, False), (64, True)):
+            self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
+        self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
 
 
 if __name__ == "__main__":

@@ -87,8 +87,52 @@ class TestParallelScan(ScanContract, unittest.TestCase):
             self.assertEqual(rounds, 0 if n <= 1 else main.depth(n)[1], n)
 
 
-class TestBlellochScan(ScanContract, unittest.TestCase):
-    scan = staticmethod(main.blelloch_scan)
+class TestBrentKungScan(ScanContract, unittest.TestCase):
+    scan = staticmethod(main.brent_kung_scan)
+
+
+def exclusive(xs, op=operator.add, identity=0):
+    """The exclusive scan from itertools.accumulate: [identity, x0, x0 op x1, ...]."""
+    return [identity] + list(itertools.accumulate(xs, op))[:-1] if xs else []
+
+
+class TestBlellochScan(unittest.TestCase):
+    """Blelloch's exclusive scan: out[i] combines everything before i."""
+
+    def test_blellochs_own_example(self):
+        self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]), [0, 3, 4, 11, 11, 15, 16, 22])
+
+    def test_ints_match_shifted_accumulate_at_awkward_lengths(self):
+        rng = random.Random(8)
+        for n in AWKWARD_LENGTHS:
+            xs = [rng.randint(-1000, 1000) for _ in range(n)]
+            self.assertEqual(main.blelloch_scan(xs), exclusive(xs), n)
+
+    def test_strings_and_matrices_keep_order(self):
+        # Not commutative: a swapped combine would show.
+        identity = ((1, 0), (0, 1))
+        for n in (0, 1, 2, 3, 5, 8, 13, 16, 17):
+            words = [chr(ord("a") + i % 26) + str(i) for i in range(n)]
+            self.assertEqual(main.blelloch_scan(words, identity=""), exclusive(words, identity=""), n)
+            mats = random_matrices(n, seed=n)
+            self.assertEqual(main.blelloch_scan(mats, matmul2, identity), exclusive(mats, matmul2, identity), n)
+
+    def test_floats_close_to_fsum_of_each_prefix(self):
+        xs = random_floats(1000, seed=6)
+        scale = math.fsum(map(abs, xs))
+        out = main.blelloch_scan(xs, identity=0.0)
+        for i in (0, 1, 2, 511, 998, 999):
+            self.assertTrue(close(out[i], math.fsum(xs[:i]), rel=1e-12, scale=scale), i)
+
+    def test_does_not_modify_input(self):
+        xs = random_floats(100)
+        before = list(xs)
+        main.blelloch_scan(xs)
+        self.assertEqual(xs, before)
+
+    def test_rejects_values_op_cannot_combine(self):
+        with self.assertRaisesRegex(TypeError, "blelloch_scan requires"):
+            main.blelloch_scan([1.0, "b", 2.0])
 
 
 class TestTreeReduce(unittest.TestCase):

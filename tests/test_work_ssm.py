@@ -53,8 +53,10 @@ class TestMeasuredWorkDepth(unittest.TestCase):
                 "tree_reduce": (n - 1, k),
                 "serial_scan": (n - 1, n - 1),
                 "hillis_steele": (hillis_steele_combines(n), k),
-                "blelloch": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
+                "brent_kung": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
+                "blelloch": (2 * n - 2, 2 * k - 1),
                 "linear_scan": (2 * hillis_steele_combines(n), 2 * k),
+                "linear_scan_selective": (3 * hillis_steele_combines(n), 2 * k),
             }
             for name, (_, algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
@@ -68,11 +70,20 @@ class TestMeasuredWorkDepth(unittest.TestCase):
             self.assertEqual(work, n - 1)
             self.assertEqual(dep, main.depth(n)[1] if n > 1 else 0)
 
-    def test_blelloch_is_work_efficient_and_log_depth_at_any_length(self):
+    def test_brent_kung_is_work_efficient_and_log_depth_at_any_length(self):
         for n in AWKWARD_LENGTHS[2:]:
-            work, dep = main.measure_work_depth(main.blelloch_scan, n)
+            work, dep = main.measure_work_depth(main.brent_kung_scan, n)
             self.assertLessEqual(work, 2 * n, n)
             self.assertLessEqual(dep, 2 * main.depth(n)[1], n)
+
+    def test_blelloch_pads_to_a_power_of_two(self):
+        # Padded to M, the next power of two: at most 2(M - 1) combines (those of
+        # two padding identities alone are not counted), depth at most 2 log2 M.
+        for n in AWKWARD_LENGTHS[2:]:
+            k = main.depth(n)[1]
+            work, dep = main.measure_work_depth(main.blelloch_scan, n)
+            self.assertLessEqual(work, 2 * (2 ** k - 1), n)
+            self.assertLessEqual(dep, 2 * k, n)
 
 
 class TestLinearRecurrenceScan(unittest.TestCase):
@@ -144,16 +155,18 @@ class TestWorkAndSsmSections(unittest.TestCase):
         out, data = run_section(self, "work")
         self.assertIn("least depth hillis_steele (10)", out)
         self.assertIn("equals the depth section's attn depth", out)
-        self.assertIn("not because sum() runs\nin parallel.", out)
-        rows = data
-        row = next(r for r in rows if r["algorithm"] == "hillis_steele" and r["n"] == 1024)
-        self.assertEqual(row, {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
+        self.assertIn("not\nbecause sum() runs in parallel; for floats, associative only up to rounding.", out)
+        self.assertIn("3 operations a combine, not 2", out)
+        at = {(r["algorithm"], r["n"]): r for r in data}
+        self.assertEqual(at["hillis_steele", 1024], {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
+        self.assertEqual((at["blelloch", 1024]["work"], at["brent_kung", 1024]["work"]), (2046, 2036))
+        self.assertEqual(at["linear_scan_selective", 1024]["work"], 3 * 9217)
 
     def test_ssm_section_text_and_json(self):
         out, data = run_section(self, "ssm")
         self.assertIn("scan 10 rounds", out)
         self.assertIn("tanh", out)
-        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1024, 10))
+        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1023, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
         self.assertLess(data["selective_max_rel_diff"], 1e-12)
 
