@@ -984,7 +984,7 @@ def _plot_points(series):
 
 
 def _format_exponent(k):
-    return "n/a (needs two sizes)" if k is None else f"N^{k:.2f}"
+    return f"N^{k:.2f}"
 
 
 def render_sweep(result):
@@ -1000,6 +1000,7 @@ def render_sweep(result):
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
+        "fitted growth: n/a (the fit needs two sizes)" if result["rnn_exponent"] is None else
         f"fitted growth from N = {result['fit_from_n']:,}: "
         f"rnn_style {_format_exponent(result['rnn_exponent'])}, "
         f"attention_style {_format_exponent(result['attn_exponent'])}",
@@ -1149,7 +1150,7 @@ def render_work(rows):
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
         main_table,
-        *textwrap.wrap(f"({legend}; log2 N for N a power of two)", 78),
+        *textwrap.wrap(f"({legend}; formulas for N a power of two)", 78),
         "",
         growth_table,
         "",

@@ -190,7 +190,7 @@ class TestExerciseSections(unittest.TestCase):
     def test_sweep_with_one_size_has_no_exponent(self):
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
-        self.assertIn("n/a (needs two sizes)", out)
+        self.assertIn("fitted growth: n/a (the fit needs two sizes)", out)
 
     def test_default_run_has_no_exercise_sections(self):
         _, out, _ = run_main("--sizes", "100", "--reps", "1")
