@@ -4,8 +4,10 @@ The runnable companion to "Why Transformers - The Problems with RNNs" (phase 7,
 lesson 1 of the AI-engineering curriculum). An RNN computes h_t = f(h_{t-1}, x_t):
 step t waits for step t-1, so N tokens are a chain of N dependent steps. Attention
 is an order-independent reduction: its additions can be arranged as a tree whose
-depth is ceil(log2 N). No neural network here; the bottleneck is simulated with
-plain numbers so that it can be measured on any laptop.
+depth is ceil(log2 N). The chain is exact for a nonlinear step such as tanh; the
+lesson's linear step h = 0.9*h + x can be regrouped as a scan (section 8). No
+neural network here; the bottleneck is simulated with plain numbers so that it can
+be measured on any laptop.
 
 Run it:
 
@@ -14,20 +16,26 @@ Run it:
     python main.py --json           # the same results as one JSON object
     python main.py --help           # every section and option
 
-Sections:
+Sections, and the numbered parts of this file that hold them:
 
-    depth      serial depth of the recurrence and of the reduction (step 2)
-    wallclock  both timed on this machine, per call (step 3)
+    depth      serial depth of the recurrence and of the reduction (2; step 2)
+    wallclock  both timed on this machine, per call (3; step 3)
     scan       Hillis-Steele parallel prefix sum checked against the serial one
-               (the Medium exercise)
-    hidden     a vector hidden state of width 1, 8, 64, timed per step (Easy)
-    sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted (Hard)
-    work       work and depth of every algorithm, measured by counting operations
-    ssm        the linear recurrence computed by a parallel scan, as SSMs train
-    lanes      a simulated machine with 1 ... 16,384 lanes: steps and idle lanes
-    cost       what attention costs: Vaswani et al. Table 1, the n x n memory
+               (4; the Medium exercise)
+    hidden     a vector hidden state of width 1, 8, 64, timed per step (5; Easy)
+    sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted
+               (6; Hard)
+    work       work and depth of every algorithm, measured by counting (7)
+    ssm        the linear recurrence computed by a parallel scan, as SSMs train (8)
+    lanes      a simulated machine with 1 ... 16,384 lanes: steps and idle lanes (9)
+    cost       what attention costs: Vaswani et al. Table 1, the n x n memory (10)
+    gradient   the second problem: gradients fading over distance (11)
+    capacity   the third problem: what a fixed-width state can recall (12)
+    stream     one token at a time: a KV cache against a recurrent state (13)
 
-The first three run by default; `python main.py all` runs every section.
+Part 1 holds the lesson's two functions, rnn_style and attention_style, and
+the nonlinear rnn_tanh. The first three sections run by default;
+`python main.py all` runs every section.
 
 Standard library only; Python 3.9 or newer. Tests: python -m unittest
 """
@@ -49,6 +57,7 @@ import sys
 import textwrap
 import time
 import timeit
+import tracemalloc
 
 # Sizes of the lesson's tables (the seed script's).
 DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
@@ -1708,6 +1717,420 @@ def render_cost(result):
 
 
 # ============================================================================
+# 11. The second problem: gradients fading over distance
+# ============================================================================
+#
+# Training learns a dependency of the last state on an input k steps back
+# through the derivative d h_N / d x_{N-k}. Through a recurrence it is a
+# product of k per-step factors; through attention it is one weight, at any
+# distance (Table 1's last column, maximum path length, as a number).
+
+GRADIENT_N = 200
+GRADIENT_SEED = 0
+GRADIENT_DISTANCES = (1, 5, 10, 20, 50, 100)
+GRADIENT_W = 0.9                # the tanh RNN's recurrent weight, as in rnn_tanh
+GRADIENT_W_WIDE = 2.0           # a larger weight, to show it does not help
+FORGET_GATE = 0.99              # a gated cell's forget gate
+SCORE_GAP = 5.0                 # how far the needed token's attention score stands above the rest
+
+
+def input_gradients(xs, w=0.9):
+    """Return [d h_N / d x_{N-k} for k = 0, 1, ..., N-1] for the tanh recurrence
+    h_t = tanh(w*h_{t-1} + x_t) from h_0 = 0 (rnn_tanh's last state).
+
+    Exact, by the chain rule in one backward pass: d h_t / d x_t = 1 - h_t**2
+    and d h_t / d h_{t-1} = w * (1 - h_t**2), so the derivative for the input
+    k steps back is (1 - h_{N-k}**2) times the k factors w * (1 - h_t**2) of
+    the steps after it. Each factor is at most |w|, so for |w| < 1 the signal
+    from far back fades at least geometrically.
+
+    >>> [round(g, 6) for g in input_gradients([0.0, 0.0], w=0.5)]    # h stays 0
+    [1.0, 0.5]
+    """
+    _require_real("input_gradients", "w", w)
+    xs = _require_numbers("input_gradients", "xs", xs, numbers.Real)
+    states, h = [], 0.0
+    for x in xs:
+        h = math.tanh(w * h + x)
+        states.append(h)
+    gradients, carry = [], 1.0          # carry = d h_N / d h_t, from t = N backwards
+    for h in reversed(states):
+        gradients.append(carry * (1 - h * h))
+        carry *= w * (1 - h * h)
+    return gradients
+
+
+def attention_weight(n, gap=SCORE_GAP):
+    """Return the attention weight a_j = e^gap / (e^gap + n - 1) of the one token
+    whose score stands `gap` above the n - 1 others, whatever its distance.
+
+    The output is the weighted sum of the values, so d out / d v_j = a_j: one
+    hop from any position.
+
+    >>> round(attention_weight(200), 2)
+    0.43
+    """
+    _require_int("attention_weight", "n", n)
+    _require_real("attention_weight", "gap", gap)
+    return math.exp(gap) / (math.exp(gap) + n - 1)
+
+
+def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES):
+    """Return how much of an input k steps back reaches the last state, for each
+    k in distances, on n inputs from random.Random(seed).uniform(-1, 1): the
+    lesson's linear recurrence (0.9**k), the tanh RNN at GRADIENT_W and
+    GRADIENT_W_WIDE (input_gradients), a gated cell with forget gate
+    FORGET_GATE (f**k), and attention (attention_weight, at any k)."""
+    _require_int("gradient_rows", "n", n, low=2)
+    _require_int("gradient_rows", "seed", seed, low=0)
+    distances = _require_ints("gradient_rows", "distances", distances)
+    if max(distances) >= n:
+        raise ValueError(f"gradient_rows requires distances below n = {n}, got {max(distances)}")
+    rng = random.Random(seed)
+    xs = [rng.uniform(-1.0, 1.0) for _ in range(n)]
+    tanh, wide = input_gradients(xs, GRADIENT_W), input_gradients(xs, GRADIENT_W_WIDE)
+    rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "tanh_wide": wide[k],
+             "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
+    return {"n": n, "seed": seed, "w": GRADIENT_W, "w_wide": GRADIENT_W_WIDE,
+            "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows,
+            "tanh_last": tanh[0], "gated_at_1000": FORGET_GATE ** 1000}
+
+
+def render_gradient(result):
+    """Return the gradient table as text, with what it means for learning."""
+    _require_data("render_gradient", result, "gradient_rows", "n seed w w_wide forget_gate score_gap rows "
+                  "tanh_last gated_at_1000")
+    r = result
+    rows = r["rows"]
+    table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}", f"tanh, w={r['w_wide']:g}",
+                    f"gated, f={r['forget_gate']:g}", "attention"),
+                   [(f"{row['k']:,}", *(f"{row[key]:.2e}" for key in
+                                        ("linear", "tanh", "tanh_wide", "gated", "attention")))
+                    for row in rows])
+    at = {row["k"]: row for row in rows}
+    far = 50 if 50 in at else rows[-1]["k"]
+    return "\n".join([
+        "=== the second problem: how much of a token k steps back reaches the end ===",
+        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}); attention: d out / d v_j",
+        table,
+        *textwrap.wrap(
+            "Through a recurrence the signal is a product of k per-step factors. The tanh "
+            "RNN's factor is w * (1 - h^2), at most w. A larger w could push it past 1 only "
+            f"while h stays near 0; here (w = {r['w_wide']:g}) the state saturates, 1 - h^2 "
+            f"shrinks, and the signal fades faster still. At k = {far} the tanh RNN "
+            f"(w = {r['w']:g}) passes {at[far]['tanh']:.1e} of an input's effect to the last "
+            "state; in float32 (resolution 1.2e-7), adding that to the last token's "
+            f"{r['tanh_last']:.2f} in the same weight gradient changes nothing, so a dependency "
+            "that far back cannot be learned from this signal. A gated cell (LSTM, GRU) carries its memory "
+            "through c = f*c + ..., fading as f^k: slowly, but to "
+            f"{r['gated_at_1000']:.1e} after 1,000 steps. Attention's weight depends on "
+            f"content, not distance: the needed token gets {rows[0]['attention']:.2f} of the "
+            f"output whether it is 1 or {r['n'] - 1} tokens back (the lesson's inductive "
+            "bias: an RNN assumes recency, attention assumes nothing).", 78),
+    ])
+
+
+# ============================================================================
+# 12. The third problem: what a fixed-width state can hold
+# ============================================================================
+#
+# Associative recall, the modern form of the bottleneck argument (Zoology,
+# Arora et al. 2023; Jelassi et al. 2024): write n key -> value pairs into a
+# state as a linear-attention or SSM layer does, one additive write per
+# token, then ask for each value back by its key. The state has d numbers
+# whatever n is; a KV cache keeps every pair.
+
+CAPACITY_D = 64
+CAPACITY_SIZES = tuple(CAPACITY_D * m // 4 for m in (1, 2, 4, 8, 16, 32))    # d/4 ... 8d
+CAPACITY_READS = 2_400          # reads per size: recall to about +-0.02 (two standard errors)
+CAPACITY_SEED = 3
+
+
+def recall_draw(n, d, rng):
+    """Return (state_right, cache_right): how many of n reads come back right from
+    one random draw of n key -> value pairs, keys in {-1, +1}^d, values +-1.
+
+    The state is s = sum of v_i * k_i: d numbers, one additive write per pair.
+    Reading key k_j from it returns the sign of s . k_j (= v_j * d plus the
+    crosstalk of the other n - 1 pairs), right when it equals v_j. The cache
+    keeps every pair and reads the value of the stored key with the highest
+    dot product with k_j. Keys are drawn as d random bits: bit t set is a +1
+    in coordinate t, clear a -1.
+    """
+    _require_int("recall_draw", "n", n)
+    _require_int("recall_draw", "d", d)
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"recall_draw requires rng to be a random.Random, got {_kind(rng)}")
+    keys = [rng.getrandbits(d) for _ in range(n)]
+    values = [rng.choice((-1, 1)) for _ in range(n)]
+    vectors = [[1 if key >> t & 1 else -1 for t in range(d)] for key in keys]
+    state = [0] * d
+    for vector, v in zip(vectors, values):              # write: s += v * k
+        state = list(map(operator.add, state, vector) if v > 0 else map(operator.sub, state, vector))
+    state_right = sum(1 for vector, v in zip(vectors, values)
+                      if sum(map(operator.mul, state, vector)) * v > 0)    # a tie (0) is wrong
+    # The cache: the stored key with the highest dot product. For +-1 keys that
+    # is d, reached only by an equal key (one differing bit already gives d - 2),
+    # so the first stored key equal to k_j is the argmax.
+    cache_right = sum(1 for key, v in zip(keys, values) if values[keys.index(key)] == v)
+    return state_right, cache_right
+
+
+def predicted_recall(n, d):
+    """Return Phi(sqrt(d / (n - 1))): the share of right reads from a d-number state
+    holding n pairs, taking the crosstalk of the n - 1 others as normal with
+    variance (n - 1) * d against the signal d. 1.0 for n = 1.
+
+    >>> round(predicted_recall(65, 64), 3)          # Phi(1)
+    0.841
+    """
+    _require_int("predicted_recall", "n", n)
+    _require_int("predicted_recall", "d", d)
+    if n == 1:
+        return 1.0
+    z = math.sqrt(d / (n - 1))
+    return (1 + math.erf(z / math.sqrt(2))) / 2
+
+
+def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS, seed=CAPACITY_SEED):
+    """Return, for each n in sizes, the measured share of right reads from a
+    d-number state and from a KV cache (recall_draw, over ceil(reads / n)
+    draws from random.Random(seed)), the prediction, and the numbers each
+    memory holds: d for the state, n * (d + 1) for the cache."""
+    sizes = _require_ints("capacity_rows", "sizes", sizes)
+    _require_int("capacity_rows", "d", d)
+    _require_int("capacity_rows", "reads", reads)
+    _require_int("capacity_rows", "seed", seed, low=0)
+    rng = random.Random(seed)
+    rows = []
+    for n in sizes:
+        draws = -(-reads // n)
+        state_right = cache_right = 0
+        for _ in range(draws):
+            s, c = recall_draw(n, d, rng)
+            state_right += s
+            cache_right += c
+        rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
+                     "predicted_recall": predicted_recall(n, d), "cache_recall": cache_right / (n * draws),
+                     "state_numbers": d, "cache_numbers": n * (d + 1)})
+    return rows
+
+
+def render_capacity(rows):
+    """Return the recall table as text, with the trade it shows."""
+    _require_data("render_capacity", rows, "capacity_rows", "n d draws state_recall predicted_recall "
+                  "cache_recall state_numbers cache_numbers", many=True)
+    d = rows[0]["d"]
+    table = _table(("pairs n", "n / d", "state recall", "predicted", "cache recall", "state holds",
+                    "cache holds"),
+                   [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
+                     f"{r['predicted_recall']:.3f}", f"{r['cache_recall']:.3f}",
+                     f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
+    return "\n".join([
+        "=== the third problem: what a fixed-width state can hold ===",
+        f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
+        f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
+        table,
+        *textwrap.wrap(
+            f"recall = share of reads that return the right value, over about "
+            f"{rows[0]['n'] * rows[0]['draws']:,} reads per row; predicted = Phi(sqrt(d / (n - 1))), "
+            "the crosstalk of the other pairs taken as normal. The state holds about d pairs "
+            "well and slides toward a coin flip (0.5) as n grows, because every write adds "
+            "into the same d numbers. The cache (attention over the stored pairs) gets every "
+            "read right and pays n*(d+1) numbers of memory, linear in n: the trade of the "
+            "lesson's last table, where a fixed state suits streaming and a cache suits "
+            "exact recall.", 78),
+    ])
+
+
+# ============================================================================
+# 13. Streaming: one token at a time, with a state or with a KV cache
+# ============================================================================
+#
+# The first row of the lesson's "when to still pick an RNN" table: generating
+# one token at a time with constant memory. A recurrent model carries a state
+# of fixed size from token to token; attention keeps a key and a value per
+# past token (the KV cache) and reads all of them for every new token.
+
+STREAM_D = 64
+STREAM_TOKENS = (128, 256, 512, 1_024, 2_048, 4_096)
+STREAM_SEED = 5
+STREAM_WARMUP = 5               # untimed reads of a fresh cache: here its first reads ran up to
+                                # 1.4x slower, fading over about five (timeit, one call each)
+GIB = 2**30
+
+# (name, layers, KV heads, head dim) of two transformer shapes, and an SSM's
+# (name, layers, d_model, d_state): the sizes of well-known 7B, 8B and 1.4B models.
+STREAM_TRANSFORMERS = (("7B, multi-head (32 layers, 32 KV heads of 128)", 32, 32, 128),
+                       ("8B, grouped-query (32 layers, 8 KV heads of 128)", 32, 8, 128))
+STREAM_SSM = ("1.4B-class SSM (48 layers, d = 2,048, d_state 16)", 48, 2_048, 16)
+DEVICE_BYTES = (24 * GIB, 80 * GIB)
+
+
+def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
+    """Return the bytes of a KV cache: a key and a value of kv_heads * head_dim
+    numbers per token and layer, so 2 * tokens * layers * kv_heads * head_dim
+    * bytes_per_value (fp16 by default). Grouped-query attention has fewer KV
+    heads than query heads, and a smaller cache.
+
+    >>> kv_cache_bytes(1, 32, 32, 128) // 2**10       # KiB per token, full multi-head 7B
+    512
+    >>> kv_cache_bytes(32_768, 32, 32, 128) // 2**30  # GiB at 32K tokens
+    16
+    """
+    for name, value in (("tokens", tokens), ("layers", layers), ("kv_heads", kv_heads),
+                        ("head_dim", head_dim), ("bytes_per_value", bytes_per_value)):
+        _require_int("kv_cache_bytes", name, value, low=0 if name == "tokens" else 1)
+    return 2 * tokens * layers * kv_heads * head_dim * bytes_per_value
+
+
+def ssm_state_bytes(layers, d_model, d_state, expand=2, d_conv=4, bytes_per_value=2):
+    """Return the bytes a Mamba-style SSM carries from token to token, whatever
+    the context: per layer, the state of expand * d_model channels of d_state
+    numbers each, and the convolution's last d_conv inputs of each channel.
+
+    >>> ssm_state_bytes(48, 2_048, 16) / 2**20         # MiB: 6 of state, 1.5 of convolution
+    7.5
+    """
+    for name, value in (("layers", layers), ("d_model", d_model), ("d_state", d_state),
+                        ("expand", expand), ("d_conv", d_conv), ("bytes_per_value", bytes_per_value)):
+        _require_int("ssm_state_bytes", name, value, low=0 if name == "d_conv" else 1)
+    return layers * expand * d_model * (d_state + d_conv) * bytes_per_value
+
+
+def _attend(q, keys, values):
+    """Return softmax(q . k / sqrt(d)) . V over every cached (k, v): one attention read."""
+    scale = 1 / math.sqrt(len(q))
+    scores = [sum(map(operator.mul, q, k)) * scale for k in keys]
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    return [sum(map(operator.mul, weights, column)) / total for column in zip(*values)]
+
+
+def _recur(h, W, x):
+    """Return tanh(W.h + x): one step of a recurrent state of len(h) numbers."""
+    return [math.tanh(sum(map(operator.mul, row, h)) + xi) for row, xi in zip(W, x)]
+
+
+def _stream_inputs(tokens, d, seed):
+    """Return fixed-seed token vectors and the recurrent weights W (entries
+    within 1/d, so that the state stays in range)."""
+    rng = random.Random(seed)
+    xs = [[rng.uniform(-1.0, 1.0) for _ in range(d)] for _ in range(tokens)]
+    W = [[rng.uniform(-1.0, 1.0) / d for _ in range(d)] for _ in range(d)]
+    return xs, W
+
+
+def _kv_pairs(xs):
+    """Return a toy key and value per token vector, 0.9x and 0.5x: new floats,
+    so that the memory they hold is the cache's own."""
+    return [([0.9 * xi for xi in x], [0.5 * xi for xi in x]) for x in xs]
+
+
+def _traced_bytes(build):
+    """Return (what build() returns, the bytes it still holds), by tracemalloc."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = build()
+        return kept, tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
+    """Return what generating one token costs after T tokens, for each T in
+    tokens: the bytes held by a KV cache of T (key, value) pairs and by a
+    recurrent state of d numbers (tracemalloc), and the best seconds of one
+    step of each (sample_per_call: an attention read over the T pairs, and
+    tanh(W.h + x)); then the same at model scale from kv_cache_bytes and
+    ssm_state_bytes."""
+    tokens = _require_ints("stream_rows", "tokens", tokens)
+    _require_int("stream_rows", "d", d)
+    _require_int("stream_rows", "reps", reps)
+    _require_int("stream_rows", "seed", seed, low=0)
+    xs, W = _stream_inputs(max(tokens), d, seed)
+    h, state_bytes = _traced_bytes(lambda: [math.tanh(x) for x in xs[0]])
+    measured = []
+    for t in tokens:
+        cache, cache_bytes = _traced_bytes(lambda: _kv_pairs(xs[:t]))
+        keys, values = [k for k, _ in cache], [v for _, v in cache]
+        for _ in range(STREAM_WARMUP):
+            _attend(xs[t - 1], keys, values)
+        namespace = {"attend": _attend, "recur": _recur, "q": xs[t - 1], "h": h, "W": W,
+                     "keys": keys, "values": values}
+        attend_s, recur_s = sample_per_call(["attend(q, keys, values)", "recur(h, W, q)"], namespace, reps)
+        measured.append({"tokens": t, "cache_bytes": cache_bytes, "state_bytes": state_bytes,
+                         "cache_token_s": min(attend_s), "state_token_s": min(recur_s),
+                         "cache_spread": spread(attend_s), "state_spread": spread(recur_s)})
+    return {"d": d, "measured": measured, "models": stream_models()}
+
+
+def stream_models():
+    """Return the KV cache of STREAM_TRANSFORMERS against the state of STREAM_SSM:
+    bytes per token, at 32K tokens, and the context at which the cache
+    passes the SSM's state and fills each of DEVICE_BYTES."""
+    name, layers, d_model, d_state = STREAM_SSM
+    ssm = ssm_state_bytes(layers, d_model, d_state)
+    models = []
+    for name, layers, kv_heads, head_dim in STREAM_TRANSFORMERS:
+        per_token = kv_cache_bytes(1, layers, kv_heads, head_dim)
+        models.append({"name": name, "bytes_per_token": per_token,
+                       "bytes_at_32k": kv_cache_bytes(32_768, layers, kv_heads, head_dim),
+                       "passes_ssm_state_at": ssm // per_token + 1,
+                       "fills_device_at": {str(b // GIB): -(-b // per_token) for b in DEVICE_BYTES}})
+    return {"transformers": models, "ssm": {"name": STREAM_SSM[0], "state_bytes": ssm}}
+
+
+def render_stream(result):
+    """Return the streaming tables as text."""
+    _require_data("render_stream", result, "stream_rows", "d measured models")
+    rows, models = result["measured"], result["models"]
+    first, last = rows[0], rows[-1]
+    per_token = (last["cache_bytes"] - first["cache_bytes"]) / (last["tokens"] - first["tokens"])
+    table = _table(("tokens T", "KV cache", "state", "next token: attention", "recurrent"),
+                   [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]), format_bytes(r["state_bytes"]),
+                     format_seconds(r["cache_token_s"]), format_seconds(r["state_token_s"])) for r in rows])
+    spreads = [(f"{what} at T = {r['tokens']:,}", r[key]) for r in rows
+               for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
+    ssm = models["ssm"]
+    devices = list(models["transformers"][0]["fills_device_at"])
+    model_table = _table(("KV cache", "per token", "at 32K", "> SSM", *(f"{g} GiB" for g in devices)),
+                         [(m["name"].split(" (")[0], format_bytes(m["bytes_per_token"]),
+                           format_bytes(m["bytes_at_32k"]), f"{m['passes_ssm_state_at']:,}",
+                           *(f"{m['fills_device_at'][g]:,}" for g in devices))
+                          for m in models["transformers"]], left=1)
+    growth = last["cache_token_s"] / first["cache_token_s"]
+    return "\n".join([
+        "=== streaming: one token at a time, with a state or with a KV cache ===",
+        f"a toy decoder of width d = {result['d']} in plain Python: memory by tracemalloc,",
+        "and the best time of one step with T tokens behind it",
+        table,
+        *_spread_note(spreads),
+        *textwrap.wrap(
+            f"The cache grows by {per_token:,.0f} bytes per token here (a key and a value of "
+            f"{result['d']} Python floats; in fp16 on a GPU, {4 * result['d']:,} bytes), and so does "
+            f"the time of the next token: {growth:,.0f}x from T = {first['tokens']:,} to "
+            f"{last['tokens']:,}, so generating T tokens takes time growing as T^2. The state "
+            "stays the same size and so does its step.", 78),
+        "",
+        "At model scale, in fp16, from kv_cache_bytes and ssm_state_bytes: the last",
+        "three columns give the context length at which the cache grows past the",
+        "SSM's state and fills a 24 GB and an 80 GB device:",
+        model_table,
+        *textwrap.wrap(
+            "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
+                      for m in models["transformers"]) +
+            f". The {ssm['name']} carries a constant {format_bytes(ssm['state_bytes'])} of state "
+            "and convolution, whatever the context. (The weights come on top: 7B parameters "
+            "are 13 GiB in fp16.) This is the lesson's \"when to still pick an RNN\" table: "
+            "streaming with constant memory, very long contexts, and small devices favour a "
+            "recurrent state; a transformer's cache grows with every token.", 78),
+    ])
+
+
+# ============================================================================
 # Text tables
 # ============================================================================
 
@@ -1761,6 +2184,12 @@ SECTIONS = {
                      lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes, ("--sizes",)),
     "cost": Section("what attention costs: Vaswani et al. Table 1",
                     lambda opts: cost_table(), render_cost, ()),
+    "gradient": Section("problem 2: how much of an input k steps back remains",
+                        lambda opts: gradient_rows(), render_gradient, ()),
+    "capacity": Section("problem 3: what a state of 64 numbers can recall",
+                        lambda opts: capacity_rows(), render_capacity, ()),
+    "stream": Section("one token at a time: a KV cache against a state",
+                      lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",)),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 100                 # how many --sizes at most
