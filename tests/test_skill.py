@@ -6,6 +6,7 @@ import os
 import re
 import unittest
 
+import main
 from tests.support import ROOT
 
 SKILL = os.path.join(ROOT, "outputs", "skill-architecture-picker.md")
@@ -35,20 +36,27 @@ class TestSkillFile(unittest.TestCase):
             self.assertIn(refusal, self.text)
 
     def test_kv_cache_examples_follow_the_formula(self):
-        # 2 * layers * KV heads * head dim * 2 bytes per token.
-        self.assertEqual(2 * 32 * 8 * 128 * 2, 128 * 2**10)
-        self.assertEqual(2 * 32 * 32 * 128 * 2, 512 * 2**10)
-        self.assertIn("128 KiB per token", self.text)
-        self.assertIn("512 KiB per token", self.text)
-        self.assertEqual(2 * 24 * 2048 * 2, 192 * 2**10)
-        self.assertAlmostEqual(200_000 * 192 * 2**10 / 2**30, 36.6, places=1)
-        self.assertIn("36.6 GiB at 200K", self.text)
+        # The skill's figures, from main.kv_cache_bytes (2 * layers * KV heads * head dim * bytes).
+        self.assertEqual(main.kv_cache_bytes(1, 32, 8, 128), 128 * 2**10)
+        self.assertEqual(main.kv_cache_bytes(1, 32, 32, 128), 512 * 2**10)
+        self.assertEqual(main.kv_cache_bytes(32_768, 32, 8, 128), 4 * 2**30)
+        self.assertEqual(main.kv_cache_bytes(32_768, 32, 32, 128), 16 * 2**30)
+        for figure in ("128 KiB per token (4 GiB at 32K tokens)", "512 KiB per token (16 GiB at 32K)"):
+            self.assertIn(figure, " ".join(self.text.split()))
+        # The 200K example: 24 layers, 16 KV heads of 128.
+        self.assertEqual(main.kv_cache_bytes(1, 24, 16, 128), 192 * 2**10)
+        self.assertEqual(main.format_bytes(main.kv_cache_bytes(200_000, 24, 16, 128)), "36.6 GiB")
+        self.assertIn("36.6 GiB at 200K", " ".join(self.text.split()))
 
-    def test_ssm_state_example_follows_the_formula(self):
+    def test_ssm_state_examples_follow_the_formula(self):
         # layers * (expand * d) * d_state, plus layers * (expand * d) * d_conv, in fp16.
-        self.assertEqual(48 * (2 * 2048) * 16 * 2, 6 * 2**20)
-        self.assertEqual(48 * (2 * 2048) * 4 * 2, int(1.5 * 2**20))
-        self.assertIn("6 MiB + 1.5 MiB in fp16", self.text)
+        self.assertEqual(main.ssm_state_bytes(48, 2048, 16, d_conv=0), 6 * 2**20)
+        self.assertEqual(main.ssm_state_bytes(48, 2048, 16) - main.ssm_state_bytes(48, 2048, 16, d_conv=0),
+                         int(1.5 * 2**20))
+        self.assertIn("6 MiB + 1.5 MiB in fp16", " ".join(self.text.split()))
+        # The 200K example's 20 SSM layers: 3.1 MiB.
+        self.assertEqual(main.format_bytes(main.ssm_state_bytes(20, 2048, 16)), "3.12 MiB")      # 3.125, rounded half to even
+        self.assertIn("= 3.1 MiB", " ".join(self.text.split()))
 
     def test_serial_depth_is_not_tied_to_the_token_budget(self):
         self.assertIsNone(re.search(r"above, serial depth dominates", self.text))
