@@ -32,6 +32,8 @@ Sections, and the numbered parts of this file that hold them:
     gradient   the second problem: gradients fading over distance (11)
     capacity   the third problem: what a fixed-width state can recall (12)
     stream     one token at a time: a KV cache against a recurrent state (13)
+    cores      the reduction and the recurrences split across this machine's
+               cores with a process pool (14; not in the default run)
 
 Part 1 holds the lesson's two functions, rnn_style and attention_style, and
 the nonlinear rnn_tanh. The first three sections run by default;
@@ -45,6 +47,8 @@ import array
 import collections
 import collections.abc
 import decimal
+import fractions
+import functools
 import itertools
 import json
 import math
@@ -358,7 +362,14 @@ def seed_input(n):
     True
     """
     _require_int("seed_input", "n", n, low=0)
-    period = array.array("d", [0.001 * k for k in range(17)])
+    return _seed_chunk(0, n)
+
+
+def _seed_chunk(start, stop):
+    """Return seed_input's values at indices start ... stop - 1, built the same way."""
+    offset = start % 17
+    period = array.array("d", [0.001 * ((offset + k) % 17) for k in range(17)])
+    n = stop - start
     return (period * (n // 17) + period[:n % 17]).tolist()
 
 
@@ -1159,7 +1170,7 @@ def render_work(rows):
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
         main_table,
-        *textwrap.wrap(f"({legend}; formulas for N a power of two)", 78),
+        *_wrap(f"({legend}; formulas for N a power of two)"),
         "",
         growth_table,
         "",
@@ -1555,11 +1566,11 @@ def render_lanes(result):
         "re-reading the weights W. The chain's length, not the state's width, is",
         "the cost that no number of lanes removes.",
         "",
-        *textwrap.wrap(
+        *_wrap(
             f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} with a "
             f"step-by-step simulation at N = {result['simulated_n']:,} for every lane count above "
             f"(and its sum with math.fsum); rnn_step_steps, which fills the second, "
-            f"{verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = {simulated}.", 78),
+            f"{verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = {simulated}."),
     ])
 
 
@@ -1813,7 +1824,7 @@ def render_gradient(result):
         "=== the second problem: how much of a token k steps back reaches the end ===",
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}); attention: d out / d v_j",
         table,
-        *textwrap.wrap(
+        *_wrap(
             "Through a recurrence the signal is a product of k per-step factors. The tanh "
             "RNN's factor is w * (1 - h^2), at most w. A larger w could push it past 1 only "
             f"while h stays near 0; here (w = {r['w_wide']:g}) the state saturates, 1 - h^2 "
@@ -1826,7 +1837,7 @@ def render_gradient(result):
             f"{r['gated_at_1000']:.1e} after 1,000 steps. Attention's weight depends on "
             f"content, not distance: the needed token gets {rows[0]['attention']:.2f} of the "
             f"output whether it is 1 or {r['n'] - 1} tokens back (the lesson's inductive "
-            "bias: an RNN assumes recency, attention assumes nothing).", 78),
+            "bias: an RNN assumes recency, attention assumes nothing)."),
     ])
 
 
@@ -1931,7 +1942,7 @@ def render_capacity(rows):
         f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
         f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
         table,
-        *textwrap.wrap(
+        *_wrap(
             f"recall = share of reads that return the right value, over about "
             f"{rows[0]['n'] * rows[0]['draws']:,} reads per row; predicted = Phi(sqrt(d / (n - 1))), "
             "the crosstalk of the other pairs taken as normal. The state holds about d pairs "
@@ -1939,7 +1950,7 @@ def render_capacity(rows):
             "into the same d numbers. The cache (attention over the stored pairs) gets every "
             "read right and pays n*(d+1) numbers of memory, linear in n: the trade of the "
             "lesson's last table, where a fixed state suits streaming and a cache suits "
-            "exact recall.", 78),
+            "exact recall."),
     ])
 
 
@@ -2108,31 +2119,423 @@ def render_stream(result):
         "and the best time of one step with T tokens behind it",
         table,
         *_spread_note(spreads),
-        *textwrap.wrap(
+        *_wrap(
             f"The cache grows by {per_token:,.0f} bytes per token here (a key and a value of "
             f"{result['d']} Python floats; in fp16 on a GPU, {4 * result['d']:,} bytes), and so does "
             f"the time of the next token: {growth:,.0f}x from T = {first['tokens']:,} to "
             f"{last['tokens']:,}, so generating T tokens takes time growing as T^2. The state "
-            "stays the same size and so does its step.", 78),
+            "stays the same size and so does its step."),
         "",
         "At model scale, in fp16, from kv_cache_bytes and ssm_state_bytes: the last",
         "three columns give the context length at which the cache grows past the",
         "SSM's state and fills a 24 GB and an 80 GB device:",
         model_table,
-        *textwrap.wrap(
+        *_wrap(
             "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                       for m in models["transformers"]) +
             f". The {ssm['name']} carries a constant {format_bytes(ssm['state_bytes'])} of state "
             "and convolution, whatever the context. (The weights come on top: 7B parameters "
             "are 13 GiB in fp16.) This is the lesson's \"when to still pick an RNN\" table: "
             "streaming with constant memory, very long contexts, and small devices favour a "
-            "recurrent state; a transformer's cache grows with every token.", 78),
+            "recurrent state; a transformer's cache grows with every token."),
+    ])
+
+
+# ============================================================================
+# 14. Extra cores, measured: the reduction and the recurrences on real processes
+# ============================================================================
+#
+# The lesson's central claim, run on this machine's own cores with the
+# standard library's process pool (threads would share one interpreter lock).
+# Each worker generates its own chunk of the seed input from its index range,
+# so only (start, stop, ...) goes to a worker and a few numbers come back.
+
+CORES_N = 1_000_000
+CORES_MAX = 8                   # at most this many processes, however many cores
+CORES_DECAYS = (0.9, 1 - 1e-7)
+CORES_TANH_W = 0.9
+CORES_WARMUPS = (0, 50, 100, 200, 300, 400)
+CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error is at rounding
+MEAN, FINAL_SLOW, FINAL_FAST = "mean", "final state, decay 0.9", "final state, decay 1 - 1e-7"
+EVERY_STATE, TANH = "every state, decay 1 - 1e-7", f"tanh, warm-up {CORES_WARMUP_RUN}"
+
+
+def chunk_bounds(n, parts):
+    """Return `parts` (start, stop) index ranges that cover range(n) in order,
+    as equal as can be (the first n % parts one longer).
+
+    >>> chunk_bounds(10, 3)
+    [(0, 4), (4, 7), (7, 10)]
+    """
+    _require_int("chunk_bounds", "n", n)
+    _require_int("chunk_bounds", "parts", parts, high=n)
+    size, extra = divmod(n, parts)
+    bounds, start = [], 0
+    for p in range(parts):
+        stop = start + size + (p < extra)
+        bounds.append((start, stop))
+        start = stop
+    return bounds
+
+
+# The workers: module-level functions, so that a process started by spawn can
+# import them by name. Each returns a few numbers.
+
+def _chunk_sum(start, stop):
+    return sum(_seed_chunk(start, stop))
+
+
+def _chunk_map(start, stop, decay):
+    """The chunk's steps as one affine map (A, B): h_stop = A * h_start + B."""
+    xs = _seed_chunk(start, stop)
+    return decay ** len(xs), rnn_style(xs, decay)
+
+
+def _chunk_states(start, stop, decay, h):
+    """Every state of the chunk from its true start state h: (first, last, fsum)."""
+    states = []
+    for x in _seed_chunk(start, stop):
+        h = decay * h + x
+        states.append(h)
+    return states[0], states[-1], math.fsum(states)
+
+
+def _chunk_tanh(start, stop, w, warmup):
+    """The tanh recurrence over the chunk, started `warmup` steps early from
+    h = 0 (the warm-up's states are thrown away): (first, last, fsum)."""
+    h = 0.0
+    for x in _seed_chunk(max(0, start - warmup), start):
+        h = math.tanh(w * h + x)
+    states = []
+    for x in _seed_chunk(start, stop):
+        h = math.tanh(w * h + x)
+        states.append(h)
+    return states[0], states[-1], math.fsum(states)
+
+
+def _run_chunks(executor, worker, bounds, *args):
+    """Return worker(start, stop, *args) for every chunk, in order: on the
+    executor's processes, or in this process when executor is None."""
+    if executor is None:
+        return [worker(start, stop, *args) for start, stop in bounds]
+    futures = [executor.submit(worker, start, stop, *args) for start, stop in bounds]
+    return [f.result() for f in futures]
+
+
+def _require_executor(func, executor):
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"{func} requires executor to be None or an executor, got {_kind(executor)}")
+
+
+def parallel_mean(n, processes, executor=None):
+    """Return the mean of seed_input(n) as `processes` partial sums, one per
+    chunk, combined at the end: the reduction, split across processes.
+
+    >>> round(parallel_mean(34, 3) * 17 / 0.136, 9)       # two periods: mean 0.008
+    1.0
+    """
+    _require_int("parallel_mean", "n", n)
+    _require_int("parallel_mean", "processes", processes, high=n)
+    _require_executor("parallel_mean", executor)
+    return sum(_run_chunks(executor, _chunk_sum, chunk_bounds(n, processes))) / n
+
+
+def parallel_final_state(n, decay, processes, executor=None):
+    """Return rnn_style(seed_input(n), decay), split across processes: each chunk
+    is reduced to one affine map (A, B), h -> A*h + B, and the maps are
+    composed in order (compose_affine). Equal to the serial recurrence up to
+    rounding.
+
+    >>> abs(parallel_final_state(1_000, 0.99, 4) - rnn_style(seed_input(1_000), 0.99)) < 1e-12
+    True
+    """
+    _require_int("parallel_final_state", "n", n)
+    _require_real("parallel_final_state", "decay", decay)
+    _require_int("parallel_final_state", "processes", processes, high=n)
+    _require_executor("parallel_final_state", executor)
+    maps = _run_chunks(executor, _chunk_map, chunk_bounds(n, processes), decay)
+    return functools.reduce(compose_affine, maps)[1]
+
+
+def parallel_states(n, decay, processes, executor=None):
+    """Return (first, last, fsum) of the states of each chunk of the linear
+    recurrence on seed_input(n), every state computed, as a state-space model
+    needs in training: the map of every chunk but the last (as
+    parallel_final_state), the maps combined into each chunk's true start
+    state, then every chunk scanned from it. Two passes of N/P steps each, so
+    at most about P/2 faster than the one serial pass; with one process it
+    is that serial pass."""
+    _require_int("parallel_states", "n", n)
+    _require_real("parallel_states", "decay", decay)
+    _require_int("parallel_states", "processes", processes, high=n)
+    _require_executor("parallel_states", executor)
+    bounds = chunk_bounds(n, processes)
+    maps = _run_chunks(executor, _chunk_map, bounds[:-1], decay)   # the last chunk's map is not needed
+    starts = [0.0]                                                  # the first chunk starts at h_0 = 0
+    for a, b in maps:
+        starts.append(a * starts[-1] + b)
+    if executor is None:
+        return [_chunk_states(start, stop, decay, h) for (start, stop), h in zip(bounds, starts)]
+    futures = [executor.submit(_chunk_states, start, stop, decay, h) for (start, stop), h in zip(bounds, starts)]
+    return [f.result() for f in futures]
+
+
+def parallel_tanh(n, w, warmup, processes, executor=None):
+    """Return (first, last, fsum) of the states of each chunk of the tanh
+    recurrence on seed_input(n), each chunk started `warmup` steps early from
+    h = 0. Not exact: no map summarizes a chunk of tanh steps. The error at a
+    chunk's start shrinks as the warm-up grows, because the recurrence
+    forgets where it started (the gradient section, seen from the other side).
+    """
+    _require_int("parallel_tanh", "n", n)
+    _require_real("parallel_tanh", "w", w)
+    _require_int("parallel_tanh", "warmup", warmup, low=0)
+    _require_int("parallel_tanh", "processes", processes, high=n)
+    _require_executor("parallel_tanh", executor)
+    return _run_chunks(executor, _chunk_tanh, chunk_bounds(n, processes), w, warmup)
+
+
+def _serial_states(step, xs):
+    """Return every state of h = step(h, x) over xs from h = 0, serially."""
+    states, h = [], 0.0
+    for x in xs:
+        h = step(h, x)
+        states.append(h)
+    return states
+
+
+def _summary_error(got, want, relative=True):
+    """Return the largest difference between two lists of (first, last, fsum),
+    each part relative to the largest |want| of its kind when relative."""
+    worst = 0.0
+    for part in range(3):
+        scale = max(abs(w[part]) for w in want) if relative else 1.0
+        worst = max(worst, max(abs(g[part] - w[part]) for g, w in zip(got, want)) / (scale or 1.0))
+    return worst
+
+
+def warmup_errors(n, w, parts, warmups):
+    """Return, for each warm-up length W, the largest error at a chunk's start
+    (where it is largest) when each of `parts` chunks of the tanh recurrence
+    on seed_input(n) starts W steps early from h = 0, against the serial
+    states; beside it the product of the factors w * (1 - h**2) over the
+    warm-up times |h| at its start, which the error follows."""
+    _require_int("warmup_errors", "n", n)
+    _require_real("warmup_errors", "w", w)
+    _require_int("warmup_errors", "parts", parts, low=2, high=n)
+    warmups = _require_ints("warmup_errors", "warmups", warmups, low=0)
+    xs = seed_input(n)
+    serial, h = [], 0.0
+    for x in xs:
+        h = math.tanh(w * h + x)
+        serial.append(h)
+    rows = []
+    for W in warmups:
+        worst = predicted = 0.0
+        for start, _ in chunk_bounds(n, parts)[1:]:
+            first = max(0, start - W)
+            h = 0.0
+            for x in xs[first:start + 1]:
+                h = math.tanh(w * h + x)
+            worst = max(worst, abs(h - serial[start]))
+            factor = abs(serial[first - 1]) if first > 0 else 0.0
+            for t in range(first, start + 1):
+                factor *= w * (1 - serial[t] ** 2)
+            predicted = max(predicted, factor)
+        rows.append({"steps": W, "max_abs_error": worst, "predicted": predicted})
+    return rows
+
+
+def _cpu_count():
+    """Return the CPUs this process may use (its affinity where the platform tells)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _process_pool(workers, start_method):
+    """Return a ProcessPoolExecutor of `workers` processes started by
+    start_method; its workers ignore Ctrl-C, which the parent handles."""
+    import concurrent.futures
+    import multiprocessing
+    context = multiprocessing.get_context(start_method)
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+
+
+def _ignore_sigint():
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_method():
+    """Return 'fork' where the platform has it, else 'spawn' (chosen explicitly:
+    CPython 3.14 changes the default on Linux)."""
+    import multiprocessing
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def cores_section(n=CORES_N, reps=3, max_processes=CORES_MAX, start_method=None):
+    """Return the cores measurements: for P = 1 (serial, in this process) and
+    P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
+    each task over `reps` samples taken in alternation (sample_per_call), its
+    speedup against P = 1 and its largest error against an independent
+    reference; the pool's start-up time, one warm dispatch's round trip and
+    the n below which two processes do not pay; and warmup_errors. Where
+    processes cannot start, {"available": False, "reason": ...}."""
+    _require_int("cores_section", "n", n, low=2)
+    _require_int("cores_section", "reps", reps)
+    _require_int("cores_section", "max_processes", max_processes, low=2)
+    if start_method not in (None, "fork", "spawn", "forkserver"):
+        raise ValueError(f"cores_section requires start_method None, 'fork', 'spawn' or 'forkserver', "
+                         f"got {start_method!r}")
+    cpus = _cpu_count()
+    cap = min(cpus, max_processes, n)
+    if cap < 2:
+        return {"available": False, "cpus": cpus, "reason": f"{cpus} CPU available: nothing runs side by side"}
+    try:
+        method = start_method or _start_method()
+        began = time.perf_counter()
+        executor = _process_pool(cap, method)
+    except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
+        return {"available": False, "cpus": cpus, "reason": f"processes cannot start here ({exc})"}
+    try:
+        list(executor.map(_chunk_sum, [0] * cap, [0] * cap))      # every worker up and answering
+        startup = time.perf_counter() - began
+        began = time.perf_counter()
+        list(executor.map(_chunk_sum, [0, 0], [0, 0]))
+        dispatch = time.perf_counter() - began
+        result = _cores_measure(n, reps, cap, executor)
+    except (OSError, RuntimeError) as exc:                 # BrokenProcessPool is a RuntimeError
+        return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
+    chunk = -(-n // cap)
+    return {"available": True, "cpus": cpus, "start_method": method, "n": n, **result,
+            "pool_startup_s": startup, "dispatch_s": dispatch,
+            "break_even_n": math.ceil(2 * dispatch / per_value),
+            "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
+            "warmup": warmup_errors(min(n, 100_000), CORES_TANH_W, cap, CORES_WARMUPS)}
+
+
+def _cores_measure(n, reps, cap, executor):
+    """Time every task at every process count; check each result once."""
+    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
+    slow, fast = CORES_DECAYS
+    tasks = [(MEAN, lambda p, ex: parallel_mean(n, p, ex)),
+             (FINAL_SLOW, lambda p, ex: parallel_final_state(n, slow, p, ex)),
+             (FINAL_FAST, lambda p, ex: parallel_final_state(n, fast, p, ex)),
+             (EVERY_STATE, lambda p, ex: parallel_states(n, fast, p, ex)),
+             (TANH, lambda p, ex: parallel_tanh(n, CORES_TANH_W, CORES_WARMUP_RUN, p, ex))]
+    results = {}
+    namespace = {}
+    statements = []
+    for k, (name, task) in enumerate(tasks):
+        for p in counts:
+            def run(task=task, p=p, key=(name, p)):
+                results[key] = task(p, None if p == 1 else executor)
+            namespace[f"run_{k}_{p}"] = run
+            statements.append(f"run_{k}_{p}()")
+    samples = dict(zip(statements, sample_per_call(statements, namespace, reps)))
+    errors = _cores_errors(n, results, counts, slow, fast)
+    rows = []
+    for k, (name, _) in enumerate(tasks):
+        serial = min(samples[f"run_{k}_1()"])
+        for p in counts:
+            best = min(samples[f"run_{k}_{p}()"])
+            rows.append({"task": name, "processes": p, "seconds": best, "speedup": serial / best,
+                         "max_rel_error": errors[name, p], "spread": spread(samples[f"run_{k}_{p}()"])})
+    return {"rows": rows}
+
+
+def _cores_errors(n, results, counts, slow, fast):
+    """Return each result's largest error against its reference: the exact mean
+    (in fractions), rnn_style, and the chunk summaries of the serial states
+    (each list of states made, summarized for every process count, and let go)."""
+    q, r = divmod(n, 17)
+    exact = float(sum(fractions.Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
+    xs = seed_input(n)
+    want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
+    errors = {(name, p): abs(got - want[name]) / abs(want[name])
+              for (name, p), got in results.items() if name in want}
+    for name, step in ((EVERY_STATE, lambda h, x: fast * h + x),
+                       (TANH, lambda h, x: math.tanh(CORES_TANH_W * h + x))):
+        states = _serial_states(step, xs)
+        for p in counts:
+            reference = [(states[a], states[b - 1], math.fsum(states[a:b])) for a, b in chunk_bounds(n, p)]
+            errors[name, p] = _summary_error(results[name, p], reference)
+        del states                      # one list of N states at a time
+    return errors
+
+
+def render_cores(result):
+    """Return the cores tables as text, or the one line that says why there are none."""
+    _require_data("render_cores", result, "cores_section", "available cpus")
+    if not result["available"]:
+        return f"=== extra cores, measured ===\nnot run: {result['reason']}"
+    _require_data("render_cores", result, "cores_section", "start_method n rows pool_startup_s "
+                  "dispatch_s break_even_n chunk_decays warmup")
+    rows = result["rows"]
+    table = _table(("task", "processes", "time", "speedup", "max rel. error"),
+                   [(r["task"], r["processes"], format_seconds(r["seconds"]), f"{r['speedup']:.2f}x",
+                     f"{r['max_rel_error']:.1e}") for r in rows], left=1)
+    warmup = _table(("warm-up steps", "largest error at a chunk's start", "product of the factors"),
+                    [(f"{w['steps']:,}", f"{w['max_abs_error']:.1e}", f"{w['predicted']:.1e}")
+                     for w in result["warmup"]])
+    top = max(r["processes"] for r in rows)
+    at = {(r["task"], r["processes"]): r for r in rows}
+    names = list(dict.fromkeys(r["task"] for r in rows))
+    slow, fast = result["chunk_decays"]
+    slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
+    return "\n".join([
+        "=== extra cores, measured: the reduction and the recurrences ===",
+        f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes started by "
+        f"{result['start_method']}",
+        table,
+        *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
+        *_wrap(
+            f"processes = 1 is the serial computation in this process; speedup = its time / "
+            f"this row's. The pool started in {format_seconds(result['pool_startup_s'])}; a warm "
+            f"dispatch to two workers takes {format_seconds(result['dispatch_s'])}, so two "
+            f"processes do not pay below about N = {result['break_even_n']:,} values."),
+        "",
+        *_wrap(
+            f"The mean needs nothing from other chunks: {at[names[0], top]['speedup']:.2f}x on "
+            f"{top} processes{' (below the break-even N, the dispatch costs more than it saves)' if result['n'] < result['break_even_n'] else ''}. "
+            "The linear recurrence's final state splits too: each chunk reduces to one affine "
+            f"map h -> A*h + B, composed in order at the end. With chunks of {slow['chunk']:,} "
+            f"steps, A = 0.9^{slow['chunk']:,} = {slow_a}, so "
+            f"{'the chunks do not depend on each other at all' if slow['A'] == 0 else 'the chunks hardly depend on each other'}; "
+            f"at decay 1 - 1e-7, A = {fast['A']:.3f} and the composition carries every earlier "
+            "chunk's state, as it must. Every state, as a state-space model needs in training, costs a "
+            "second pass: each chunk is reduced to its map, the maps give each chunk its true "
+            "start, and each chunk is scanned again from it. Two rounds of N/P steps, so at "
+            "most about P/2 faster when both passes cost the same; here the first pass keeps "
+            f"no states and is the cheaper one, hence {at[names[3], top]['speedup']:.2f}x on "
+            f"{top} processes. More work for a shorter chain: Brent's bound in practice."),
+        "",
+        *_wrap(
+            "The tanh recurrence has no such map, so it has no exact split. What works is to "
+            "start each chunk some steps early from h = 0 and throw those steps away:"),
+        warmup,
+        *_wrap(
+            "The error falls as the warm-up grows, as predicted by the product of the per-step "
+            "factors w(1-h^2) over the warm-up times |h| where it starts, down to rounding: the "
+            "recurrence forgets where it started. That is the vanishing gradient of the gradient section seen from the "
+            "other side: the property that lets a tanh RNN be split is the one that keeps "
+            "it from remembering far back."),
     ])
 
 
 # ============================================================================
 # Text tables
 # ============================================================================
+
+def _wrap(text, width=78):
+    """Return text as lines of at most `width` characters, broken at spaces only."""
+    return textwrap.wrap(text, width, break_on_hyphens=False)
+
 
 def _table(headers, rows, left=0):
     """Return rows of cells as a text table: the first `left` columns left-aligned, the rest right."""
@@ -2190,6 +2593,9 @@ SECTIONS = {
                         lambda opts: capacity_rows(), render_capacity, ()),
     "stream": Section("one token at a time: a KV cache against a state",
                       lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",)),
+    "cores": Section("this machine's cores: reduction and recurrences",
+                     lambda opts: cores_section(max(opts.sizes or (CORES_N,)), opts.reps),
+                     render_cores, ("--sizes", "--reps")),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 100                 # how many --sizes at most
@@ -2274,10 +2680,11 @@ def _build_parser():
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
     parser.add_argument("--sizes", type=_parse_sizes, metavar="N,N,...",
-                        help=(f"sequence lengths for {users('--sizes')}: up to {MAX_SIZES} sizes "
-                              f"separated by commas, each 1 to {MAX_SIZE:,} (one million is 1000000 "
-                              f"or 1_000_000). {MAX_SIZE:,} takes about 500 MB of memory and "
-                              "1.5 s per size here"))
+                        help=(f"sequence lengths for {users('--sizes')} (cores takes the largest): "
+                              f"up to {MAX_SIZES} sizes separated by commas, each 1 to {MAX_SIZE:,} "
+                              f"(one million is 1000000 or 1_000_000). {MAX_SIZE:,} takes about "
+                              "500 MB of memory and 1.5 s per size here; in cores, about 1 GB "
+                              "and 25 s"))
     parser.add_argument("--reps", type=_parse_reps, default=3, metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
                               f"is kept (1 to {MAX_REPS}; default 3)"))

@@ -19,8 +19,8 @@ from tests.support import MAIN_PY, ROOT, child_env, run_main, run_script
 FAST = ("--sizes", "1000", "--reps", "1")
 
 # Which sections read which option, written out here independently of main.py.
-OPTION_USERS = {"--sizes": {"wallclock", "sweep", "lanes"},
-                "--reps": {"wallclock", "hidden", "sweep", "stream"}}
+OPTION_USERS = {"--sizes": {"wallclock", "sweep", "lanes", "cores"},
+                "--reps": {"wallclock", "hidden", "sweep", "stream", "cores"}}
 
 
 class TestSections(unittest.TestCase):
