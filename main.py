@@ -47,10 +47,8 @@ import array
 import collections
 import collections.abc
 import decimal
-import fractions
 import functools
 import itertools
-import json
 import math
 import numbers
 import operator
@@ -61,7 +59,6 @@ import sys
 import textwrap
 import time
 import timeit
-import tracemalloc
 
 # Sizes of the lesson's tables (the seed script's).
 DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
@@ -72,12 +69,16 @@ SCAN_REL_TOL = 1e-9
 
 # Each timing sample runs the function enough times to last about this long,
 # so that a sample is long against the clock's resolution and its overhead.
-SAMPLE_SECONDS = 0.001
+# Shorter samples make the whole run quicker and their spread wider: at 1 ms the
+# default run took 1.09x the seed script's time here, at 0.5 ms 1.04x with a
+# spread above 1.5x in 2 of 96 samples, at 0.75 ms 1.06x and none.
+SAMPLE_SECONDS = 0.00075
 
 # A timing table says so when a function's samples disagree by more than this
-# (worst / best). Measured here on a quiet machine, 8 runs of 3 samples each at
-# 8 sizes: median 1.05x, largest 1.33x. A sample half again as slow as the best
-# means something else had the core for a third of it.
+# (worst / best). Measured here on a quiet machine, 12 runs of the wallclock
+# table (8 spreads of 3 samples each): median 1.07x, 95th percentile 1.25x,
+# largest 1.27x. A sample half again as slow as the best means the machine
+# was busy with something else for a third of it.
 SPREAD_WARNING = 1.5
 
 # Bounds of the command-line options.
@@ -2041,6 +2042,7 @@ def _kv_pairs(xs):
 
 def _traced_bytes(build):
     """Return (what build() returns, the bytes it still holds), by tracemalloc."""
+    import tracemalloc                  # imported here: only this section needs it
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -2453,8 +2455,9 @@ def _cores_errors(n, results, counts, slow, fast):
     """Return each result's largest error against its reference: the exact mean
     (in fractions), rnn_style, and the chunk summaries of the serial states
     (each list of states made, summarized for every process count, and let go)."""
+    from fractions import Fraction      # imported here: only this section needs it
     q, r = divmod(n, 17)
-    exact = float(sum(fractions.Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
+    exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
     xs = seed_input(n)
     want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
     errors = {(name, p): abs(got - want[name]) / abs(want[name])
@@ -2709,6 +2712,7 @@ def _run(opts):
     """Compute each chosen section, then return all of them as text or JSON."""
     results = {name: SECTIONS[name].compute(opts) for name in opts.sections}
     if opts.json:
+        import json                     # imported here: a text run does not need it
         return json.dumps(results, indent=2) + "\n"
     texts = [SECTIONS[name].render(data) for name, data in results.items()]
     closing = _closing(opts.sections)
