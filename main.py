@@ -71,7 +71,7 @@ SCAN_REL_TOL = 1e-9
 # so that a sample is long against the clock's resolution and its overhead.
 # Shorter samples make the whole run quicker and their spread wider: at 1 ms the
 # default run took 1.09x the seed script's time here, at 0.5 ms 1.04x with a
-# spread above 1.5x in 2 of 96 samples, at 0.75 ms 1.06x and none.
+# spread above 1.5x in 2 of 96 spreads, at 0.75 ms 1.06x and none.
 SAMPLE_SECONDS = 0.00075
 
 # A timing table says so when a function's samples disagree by more than this
