@@ -216,9 +216,10 @@ def rnn_tanh(xs, w=0.9):
 
     Serial for real: two tanh steps do not compose into one step of the
     same form, so unlike rnn_style's linear step there is no exact way to
-    regroup them, and the depth stays N whatever the hardware. (Iterative
-    schemes such as DEER, Lim et al. 2024, parallelize it approximately:
-    Newton iterations, each a linear scan.) Every state lies in (-1, 1).
+    regroup them, and an exact computation has depth N whatever the
+    hardware. Approximate splits exist: iterative schemes such as DEER (Lim
+    et al. 2024: Newton iterations, each a linear scan), or restarting each
+    chunk after a warm-up (the `cores` section). Every state lies in (-1, 1).
 
     >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)         # tanh(0.9*tanh(0.9*tanh(1) + 1) + 1)
     0.950815
@@ -2555,11 +2556,12 @@ def _table(headers, rows, left=0):
 
 TAKEAWAY = """\
 takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
-steps that no number of cores shortens. A reduction is a tree of depth
-ceil(log2 N), and so is a linear recurrence regrouped as a scan (the ssm
-section: how state-space models train in parallel). Attention pays for its
-short tree by scoring all N^2 pairs: O(N^2) work, and O(N^2) memory when the
-scores are stored, which Flash Attention avoids (the cost section)."""
+steps with no exact regrouping: extra cores shorten it only approximately (the
+cores section). A reduction is a tree of depth ceil(log2 N), and so is a
+linear recurrence regrouped as a scan (the ssm section: how state-space
+models train in parallel). Attention pays for its short tree by scoring all
+N^2 pairs: O(N^2) work, and O(N^2) memory when the scores are stored, which
+Flash Attention avoids (the cost section)."""
 
 MORE_SECTIONS = """\
 The other sections work the exercises and the lesson's other claims:
