@@ -2082,19 +2082,20 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
 
 
 def stream_models():
-    """Return the KV cache of STREAM_TRANSFORMERS against the state of STREAM_SSM:
-    bytes per token, at 32K tokens, and the context at which the cache
-    passes the SSM's state and fills each of DEVICE_BYTES."""
-    name, layers, d_model, d_state = STREAM_SSM
-    ssm = ssm_state_bytes(layers, d_model, d_state)
+    """Return, at model scale, the KV cache of each of STREAM_TRANSFORMERS (bytes
+    per token, at 32K tokens, and the context at which it passes the SSM's
+    state and fills each of DEVICE_BYTES), then the state of STREAM_SSM."""
+    ssm_name, ssm_layers, d_model, d_state = STREAM_SSM
+    ssm = ssm_state_bytes(ssm_layers, d_model, d_state)
     models = []
     for name, layers, kv_heads, head_dim in STREAM_TRANSFORMERS:
         per_token = kv_cache_bytes(1, layers, kv_heads, head_dim)
-        models.append({"name": name, "bytes_per_token": per_token,
+        models.append({"name": name, "kind": "kv cache", "bytes_per_token": per_token,
                        "bytes_at_32k": kv_cache_bytes(32_768, layers, kv_heads, head_dim),
                        "passes_ssm_state_at": ssm // per_token + 1,
                        "fills_device_at": {str(b // GIB): -(-b // per_token) for b in DEVICE_BYTES}})
-    return {"transformers": models, "ssm": {"name": STREAM_SSM[0], "state_bytes": ssm}}
+    models.append({"name": ssm_name, "kind": "ssm state", "state_bytes": ssm})
+    return models
 
 
 def render_stream(result):
@@ -2108,13 +2109,14 @@ def render_stream(result):
                      format_seconds(r["cache_token_s"]), format_seconds(r["state_token_s"])) for r in rows])
     spreads = [(f"{what} at T = {r['tokens']:,}", r[key]) for r in rows
                for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
-    ssm = models["ssm"]
-    devices = list(models["transformers"][0]["fills_device_at"])
+    caches = [m for m in models if m["kind"] == "kv cache"]
+    ssm = next(m for m in models if m["kind"] == "ssm state")
+    devices = list(caches[0]["fills_device_at"])
     model_table = _table(("KV cache", "per token", "at 32K", "> SSM", *(f"{g} GiB" for g in devices)),
                          [(m["name"].split(" (")[0], format_bytes(m["bytes_per_token"]),
                            format_bytes(m["bytes_at_32k"]), f"{m['passes_ssm_state_at']:,}",
                            *(f"{m['fills_device_at'][g]:,}" for g in devices))
-                          for m in models["transformers"]], left=1)
+                          for m in caches], left=1)
     growth = last["cache_token_s"] / first["cache_token_s"]
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
@@ -2135,7 +2137,7 @@ def render_stream(result):
         model_table,
         *_wrap(
             "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
-                      for m in models["transformers"]) +
+                      for m in caches) +
             f". The {ssm['name']} carries a constant {format_bytes(ssm['state_bytes'])} of state "
             "and convolution, whatever the context. (The weights come on top: 7B parameters "
             "are 13 GiB in fp16.) This is the lesson's \"when to still pick an RNN\" table: "

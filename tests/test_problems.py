@@ -171,13 +171,16 @@ class TestStream(unittest.TestCase):
         self.assertEqual(main.kv_cache_bytes(32_768, 32, 32, 128), 16 * 2**30)
         self.assertEqual(main.ssm_state_bytes(48, 2_048, 16), int(7.5 * 2**20))
         self.assertEqual(main.ssm_state_bytes(48, 2_048, 16, d_conv=0), 6 * 2**20)
-        models = {m["name"].split(",")[0]: m for m in main.stream_models()["transformers"]}
+        listed = main.stream_models()
+        ssm = listed[-1]
+        self.assertEqual((ssm["kind"], ssm["state_bytes"]), ("ssm state", main.ssm_state_bytes(48, 2_048, 16)))
+        models = {m["name"].split(",")[0]: m for m in listed if m["kind"] == "kv cache"}
         self.assertEqual(models["7B"]["fills_device_at"], {"24": 49_152, "80": 163_840})
         self.assertEqual(models["8B"]["passes_ssm_state_at"], 61)       # 7.5 MiB / 128 KiB = 60
         for m in models.values():
             n = m["passes_ssm_state_at"]
-            self.assertGreater(n * m["bytes_per_token"], main.stream_models()["ssm"]["state_bytes"])
-            self.assertLessEqual((n - 1) * m["bytes_per_token"], main.stream_models()["ssm"]["state_bytes"])
+            self.assertGreater(n * m["bytes_per_token"], ssm["state_bytes"])
+            self.assertLessEqual((n - 1) * m["bytes_per_token"], ssm["state_bytes"])
 
     def test_stream_renders_from_its_json(self):
         out = main.render_stream(json.loads(json.dumps(self.result)))
