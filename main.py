@@ -2219,11 +2219,16 @@ def _chunk_tanh(start, stop, w, warmup):
 
 
 def _run_chunks(executor, worker, bounds, *args):
-    """Return worker(start, stop, *args) for every chunk, in order: on the
-    executor's processes, or in this process when executor is None."""
+    """Return worker(start, stop, *args) for every chunk, in order."""
+    return _run_calls(executor, worker, [(start, stop, *args) for start, stop in bounds])
+
+
+def _run_calls(executor, worker, calls):
+    """Return worker(*call) for every call, in order: on the executor's
+    processes, or in this process when executor is None."""
     if executor is None:
-        return [worker(start, stop, *args) for start, stop in bounds]
-    futures = [executor.submit(worker, start, stop, *args) for start, stop in bounds]
+        return [worker(*call) for call in calls]
+    futures = [executor.submit(worker, *call) for call in calls]
     return [f.result() for f in futures]
 
 
@@ -2279,10 +2284,8 @@ def parallel_states(n, decay, processes, executor=None):
     starts = [0.0]                                                  # the first chunk starts at h_0 = 0
     for a, b in maps:
         starts.append(a * starts[-1] + b)
-    if executor is None:
-        return [_chunk_states(start, stop, decay, h) for (start, stop), h in zip(bounds, starts)]
-    futures = [executor.submit(_chunk_states, start, stop, decay, h) for (start, stop), h in zip(bounds, starts)]
-    return [f.result() for f in futures]
+    return _run_calls(executor, _chunk_states,
+                      [(start, stop, decay, h) for (start, stop), h in zip(bounds, starts)])
 
 
 def parallel_tanh(n, w, warmup, processes, executor=None):
@@ -2330,10 +2333,7 @@ def warmup_errors(n, w, parts, warmups):
     _require_int("warmup_errors", "parts", parts, low=2, high=n)
     warmups = _require_ints("warmup_errors", "warmups", warmups, low=0)
     xs = seed_input(n)
-    serial, h = [], 0.0
-    for x in xs:
-        h = math.tanh(w * h + x)
-        serial.append(h)
+    serial = _serial_states(lambda h, x: math.tanh(w * h + x), xs)
     rows = []
     for W in warmups:
         worst = predicted = 0.0
