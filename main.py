@@ -1,48 +1,32 @@
-"""Why transformers: the serial-depth gap between a recurrence and a reduction.
+"""Why transformers: the serial depth of a recurrence against a reduction.
 
-The runnable companion to "Why Transformers - The Problems with RNNs" (phase 7,
-lesson 1 of the AI-engineering curriculum). An RNN computes h_t = f(h_{t-1}, x_t):
-step t waits for step t-1, so N tokens are a chain of N dependent steps. Attention
-is an order-independent reduction: its additions can be arranged as a tree whose
-depth is ceil(log2 N). The chain is exact for a nonlinear step such as tanh; the
-lesson's linear step h = 0.9*h + x can be regrouped as a scan (section 8). No
-neural network here; the bottleneck is simulated with plain numbers so that it can
-be measured on any laptop.
+The runnable companion to "Why Transformers - The Problems with RNNs", lesson 1
+of phase 7 of the open curriculum rohitg00/ai-engineering-from-scratch. An RNN
+computes h_t = f(h_{t-1}, x_t): step t waits for step t-1, so N tokens are a
+chain of N dependent steps. Attention is a reduction: its N - 1 additions can
+be arranged as a tree of depth ceil(log2 N). Plain numbers, no neural network,
+are enough to measure the difference on any laptop.
 
-Run it:
+    python main.py              # the lesson's three sections
+    python main.py all          # every section
+    python main.py --help       # every section and option
+    python -m unittest          # the tests, and the examples in the docstrings
 
-    python main.py                  # the lesson's three sections
-    python main.py scan depth       # only the sections named, in that order
-    python main.py --json           # the same results as one JSON object
-    python main.py --help           # every section and option
+The file reads in the lesson's order:
 
-Sections, and the numbered parts of this file that hold them:
+    the lesson   rnn_style, attention_style, serial_scan, parallel_scan,
+                 benchmark, depth (the seed script's six), rnn_tanh and
+                 tree_reduce; then its sections depth, wallclock and scan
+    parts 1-10   the exercises and the lesson's other claims: hidden (1),
+                 sweep (2), ssm (3), work (4), lanes (5), cost (6),
+                 gradient (7), capacity (8), stream (9), cores (10)
+    machinery    inputs, timing, formatting, the process pool, the command
+                 line
 
-    depth      serial depth of the recurrence and of the reduction (2; step 2)
-    wallclock  both timed on this machine, per call (3; step 3)
-    scan       Hillis-Steele parallel prefix sum checked against the serial one
-               (4; the Medium exercise)
-    hidden     a vector hidden state of width 1, 8, 64, timed per step (5; Easy)
-    sweep      lengths 64 ... 65,536 timed, plotted log-log, exponents fitted
-               (6; Hard)
-    work       work and depth of every algorithm, measured by counting (7)
-    ssm        the linear recurrence computed by a parallel scan, as SSMs train (8)
-    lanes      a simulated machine with 1 ... 16,384 lanes: steps and idle lanes (9)
-    cost       what attention costs: Vaswani et al. Table 1, the n x n memory (10)
-    gradient   the second problem: gradients fading over distance (11)
-    capacity   the third problem: what a fixed-width state can recall (12)
-    stream     one token at a time: a KV cache against a recurrent state (13)
-    cores      the reduction and the recurrences split across this machine's
-               cores with a process pool (14; not in the default run)
-
-Part 1 holds the lesson's two functions, rnn_style and attention_style, and
-the nonlinear rnn_tanh. The first three sections run by default;
-`python main.py all` runs every section.
-
-Standard library only; Python 3.9 or newer. Tests: python -m unittest
+Each part uses the lesson, earlier parts and the machinery, never a later part.
+Standard library only; Python 3.9 or newer.
 """
 
-import argparse
 import array
 import collections
 import collections.abc
@@ -50,7 +34,6 @@ import decimal
 import functools
 import itertools
 import math
-import numbers
 import operator
 import os
 import random
@@ -60,237 +43,161 @@ import textwrap
 import time
 import timeit
 
-# Sizes of the lesson's tables (the seed script's).
-DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
-WALLCLOCK_SIZES = (1_000, 10_000, 100_000, 1_000_000)
-SCAN_LENGTH = 1_024
-SCAN_SEED = 7
-SCAN_REL_TOL = 1e-9
-
-# Each timing sample runs the function enough times to last about this long,
-# so that a sample is long against the clock's resolution and its overhead.
-# Shorter samples make the whole run quicker and their spread wider: at 1 ms the
-# default run took 1.09x the seed script's time here, at 0.5 ms 1.04x with a
-# spread above 1.5x in 2 of 96 spreads, at 0.75 ms 1.06x and none.
-SAMPLE_SECONDS = 0.00075
-
-# A timing table says so when a function's samples disagree by more than this
-# (worst / best). Measured here on a quiet machine, 12 runs of the wallclock
-# table (8 spreads of 3 samples each): median 1.07x, 95th percentile 1.25x,
-# largest 1.27x. A sample half again as slow as the best means the machine
-# was busy with something else for a third of it.
-SPREAD_WARNING = 1.5
-
-# Bounds of the command-line options.
-MAX_SIZE = 10_000_000
-MAX_REPS = 100
-
-
-# ----------------------------------------------------------------------------
-# Checks at the public boundary: each raises TypeError or ValueError naming the
-# function that was called and what it needs, as the standard library does.
-# They run once per call, never inside a timed loop.
-# ----------------------------------------------------------------------------
-
-def _kind(value):
-    return type(value).__name__
-
-
-def _require_int(func, name, value, low=1, high=None):
-    """Raise TypeError unless value is an int (not a bool), ValueError unless low <= value <= high."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{func} requires {name} to be an int, got {_kind(value)}")
-    if value < low or (high is not None and value > high):
-        bound = f">= {low}" if high is None else f"from {low} to {high}"
-        raise ValueError(f"{func} requires {name} {bound}, got {value}")
-
-
-def _require_number(func, name, value):
-    """Raise TypeError unless value is a number (int, float, Fraction, Decimal, ...; not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Number):
-        raise TypeError(f"{func} requires {name} to be a number, got {_kind(value)}")
-
-
-def _require_real(func, name, value, low=None, positive=False):
-    """Raise TypeError unless value is a real number, ValueError unless it is finite
-    and at least `low` (or above 0 when positive)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{func} requires {name} to be a real number, got {_kind(value)}")
-    if not math.isfinite(value):
-        raise ValueError(f"{func} requires {name} to be finite, got {value!r}")
-    if positive and value <= 0:
-        raise ValueError(f"{func} requires {name} > 0, got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{func} requires {name} >= {low}, got {value!r}")
-
-
-def _require_ints(func, name, values, low=1):
-    """Return values as a tuple after checking that it is a non-empty sequence of ints >= low."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, range)):
-        raise TypeError(f"{func} requires {name} to be a list or tuple of ints, got {_kind(values)}")
-    if not values:
-        raise ValueError(f"{func} requires at least one value in {name}")
-    for value in values:
-        _require_int(func, f"every value in {name}", value, low)
-    return tuple(values)
-
-
-def _require_positive(func, name, values):
-    """Return values as a list after checking that every one is a finite real > 0."""
-    values = _require_numbers(func, name, values, numbers.Real)
-    for value in values:
-        _require_real(func, f"every value in {name}", value, positive=True)
-    return values
-
-
-def _require_callable(func, name, value):
-    if not callable(value):
-        raise TypeError(f"{func} requires {name} to be callable, got {_kind(value)}")
-
-
-def _require_iterable(func, name, values):
-    """Return list(values), or raise TypeError naming func if values is not iterable."""
-    try:
-        return list(values)
-    except TypeError:
-        raise TypeError(f"{func} requires {name} to be iterable, got {_kind(values)}") from None
-
-
-def _require_numbers(func, name, values, kind=numbers.Number):
-    """Return values as a list after checking that it is an iterable of numbers
-    (of real numbers with kind=numbers.Real)."""
-    values = _require_iterable(func, name, values)
-    what = "real numbers" if kind is numbers.Real else "numbers"
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, kind):
-            raise TypeError(f"{func} requires {name} to hold {what}, got {_kind(value)}")
-    return values
-
-
-def _require_data(func, data, source, keys, many=False):
-    """Raise TypeError unless data has the shape that source() returns: a dict
-    holding `keys` (names separated by spaces), or with many=True a non-empty
-    list of such dicts."""
-    rows = data if many and isinstance(data, list) else [data] if not many else []
-    if not rows or not all(isinstance(r, dict) and set(keys.split()) <= r.keys() for r in rows):
-        raise TypeError(f"{func} requires what {source}() returns")
-
 
 # ============================================================================
-# 1. Recurrence and reduction (the lesson's step 1)
+# The lesson: a recurrence against a reduction
 # ============================================================================
 
 def rnn_style(xs, decay=0.9):
     """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.
 
-    The loop as written is one chain: step t needs the h of step t-1, so N
-    inputs take N dependent multiply-adds, depth N (the `work` section counts
-    the multiply and the add apart: 2N - 1 operations, depth 2N - 1). The
-    step is linear in h, though, so the same states can be regrouped and
-    computed by a parallel scan of depth log2 N (the `ssm` section); the
-    nonlinear step of rnn_tanh cannot be regrouped exactly. Exact numbers
-    stay exact (Fractions give a Fraction). An empty sequence returns h_0,
-    the zero of decay's type: 0.0 for the default decay.
+    Step t needs the h of step t-1, so the loop is one chain of N dependent
+    steps: depth N. (This step is linear in h, so part 3 computes the same
+    states by a scan.) Exact numbers stay exact; an empty xs returns h = 0.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
     >>> from fractions import Fraction
     >>> rnn_style([Fraction(1)] * 3, Fraction(9, 10))
     Fraction(271, 100)
-    >>> rnn_style([])
-    0.0
     """
-    if type(decay) is not float:        # a float needs no check: keeps short calls' timing fair
-        _require_number("rnn_style", "decay", decay)
-    h = 0 * decay                       # h_0 = 0 in decay's type: 0.0 for a float decay
-    try:
-        for x in xs:
-            h = decay * h + x           # cannot start before the previous h exists
-    except TypeError as exc:
-        raise TypeError(f"rnn_style requires an iterable of numbers ({exc})") from None
-    return h
-
-
-def rnn_tanh(xs, w=0.9):
-    """Return the last hidden state of the classic RNN step h = tanh(w*h + x), from h = 0.0.
-
-    Serial for real: two tanh steps do not compose into one step of the
-    same form, so unlike rnn_style's linear step there is no exact way to
-    regroup them, and an exact computation has depth N whatever the
-    hardware. Approximate splits exist: iterative schemes such as DEER (Lim
-    et al. 2024: Newton iterations, each a linear scan), or restarting each
-    chunk after a warm-up (the `cores` section). Every state lies in (-1, 1).
-
-    >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)         # tanh(0.9*tanh(0.9*tanh(1) + 1) + 1)
-    0.950815
-    >>> rnn_tanh([])
-    0.0
-    """
-    _require_real("rnn_tanh", "w", w)
-    h = 0.0
-    try:
-        for x in xs:
-            h = math.tanh(w * h + x)    # the nonlinearity that keeps it serial
-    except TypeError as exc:
-        raise TypeError(f"rnn_tanh requires an iterable of real numbers ({exc})") from None
+    h = 0 * decay                           # h_0 = 0, in decay's type
+    if h != 0:                              # 0 * inf is nan: no recurrence to run
+        raise ValueError(f"rnn_style requires a finite decay, got {decay!r}")
+    for x in xs:
+        h = decay * h + x                   # cannot start before the previous h exists
     return h
 
 
 def attention_style(xs):
     """Return the mean of xs: an order-independent reduction.
 
-    Every x contributes independently of the others, so the N-1 additions can
-    be arranged as a tree of depth ceil(log2 N). CPython's sum() does not do
-    that: it is one loop in C, left to right, depth N (the `work` section
-    measures it). Since CPython 3.12 a float sum also carries a Neumaier
-    compensation term, so it is no longer the plain left fold:
-    sum([0.1] * 10) is 1.0 on 3.12 and later, 0.9999999999999999 before.
+    Every x contributes independently of the others, so the N - 1 additions
+    can be arranged as a tree of depth ceil(log2 N) (tree_reduce). CPython's
+    sum() does not do that: it is one loop in C, left to right (part 4
+    counts it).
 
     >>> attention_style([1.0, 2.0, 3.0, 6.0])
     3.0
-    >>> attention_style([])
-    Traceback (most recent call last):
-      ...
-    ValueError: attention_style requires at least one value
     """
-    try:
-        n = len(xs)
-        total = sum(xs)
-    except TypeError as exc:
-        raise TypeError(f"attention_style requires a sequence of numbers ({exc})") from None
-    if n == 0:
+    if len(xs) == 0:
         raise ValueError("attention_style requires at least one value")
-    return total / n
+    return sum(xs) / len(xs)
 
 
-# ============================================================================
-# 2. Serial depth (the lesson's step 2)
-# ============================================================================
+def serial_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
+
+    One dependent combine per element after the first: N - 1 combines, depth
+    N - 1. op must be associative; it need not be commutative.
+
+    >>> serial_scan([1, 2, 3, 4])
+    [1, 3, 6, 10]
+    >>> serial_scan(["a", "b", "c"])
+    ['a', 'ab', 'abc']
+    """
+    out = []
+    values = iter(xs)
+    for acc in values:                      # the first value starts the running total
+        out.append(acc)
+        for x in values:                    # each later one needs the total so far
+            acc = op(acc, x)
+            out.append(acc)
+    return out
+
+
+def parallel_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs, computed as Hillis and Steele (1986) do.
+
+    Same result as serial_scan, up to rounding. In round k every element
+    combines with the one 2**k places back; the combines of a round are
+    independent, so with N processors a round is one step: ceil(log2 N)
+    rounds, and N*log2(N) - N + 1 combines for N a power of two. Here a round
+    is one map() over the list.
+
+    >>> parallel_scan([1, 2, 3, 4, 5])
+    [1, 3, 6, 10, 15]
+    """
+    out = list(xs)
+    step = 1
+    while step < len(out):
+        # new[i] = out[i - step] op out[i] for every i >= step, all at once;
+        # the first `step` values are complete already.
+        new = out[:step]
+        new.extend(map(op, out, itertools.islice(out, step, None)))
+        out = new
+        step *= 2
+    return out
+
+
+def benchmark(n, reps=3, *, timer=time.perf_counter, samples=False):
+    """Return (rnn_seconds, attention_seconds): the best seconds per call of
+    rnn_style and attention_style on seed_input(n).
+
+    Timed as timeit times (sample_per_call): the two functions' samples
+    alternate, and the minimum of `reps` is kept, because slower samples
+    come from interference, not from the code. With samples=True, return
+    every sample of each instead of the best.
+
+    >>> rnn_s, attn_s = benchmark(1_000, reps=1)
+    >>> rnn_s > 0 and attn_s > 0
+    True
+    """
+    xs = seed_input(n)
+    rnn, attn = sample_per_call([functools.partial(rnn_style, xs),
+                                 functools.partial(attention_style, xs)], reps, timer=timer)
+    return (rnn, attn) if samples else (min(rnn), min(attn))
+
 
 def depth(n):
     """Return (rnn_depth, attention_depth) for a sequence of n elements.
 
-    The depth is the longest chain of operations that must run one after
-    another. The recurrence's is n; a balanced tree reduction's is
-    ceil(log2 n), at least 1. Exact for every int n >= 1: integer arithmetic,
-    no float log2 (which rounds wrongly above 2**53).
+    The depth is the longest chain of steps that must run one after another:
+    n for the recurrence, ceil(log2 n) (at least 1) for a balanced tree.
+    Exact for every n >= 1: integer arithmetic, no float log2.
 
     >>> depth(1024)
     (1024, 10)
     >>> depth(1025)
     (1025, 11)
-    >>> depth(2**60 + 1)[1]
-    61
     """
-    _require_int("depth", "n", n)
-    return n, max(1, (n - 1).bit_length())     # (n-1).bit_length() == ceil(log2 n)
+    if operator.index(n) < 1:
+        raise ValueError(f"depth requires n >= 1, got {n}")
+    return n, max(1, (n - 1).bit_length())     # (n - 1).bit_length() == ceil(log2 n)
+
+
+def rnn_tanh(xs, w=0.9):
+    """Return the last hidden state of the classic RNN step h = tanh(w*h + x), from h = 0.
+
+    Two tanh steps do not compose into one step of the same form, so unlike
+    rnn_style's linear step there is no exact regrouping: computed step by
+    step, its depth is N. Every state lies in (-1, 1).
+
+    >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)
+    0.950815
+    """
+    states = tanh_states(xs, w)
+    return states[-1] if states else 0.0
+
+
+def tanh_states(xs, w=0.9, h=0.0):
+    """Return every state h_1 ... h_N of h_t = tanh(w*h_{t-1} + x_t), from h_0 = h.
+
+    >>> [round(s, 4) for s in tanh_states([1.0, 0.0], w=0.5)]
+    [0.7616, 0.3634]
+    """
+    states = []
+    for x in xs:
+        h = math.tanh(w * h + x)            # the nonlinearity that keeps it serial
+        states.append(h)
+    return states
 
 
 def tree_reduce(xs, op=operator.add):
     """Return xs[0] op xs[1] op ... op xs[-1], combined pairwise up a balanced tree.
 
     The shape that makes a reduction parallel: each level combines
-    neighbouring pairs, all independent, so N-1 combines take depth
+    neighbouring pairs, all independent, so N - 1 combines take depth
     ceil(log2 N). op must be associative; it need not be commutative.
 
     >>> tree_reduce([1, 2, 3, 4, 5])
@@ -298,15 +205,11 @@ def tree_reduce(xs, op=operator.add):
     >>> tree_reduce(["a", "b", "c"])
     'abc'
     """
-    _require_callable("tree_reduce", "op", op)
-    level = _require_iterable("tree_reduce", "xs", xs)
+    level = list(xs)
     if not level:
         raise ValueError("tree_reduce requires at least one value")
-    try:
-        while len(level) > 1:
-            level = _pairwise(level, op)
-    except TypeError as exc:
-        raise TypeError(f"tree_reduce requires values that op can combine ({exc})") from None
+    while len(level) > 1:
+        level = _pairwise(level, op)
     return level[0]
 
 
@@ -316,10 +219,21 @@ def _pairwise(level, op):
     return pairs + level[-1:] if len(level) % 2 else pairs
 
 
+# ----------------------------------------------------------------------------
+# The lesson's three sections, each computed as data and then rendered
+# ----------------------------------------------------------------------------
+
+DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
+WALLCLOCK_SIZES = (1_000, 10_000, 100_000, 1_000_000)
+SCAN_LENGTH = 1_024
+SCAN_SEED = 7
+SCAN_REL_TOL = 1e-9
+
+
 def depth_rows(sizes=DEPTH_SIZES):
     """Return the depth table: a dict per size with both depths and their ratio."""
     rows = []
-    for n in _require_ints("depth_rows", "sizes", sizes):
+    for n in sizes:
         rnn_depth, attn_depth = depth(n)
         rows.append({"n": n, "rnn_depth": rnn_depth, "attn_depth": attn_depth,
                      "depth_ratio": rnn_depth / attn_depth})
@@ -328,7 +242,6 @@ def depth_rows(sizes=DEPTH_SIZES):
 
 def render_depth(rows):
     """Return the depth table as text."""
-    _require_data("render_depth", rows, "depth_rows", "n rnn_depth attn_depth depth_ratio", many=True)
     table = _table(("N", "rnn depth", "attn depth", "depth ratio"),
                    [(f"{r['n']:,}", f"{r['rnn_depth']:,}", f"{r['attn_depth']:,}",
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
@@ -346,207 +259,20 @@ def render_depth(rows):
     ])
 
 
-# ============================================================================
-# 3. Wall-clock time on this machine (the lesson's step 3)
-# ============================================================================
-
-def seed_input(n):
-    """Return the seed script's input: [0.001 * (i % 17) for i in range(n)].
-
-    The same floats, built in C: one period of i % 17 repeated as an array of
-    doubles, then tolist(), which makes a new float object per element as
-    the comprehension does. 20 ms instead of 53 ms at N = 1,000,000 here
-    (timeit, best of 5), which keeps the whole run about as fast as the seed.
-
-    >>> seed_input(3)
-    [0.0, 0.001, 0.002]
-    >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
-    True
-    """
-    _require_int("seed_input", "n", n, low=0)
-    return _seed_chunk(0, n)
-
-
-def _seed_chunk(start, stop):
-    """Return seed_input's values at indices start ... stop - 1, built the same way."""
-    offset = start % 17
-    period = array.array("d", [0.001 * ((offset + k) % 17) for k in range(17)])
-    n = stop - start
-    return (period * (n // 17) + period[:n % 17]).tolist()
-
-
-def _loop_count(once, target=SAMPLE_SECONDS):
-    """Return how many calls of `once` seconds each make a sample of about `target` seconds."""
-    if once <= 0:                       # a clock too coarse to see one call
-        return 1_000
-    return max(1, math.ceil(target / once))
-
-
-def sample_per_call(statements, namespace, reps=3, *, timer=time.perf_counter):
-    """Return, for each statement, a list of `reps` samples of its seconds per call.
-
-    Timed as the timeit module times: a timeit.Timer per statement, the
-    garbage collector off during a sample. A statement's first call warms the
-    caches and sizes its samples, each of which runs enough calls to last
-    about SAMPLE_SECONDS; a first call that already lasts that long is the
-    first sample. Then rounds take one sample of every statement in turn (a,
-    b, a, b, ...), so that a change in the machine's speed hits them all.
-    Every sample is kept: the best is the measurement, the worst says how
-    noisy the machine was.
-
-    >>> [len(s) for s in sample_per_call(["sum(xs)", "max(xs)"], {"xs": [1, 2]}, reps=2)]
-    [2, 2]
-    """
-    if isinstance(statements, str) or not isinstance(statements, (list, tuple)) or not statements:
-        raise TypeError("sample_per_call requires statements to be a non-empty list of strings")
-    if not isinstance(namespace, dict):
-        raise TypeError(f"sample_per_call requires namespace to be a dict, got {_kind(namespace)}")
-    _require_int("sample_per_call", "reps", reps)
-    _require_callable("sample_per_call", "timer", timer)
-    try:
-        timers = [timeit.Timer(stmt, timer=timer, globals=namespace) for stmt in statements]
-    except (ValueError, SyntaxError) as exc:
-        raise ValueError(f"sample_per_call requires statements that compile ({exc})") from None
-    loops, samples = [], []
-    for t in timers:
-        once = t.timeit(1)
-        if once >= SAMPLE_SECONDS:      # a call this long is a sample already
-            loops.append(1)
-            samples.append([once])
-        else:
-            loops.append(_loop_count(min(once, t.timeit(1))))
-            samples.append([])
-    for _ in range(reps):
-        for t, count, taken in zip(timers, loops, samples):
-            if len(taken) < reps:
-                taken.append(t.timeit(count) / count)
-    return samples
-
-
-def _benchmark_samples(n, reps, timer=time.perf_counter):
-    namespace = {"rnn_style": rnn_style, "attention_style": attention_style, "xs": seed_input(n)}
-    return sample_per_call(["rnn_style(xs)", "attention_style(xs)"], namespace, reps, timer=timer)
-
-
-def benchmark(n, reps=3, *, timer=time.perf_counter):
-    """Return (rnn_seconds, attention_seconds): the best seconds per call on seed_input(n).
-
-    Each function gets `reps` samples from sample_per_call, taken in
-    alternation, and the minimum is kept: slower samples come from
-    interference, not from the code.
-
-    >>> rnn_s, attn_s = benchmark(1_000, reps=1)
-    >>> rnn_s > 0 and attn_s > 0
-    True
-    """
-    _require_int("benchmark", "n", n)
-    _require_int("benchmark", "reps", reps)
-    _require_callable("benchmark", "timer", timer)
-    rnn, attn = _benchmark_samples(n, reps, timer)
-    return min(rnn), min(attn)
-
-
-def spread(samples):
-    """Return max(samples) / min(samples): 1.0 when every sample agrees.
-
-    >>> spread([2e-6, 3e-6, 2.2e-6])
-    1.5
-    """
-    samples = _require_numbers("spread", "samples", samples)
-    if not samples or min(samples) <= 0:
-        raise ValueError("spread requires at least one sample, every one > 0")
-    return max(samples) / min(samples)
-
-
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
     """Return the wall-clock table: per size, the best seconds per call of both
-    functions, their ratio, and each function's spread (worst / best sample)."""
-    sizes = _require_ints("wallclock_rows", "sizes", sizes)
-    _require_int("wallclock_rows", "reps", reps)
+    functions (benchmark), their ratio, and each one's spread (worst / best)."""
     rows = []
     for n in sizes:
-        rnn, attn = _benchmark_samples(n, reps)
-        rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn), "ratio": min(rnn) / min(attn),
+        rnn, attn = benchmark(n, reps, samples=True)
+        rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
+                     "ratio": min(rnn) / min(attn),
                      "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
     return rows
 
 
-SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
-                (" ns", decimal.Decimal("1e-9")))
-
-
-def format_seconds(seconds):
-    """Return a duration in the unit that keeps three significant digits.
-
-    Never "0.00": a duration under a nanosecond reads "< 1 ns". Rounded once,
-    from the exact value of the float (0.0009995 is stored as
-    0.00099949999..., so it reads 999 µs; 0.0009996 reads 1.00 ms).
-
-    >>> format_seconds(0.0000312)
-    '31.2 µs'
-    >>> format_seconds(2.5)
-    '2.50 s'
-    >>> format_seconds(0.0009996)
-    '1.00 ms'
-    >>> format_seconds(0.0)
-    '< 1 ns'
-    """
-    return _scaled("format_seconds", "seconds", seconds, SECOND_UNITS) or "< 1 ns"
-
-
-def _three_digits(x):
-    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
-    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
-        if x < decimal.Decimal(below):
-            return f"{x:.{decimals}f}"
-    return f"{x:.0f}"
-
-
-def _scaled(func, name, value, units):
-    """Return value in the largest of `units` ((suffix, scale), largest first) in
-    which it reads 1 or more, with three significant digits; None if it is
-    below every unit. The value is scaled as an exact Decimal, so it is
-    rounded once. Where it would read 1000 or more in one unit and below 1 in
-    the next larger (binary units: 1000 KiB), it reads in the larger: 0.977 MiB.
-    """
-    _require_real(func, name, value, low=0)
-    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
-    larger = None
-    for suffix, scale in units:
-        text = _three_digits(exact / scale)
-        if decimal.Decimal(text) >= 1:
-            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
-        larger = text + suffix
-    return None
-
-
-def _format_ratio(ratio):
-    return "n/a" if ratio is None else f"{ratio:,.1f}x"
-
-
-def _timing_table(rows):
-    """Return the per-call times of both functions, with a note under them when noisy."""
-    table = _table(("N", "rnn / call", "attn / call", "rnn / attn"),
-                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
-                     _format_ratio(r["ratio"])) for r in rows])
-    spreads = [(f"{name} at N = {r['n']:,}", r[key]) for r in rows
-               for name, key in (("rnn_style", "rnn_spread"), ("attention_style", "attn_spread"))]
-    return "\n".join([table, *_spread_note(spreads)])
-
-
-def _spread_note(spreads):
-    """Return one line naming the largest of the (what, spread) pairs if it is
-    above SPREAD_WARNING, else no line."""
-    what, worst = max(spreads, key=lambda pair: pair[1])
-    if worst <= SPREAD_WARNING:
-        return []
-    return [f"noisy: {what}: samples differ {worst:.2f}x (worst / best)"]
-
-
 def render_wallclock(rows):
     """Return the wall-clock table as text, with what its ratio measures."""
-    _require_data("render_wallclock", rows, "wallclock_rows",
-                  "n rnn_s attn_s ratio rnn_spread attn_spread", many=True)
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
         _timing_table(rows),
@@ -557,152 +283,23 @@ def render_wallclock(rows):
     ])
 
 
-# ============================================================================
-# 4. Prefix sums: serial, Hillis-Steele and Blelloch scans (Medium exercise)
-# ============================================================================
-#
-# A scan works for any associative operator op (op(op(a, b), c) == op(a, op(b, c))),
-# not only +: string concatenation, matrix products, the composition of affine maps
-# (section 8). It need not be commutative, so each combine keeps the earlier
-# element on the left: op(earlier, later).
-
-def serial_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
-
-    One dependent step per element after the first: N - 1 combines, depth
-    N - 1.
-
-    >>> serial_scan([1, 2, 3, 4])
-    [1, 3, 6, 10]
-    >>> serial_scan(["a", "b", "c"])
-    ['a', 'ab', 'abc']
-    """
-    _require_callable("serial_scan", "op", op)
-    xs = _require_iterable("serial_scan", "xs", xs)
-    out = []
-    try:
-        for x in xs:
-            out.append(op(out[-1], x) if out else x)     # needs the previous result
-    except TypeError as exc:
-        raise TypeError(f"serial_scan requires values that op can combine ({exc})") from None
-    return out
-
-
-def _hillis_steele_offsets(n):
-    """Yield the offsets 1, 2, 4, ... below n: one per round of the parallel scan."""
-    step = 1
-    while step < n:
-        yield step
-        step *= 2
-
-
-def parallel_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs, computed as Hillis and Steele (1986) do.
-
-    Same result as serial_scan: out[i] == xs[0] op ... op xs[i]. In round k
-    every element combines with the one 2**k places back; the combines within
-    a round are independent of each other, so with N processors each round is
-    one step: ceil(log2 N) rounds, depth ceil(log2 N), and N*log2(N) - N + 1
-    combines in all (for N a power of two). Here a round is one map() over
-    the whole list. xs is not modified.
-
-    >>> parallel_scan([1, 2, 3, 4, 5])
-    [1, 3, 6, 10, 15]
-    """
-    _require_callable("parallel_scan", "op", op)
-    out = _require_iterable("parallel_scan", "xs", xs)
-    try:
-        for step in _hillis_steele_offsets(len(out)):
-            # new[i] = out[i - step] op out[i] for every i >= step, all at once;
-            # the first `step` values are complete already.
-            new = out[:step]
-            new.extend(map(op, out, itertools.islice(out, step, None)))
-            out = new
-    except TypeError as exc:
-        raise TypeError(f"parallel_scan requires values that op can combine ({exc})") from None
-    return out
-
-
-def brent_kung_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs with the work-efficient tree of Brent and Kung (1982).
-
-    Same result as serial_scan. An up-sweep combines pairs, then pairs of
-    pairs, up a balanced tree, so that out[i] holds the combination of the
-    block that ends at i; a down-sweep then completes every other position
-    from the block before it. Each level's combines are independent. For N a
-    power of two: 2N - log2(N) - 2 combines, so O(N) work like the serial
-    scan, and depth 2*log2(N) - 2 for N >= 4 (N = 2: one combine, depth 1),
-    so O(log N) like Hillis-Steele. Inclusive, any length, no identity
-    element needed. xs is not modified.
-
-    >>> brent_kung_scan([1, 2, 3, 4, 5, 6])
-    [1, 3, 6, 10, 15, 21]
-    """
-    _require_callable("brent_kung_scan", "op", op)
-    out = _require_iterable("brent_kung_scan", "xs", xs)
-    n = len(out)
-    try:
-        d = 1
-        while d < n:                        # up-sweep: blocks of 2d end at 2d-1, 4d-1, ...
-            for i in range(2 * d - 1, n, 2 * d):
-                out[i] = op(out[i - d], out[i])
-            d *= 2
-        while d > 1:                        # down-sweep: fill the block ends in between
-            d //= 2
-            for i in range(3 * d - 1, n, 2 * d):
-                out[i] = op(out[i - d], out[i])
-    except TypeError as exc:
-        raise TypeError(f"brent_kung_scan requires values that op can combine ({exc})") from None
-    return out
-
-
-def blelloch_scan(xs, op=operator.add, identity=0):
-    """Return the exclusive scan of xs as Blelloch (1990) computes it:
-    out[0] == identity, out[i] == xs[0] op ... op xs[i-1].
-
-    The same up-sweep as brent_kung_scan builds a tree of block sums; then
-    the root is replaced by the identity, and a down-sweep hands each node's
-    prefix down: its left child gets the prefix, its right child the prefix
-    combined with the left child's sum. For N a power of two: 2(N - 1)
-    combines and 2 log2 N levels, one up and one down per level of the
-    tree. Other lengths are padded with the identity up to a power of two.
-    xs is not modified.
-
-    >>> blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3])       # Blelloch's own example
-    [0, 3, 4, 11, 11, 15, 16, 22]
-    >>> blelloch_scan(["a", "b", "c"], identity="")
-    ['', 'a', 'ab']
-    """
-    _require_callable("blelloch_scan", "op", op)
-    values = _require_iterable("blelloch_scan", "xs", xs)
-    n = len(values)
-    size = 1 << max(0, n - 1).bit_length()            # the next power of two >= n
-    out = values + [identity] * (size - n)
-    try:
-        d = 1
-        while d < size:                     # up-sweep: out[i] holds the sum of its block
-            for i in range(2 * d - 1, size, 2 * d):
-                out[i] = op(out[i - d], out[i])
-            d *= 2
-        out[size - 1] = identity            # the prefix before everything
-        while d > 1:                        # down-sweep: each node hands its prefix down
-            d //= 2
-            for i in range(2 * d - 1, size, 2 * d):
-                left_sum = out[i - d]
-                out[i - d] = out[i]                     # left child: the node's prefix
-                out[i] = op(out[i], left_sum)           # right child: prefix, then left block
-    except TypeError as exc:
-        raise TypeError(f"blelloch_scan requires values that op can combine ({exc})") from None
-    return out[:n]
+def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
+    """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
+    xs = uniform_inputs(_require_size("scan_check", "length", length), random.Random(seed))
+    serial, parallel = serial_scan(xs), parallel_scan(xs)
+    return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
+            "mismatches": count_mismatches(serial, parallel),
+            "serial_last": serial[-1], "parallel_last": parallel[-1],
+            "serial_steps": length - 1, "parallel_steps": depth(length)[1] * (length > 1)}
 
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
     """Return how many positions differ by more than rel_tol times the largest
     finite |expected|.
 
-    The tolerance is relative to the values: two summation orders of the same
-    floats differ by rounding, which grows with their magnitude. A NaN or an
-    infinity is a mismatch unless the other side holds the same (two NaNs
+    Two summation orders of the same floats differ by rounding, which grows
+    with their magnitude, hence a tolerance relative to the values. A NaN or
+    an infinity is a mismatch unless the other side holds the same (two NaNs
     agree), and it never widens the tolerance.
 
     >>> count_mismatches([1.0, 2.0, 3.0], [1.0, 2.0, 3.5])
@@ -710,12 +307,12 @@ def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
     >>> count_mismatches([1.0, 2.0], [1.0, float("nan")])
     1
     """
-    expected = _require_numbers("count_mismatches", "expected", expected, numbers.Real)
-    actual = _require_numbers("count_mismatches", "actual", actual, numbers.Real)
-    _require_real("count_mismatches", "rel_tol", rel_tol, low=0)
+    expected, actual = list(expected), list(actual)
     if len(expected) != len(actual):
         raise ValueError("count_mismatches requires two sequences of the same length, "
                          f"got {len(expected)} and {len(actual)}")
+    if not rel_tol >= 0:
+        raise ValueError(f"count_mismatches requires rel_tol >= 0, got {rel_tol!r}")
     tol = rel_tol * max((abs(e) for e in expected if math.isfinite(e)), default=0.0)
     return sum(1 for e, a in zip(expected, actual) if not _agree(e, a, tol))
 
@@ -726,24 +323,8 @@ def _agree(e, a, tol):
     return e == a or (math.isnan(e) and math.isnan(a))
 
 
-def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
-    """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
-    _require_int("scan_check", "length", length)
-    _require_int("scan_check", "seed", seed, low=0)
-    rng = random.Random(seed)
-    xs = [rng.uniform(-1.0, 1.0) for _ in range(length)]
-    serial, parallel = serial_scan(xs), parallel_scan(xs)
-    return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
-            "mismatches": count_mismatches(serial, parallel),
-            "serial_last": serial[-1], "parallel_last": parallel[-1],
-            "serial_steps": len(xs) - 1,
-            "parallel_steps": sum(1 for _ in _hillis_steele_offsets(len(xs)))}
-
-
 def render_scan(result):
     """Return the scan comparison as text."""
-    _require_data("render_scan", result, "scan_check", "length seed rel_tol mismatches serial_last "
-                  "parallel_last serial_steps parallel_steps")
     r = result
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -759,12 +340,41 @@ def render_scan(result):
     ])
 
 
+TAKEAWAY = """\
+takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
+steps with no exact regrouping: extra cores shorten it only approximately (the
+cores section). A reduction is a tree of depth ceil(log2 N), and so is a
+linear recurrence regrouped as a scan (the ssm section: how state-space
+models train in parallel). Attention pays for its short tree by scoring all
+N^2 pairs: O(N^2) work, and O(N^2) memory when the scores are stored, which
+Flash Attention avoids (the cost section)."""
+
+
 # ============================================================================
-# 5. Exercise (Easy): a vector hidden state
+# The lesson ends here. What follows works its exercises (parts 1 and 2; the
+# Medium one is the scan above) and measures its other claims (parts 3-10),
+# each part a section of the command line. Then the machinery.
+#
+# Short names used below:
+#   N        sequence length (n in function arguments)
+#   x, h     an input and a hidden state; h_t is the state after step t
+#   decay    the linear step's factor a in h = a*h + x; w the tanh step's
+#   op       an associative combine: op(op(a, b), c) == op(a, op(b, c))
+#   step     one link of a chain: a step cannot start before the one before
+#   work     how many operations run in all; depth, the longest chain of them
+#   d        a state's or a model's width; P the number of lanes or processes
+#   madds    multiply-adds
+# ============================================================================
+
+
+# ============================================================================
+# 1. Exercise (Easy): a vector hidden state
 # ============================================================================
 
 HIDDEN_WIDTHS = (1, 8, 64)
 HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
+
+Madds = collections.namedtuple("Madds", "step dense_combine diagonal_combine")
 
 
 def hidden_weights(width, decay=0.9):
@@ -782,8 +392,7 @@ def hidden_weights(width, decay=0.9):
     >>> A
     [[0.6, 0.3], [0.3, 0.6]]
     """
-    _require_int("hidden_weights", "width", width)
-    _require_real("hidden_weights", "decay", decay)
+    width = _require_size("hidden_weights", "width", width, high=MAX_WIDTH)
     A = []
     for i in range(width):
         closeness = [1.0 / (1 + abs(i - j)) for j in range(width)]
@@ -806,12 +415,7 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     >>> rnn_style_vector([], width=3)
     [0.0, 0.0, 0.0]
     """
-    _require_int("rnn_style_vector", "width", width)
-    _require_real("rnn_style_vector", "decay", decay)
-    try:
-        return _vector_recurrence(xs, *hidden_weights(width, decay))
-    except TypeError as exc:
-        raise TypeError(f"rnn_style_vector requires an iterable of numbers ({exc})") from None
+    return _vector_recurrence(xs, *hidden_weights(width, decay))
 
 
 def _vector_recurrence(xs, A, b):
@@ -824,9 +428,9 @@ def _vector_recurrence(xs, A, b):
 
 
 def combine_madds(width):
-    """Return (step, dense_combine, diagonal_combine): the multiplications of one
-    step h -> A.h + b*x of a `width`-unit state (A.h: width**2), and of one
-    scan combine of two such steps.
+    """Return Madds(step, dense_combine, diagonal_combine): the multiplications
+    of one step h -> A.h + b*x of a `width`-unit state (A.h: width**2), and of
+    one scan combine of two such steps.
 
     The step is linear, so it can be scanned as an affine map (A, c): the
     map (A1, c1) followed by (A2, c2) is (A2.A1, A2.c1 + c2), a width x width
@@ -835,10 +439,9 @@ def combine_madds(width):
     elementwise: 2 * width.
 
     >>> combine_madds(64)
-    (4096, 266240, 128)
+    Madds(step=4096, dense_combine=266240, diagonal_combine=128)
     """
-    _require_int("combine_madds", "width", width)
-    return width ** 2, width ** 3 + width ** 2, 2 * width
+    return Madds(width ** 2, width ** 3 + width ** 2, 2 * width)
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
@@ -847,30 +450,29 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
 
     The weights are built before timing, so that only the steps are timed.
     """
-    widths = _require_ints("hidden_rows", "widths", widths)
-    _require_int("hidden_rows", "steps", steps)
-    _require_int("hidden_rows", "reps", reps)
-    namespace = {"f": _vector_recurrence, "xs": seed_input(steps)}
-    for w in widths:
-        namespace[f"A{w}"], namespace[f"b{w}"] = hidden_weights(w)
-    samples = sample_per_call([f"f(xs, A{w}, b{w})" for w in widths], namespace, reps)
+    xs = seed_input(_require_size("hidden_rows", "steps", steps))
+    calls = [functools.partial(_vector_recurrence, xs, *hidden_weights(w)) for w in widths]
+    samples = sample_per_call(calls, reps)
     base = min(samples[0]) / steps
-    return [{"width": w, "step_s": min(s) / steps, "growth": (min(s) / steps) / base,
-             "madds_per_step": combine_madds(w)[0], "madds_per_combine": combine_madds(w)[1],
-             "madds_per_diagonal_combine": combine_madds(w)[2], "depth": steps, "spread": spread(s)}
-            for w, s in zip(widths, samples)]
+    rows = []
+    for w, s in zip(widths, samples):
+        madds = combine_madds(w)
+        rows.append({"width": w, "step_s": min(s) / steps, "growth": (min(s) / steps) / base,
+                     "madds_per_step": madds.step, "madds_per_combine": madds.dense_combine,
+                     "madds_per_diagonal_combine": madds.diagonal_combine, "depth": steps,
+                     "spread": spread(s)})
+    return rows
 
 
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
-    _require_data("render_hidden", rows, "hidden_rows", "width step_s growth madds_per_step "
-                  "madds_per_combine madds_per_diagonal_combine depth spread", many=True)
     first = rows[0]["width"]
     table = _table(("width", "time / step", f"vs width {first}", "madds / step", "depth",
                     "madds / combine", "diagonal"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
-                     f"{r['madds_per_step']:,}", f"{r['depth']:,}", f"{r['madds_per_combine']:,}",
-                     f"{r['madds_per_diagonal_combine']:,}") for r in rows])
+                     f"{r['madds_per_step']:,}", f"{r['depth']:,}",
+                     f"{r['madds_per_combine']:,}", f"{r['madds_per_diagonal_combine']:,}")
+                    for r in rows])
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         table,
@@ -890,7 +492,7 @@ def render_hidden(rows):
 
 
 # ============================================================================
-# 6. Exercise (Hard): sweep the sequence length, plot, explain
+# 2. Exercise (Hard): sweep the sequence length, plot, explain
 # ============================================================================
 
 SWEEP_SIZES = tuple(2 ** k for k in range(6, 17))      # 64 ... 65,536
@@ -905,10 +507,11 @@ def fit_exponent(ns, seconds):
     >>> round(fit_exponent([10, 100, 1000], [2e-6, 2e-5, 2e-4]), 6)
     1.0
     """
-    ns = _require_positive("fit_exponent", "ns", ns)
-    seconds = _require_positive("fit_exponent", "seconds", seconds)
+    ns, seconds = list(ns), list(seconds)
     if len(ns) != len(seconds) or len(set(ns)) < 2:
         raise ValueError("fit_exponent requires as many times as sizes, and two different sizes")
+    if min(ns) <= 0 or min(seconds) <= 0:
+        raise ValueError("fit_exponent requires sizes and times > 0")
     xs = [math.log(n) for n in ns]
     ys = [math.log(t) for t in seconds]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -922,8 +525,6 @@ def sweep(sizes=SWEEP_SIZES, reps=3):
     The exponents are fitted over the sizes >= FIT_MIN_N when there are two
     or more of them, otherwise over every size.
     """
-    sizes = _require_ints("sweep", "sizes", sizes)
-    _require_int("sweep", "reps", reps)
     rows = wallclock_rows(sizes, reps)
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
     if len({r["n"] for r in fitted}) < 2:
@@ -937,26 +538,21 @@ def sweep(sizes=SWEEP_SIZES, reps=3):
             "rnn_exponent": exponent("rnn_s"), "attn_exponent": exponent("attn_s")}
 
 
-def _log_position(value, low, high, cells):
-    """Return the cell (0 .. cells-1) of value on a log scale from low to high."""
-    if high <= low:
-        return 0
-    return round((math.log(value) - math.log(low)) / (math.log(high) - math.log(low)) * (cells - 1))
-
-
 def plot_loglog(series, width=56, height=14):
     """Return a log-log chart of the series as lines of text.
 
-    `series` maps a one-character marker to a list of (n, seconds) points.
-    The smallest n is in the first column and the largest in the last; the
-    smallest time is on the bottom row and the largest on the top. Where two
-    series share a cell the cell shows '#'. The y axis is labelled at the
-    powers of ten within range, the x axis at the smallest, the middle and
-    the largest n of the points.
+    `series` maps a one-character marker to a list of (n, seconds) points,
+    each value > 0. The smallest n is in the first column and the largest in
+    the last; the smallest time is on the bottom row and the largest on the
+    top. Where two series share a cell the cell shows '#'. The y axis is
+    labelled at the powers of ten within range, the x axis at the smallest,
+    the middle and the largest n of the points.
     """
-    _require_int("plot_loglog", "width", width, low=2)
-    _require_int("plot_loglog", "height", height, low=2)
-    points = _plot_points(series)
+    points = [(marker, n, t) for marker, pts in series.items() for n, t in pts]
+    if not points or min(min(n, t) for _, n, t in points) <= 0:
+        raise ValueError("plot_loglog requires at least one point, every n and time > 0")
+    if min(width, height) < 2:
+        raise ValueError("plot_loglog requires width and height >= 2")
     n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
     t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
     grid = [[" "] * width for _ in range(height)]
@@ -967,7 +563,7 @@ def plot_loglog(series, width=56, height=14):
     labels = [""] * height
     for k in range(math.floor(math.log10(t_lo)), math.ceil(math.log10(t_hi)) + 1):
         if t_lo <= 10.0 ** k <= t_hi:
-            label = format_seconds(10.0 ** k).replace(".00 ", " ").replace(".0 ", " ")   # "1 ms"
+            label = format_seconds(10.0 ** k).replace(".00 ", " ").replace(".0 ", " ")
             labels[height - 1 - _log_position(10.0 ** k, t_lo, t_hi, height)] = label
     pad = max(len(s) for s in labels)
     lines = [f"{label:>{pad}} |{''.join(cells)}".rstrip() for label, cells in zip(labels, grid)]
@@ -978,43 +574,32 @@ def plot_loglog(series, width=56, height=14):
         text = f"{n:,}"
         if len(text) > width + 2:
             continue                    # no room for this label
-        start = min(max(0, _log_position(n, n_lo, n_hi, width) + 1 - len(text) // 2), width + 2 - len(text))
+        middle = _log_position(n, n_lo, n_hi, width) + 1 - len(text) // 2
+        start = min(max(0, middle), width + 2 - len(text))
         axis[start:start + len(text)] = text
     lines.append(" " * pad + "".join(axis).rstrip() + "  N (log)")
     return lines
 
 
-def _plot_points(series):
-    """Return plot_loglog's series as (marker, n, seconds) triples, checked."""
-    if not isinstance(series, dict):
-        raise TypeError(f"plot_loglog requires series to be a dict of marker: points, got {_kind(series)}")
-    points = []
-    for marker, pts in series.items():
-        if not isinstance(marker, str) or len(marker) != 1:
-            raise ValueError(f"plot_loglog requires one-character markers, got {marker!r}")
-        try:
-            pairs = [(n, t) for n, t in pts]
-        except (TypeError, ValueError):
-            raise TypeError("plot_loglog requires each series to be a list of (n, seconds) pairs") from None
-        for n, t in pairs:
-            _require_real("plot_loglog", "every n", n, positive=True)
-            _require_real("plot_loglog", "every time", t, positive=True)
-            points.append((marker, n, t))
-    if not points:
-        raise ValueError("plot_loglog requires at least one point")
-    return points
-
-
-def _format_exponent(k):
-    return f"N^{k:.2f}"
+def _log_position(value, low, high, cells):
+    """Return the cell (0 .. cells-1) of value on a log scale from low to high."""
+    if high <= low:
+        return 0
+    scale = (math.log(value) - math.log(low)) / (math.log(high) - math.log(low))
+    return round(scale * (cells - 1))
 
 
 def render_sweep(result):
     """Return the sweep as a table, a log-log chart, the fitted exponents and their reading."""
-    _require_data("render_sweep", result, "sweep", "rows fit_from_n rnn_exponent attn_exponent")
     rows = result["rows"]
     chart = plot_loglog({"r": [(r["n"], r["rnn_s"]) for r in rows],
                          "a": [(r["n"], r["attn_s"]) for r in rows]})
+    if result["rnn_exponent"] is None:
+        fit = "fitted growth: n/a (the fit needs two sizes)"
+    else:
+        fit = (f"fitted growth from N = {result['fit_from_n']:,}: "
+               f"rnn_style N^{result['rnn_exponent']:.2f}, "
+               f"attention_style N^{result['attn_exponent']:.2f}")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         _timing_table(rows),
@@ -1022,10 +607,7 @@ def render_sweep(result):
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
-        "fitted growth: n/a (the fit needs two sizes)" if result["rnn_exponent"] is None else
-        f"fitted growth from N = {result['fit_from_n']:,}: "
-        f"rnn_style {_format_exponent(result['rnn_exponent'])}, "
-        f"attention_style {_format_exponent(result['attn_exponent'])}",
+        fit,
         "On one core both lines have slope 1: each does N additions one after",
         "another (sum() too, only in C); the gap between them is the interpreter's",
         "constant factor. At small N they flatten where the fixed cost of a call",
@@ -1037,15 +619,197 @@ def render_sweep(result):
 
 
 # ============================================================================
-# 7. Work and depth, measured on the code that runs
+# 3. The linear recurrence that state-space models parallelize
 # ============================================================================
 #
-# Every algorithm above is run on values that record their own history: each
+# rnn_style's step h -> a*h + x is an affine map of h. Doing one step after
+# another is composing maps, and the composition of two affine maps is again
+# an affine map: (a1, x1) then (a2, x2) is h -> a2*(a1*h + x1) + x2, the pair
+# (a1*a2, a2*x1 + x2). Composition is associative, so a scan computes all the
+# hidden states in ceil(log2 N) rounds (Blelloch 1990; Martin & Cundy 2018;
+# Mamba's selective scan, Gu & Dao 2023).
+
+SSM_LENGTH = 1_024
+SSM_SEED = 11
+
+
+def compose_affine(first, second):
+    """Return the affine map `first` followed by `second`, each a pair (a, x) for h -> a*h + x.
+
+    Associative but not commutative.
+
+    >>> compose_affine((0.5, 1.0), (2.0, 3.0))      # h -> 2*(0.5*h + 1) + 3
+    (1.0, 5.0)
+    """
+    (a1, x1), (a2, x2) = first, second
+    return a2 * a1, a2 * x1 + x2
+
+
+def rnn_states(xs, decay=0.9):
+    """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
+
+    decay is a number (a_t = decay for every t; Fractions stay exact) or a
+    sequence of one decay per step. h_1 = x_1 (that is a_1*0 + x_1), so the
+    states have the same types as linear_recurrence_scan's. The last state
+    equals rnn_style(xs, decay).
+
+    >>> rnn_states([1.0, 1.0, 1.0])
+    [1.0, 1.9, 2.71]
+    """
+    xs = list(xs)
+    states = []
+    for a, x in zip(_decays("rnn_states", decay, len(xs)), xs):
+        states.append(a * states[-1] + x if states else x)
+    return states
+
+
+def linear_recurrence_scan(xs, decay=0.9):
+    """Return every hidden state of h_t = a_t*h_{t-1} + x_t, computed by parallel_scan.
+
+    Same states as rnn_states(xs, decay), up to rounding: the scan composes
+    the pairs (a_t, x_t) with compose_affine, and the composition of the
+    first t maps sends h_0 = 0 to its second component, h_t. Depth
+    ceil(log2 N) rounds instead of N steps. decay is a number or a sequence
+    of one decay per step (the input-dependent decay of a selective scan).
+
+    >>> [round(h, 12) for h in linear_recurrence_scan([1.0, 1.0, 1.0])]
+    [1.0, 1.9, 2.71]
+    """
+    xs = list(xs)
+    pairs = list(zip(_decays("linear_recurrence_scan", decay, len(xs)), xs))
+    return [x for _, x in parallel_scan(pairs, compose_affine)]
+
+
+def _decays(func, decay, n):
+    """Return n per-step decays from a number or an iterable of n numbers."""
+    if not isinstance(decay, collections.abc.Iterable):
+        if 0 * decay != 0:                          # as rnn_style: 0 * inf is nan
+            raise ValueError(f"{func} requires a finite decay, got {decay!r}")
+        return [decay] * n
+    decays = list(decay)
+    if len(decays) != n:
+        raise ValueError(f"{func} requires one decay per input: "
+                         f"got {len(decays)} decays for {n} inputs")
+    return decays
+
+
+def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
+    """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
+    rng = random.Random(seed)
+    xs = uniform_inputs(_require_size("ssm_check", "length", length), rng)
+    selective = uniform_inputs(length, rng, 0.5, 1.0)
+    result = {"length": length, "seed": seed}
+    for name, decay in (("fixed", 0.9), ("selective", selective)):
+        serial, scanned = rnn_states(xs, decay), linear_recurrence_scan(xs, decay)
+        largest = max(map(abs, serial))
+        diff = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
+        result[f"{name}_max_rel_diff"] = diff
+    result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
+    result["last_matches_rnn_style"] = math.isclose(linear_recurrence_scan(xs)[-1],
+                                                    rnn_style(xs), rel_tol=1e-9)
+    result["serial_steps"] = length - 1     # h_1 = x_1, then one dependent step per input
+    result["scan_rounds"] = depth(length)[1] * (length > 1)
+    return result
+
+
+def render_ssm(result):
+    """Return the linear-scan check as text, with why it only works for a linear step."""
+    r = result
+    matches = "yes" if r["last_matches_rnn_style"] else "NO"
+    return "\n".join([
+        "=== the linear recurrence as a parallel scan (state-space models) ===",
+        f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); "
+        "every state h_1 ... h_N",
+        "largest difference from the serial recurrence, relative to the largest state:",
+        f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
+        f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
+        f"last state equals rnn_style(xs): {matches} (within 1e-9)",
+        f"depth: serial {r['serial_steps']:,} dependent combines (N - 1), "
+        f"scan {r['scan_rounds']} rounds",
+        "This is rnn_style's own recurrence: its loop as written is a chain, but",
+        "the step h -> a*h + x is linear in h, so two steps compose into one step",
+        "of the same form and the steps can be combined in any grouping.",
+        "tanh(w*h + x) does not compose into a step of the same form, so a classic",
+        "RNN (rnn_tanh, LSTM gates) has no exact regrouping. An SSM keeps its step",
+        "linear, and its state matrix diagonal (the hidden section says why), so",
+        "that it trains in parallel.",
+    ])
+
+
+# ============================================================================
+# 4. Work and depth, measured on the code that runs
+# ============================================================================
+#
+# Every algorithm is run on values that record their own history: each
 # operation counts one unit of work in a shared tally, and its result carries
 # depth = 1 + the deeper of its inputs. The depth of the final values is the
-# longest chain of operations that had to run one after another.
+# longest chain of operations that had to run one after another. Besides the
+# lesson's scan, two work-efficient scans are measured here.
 
 WORK_SIZES = (64, 1_024, 4_096)
+
+
+def brent_kung_scan(xs, op=operator.add):
+    """Return the inclusive scan of xs with the work-efficient tree of Brent and Kung (1982).
+
+    Same result as serial_scan. An up-sweep combines pairs, then pairs of
+    pairs, up a balanced tree, so that out[i] holds the combination of the
+    block that ends at i; a down-sweep then completes every other position
+    from the block before it. Each level's combines are independent. For N a
+    power of two: 2N - log2(N) - 2 combines, O(N) work like the serial scan,
+    and depth 2*log2(N) - 2 for N >= 4 (N = 2: one combine, depth 1), O(log N)
+    like Hillis-Steele. Any length, no identity element needed.
+
+    >>> brent_kung_scan([1, 2, 3, 4, 5, 6])
+    [1, 3, 6, 10, 15, 21]
+    """
+    out = list(xs)
+    n = len(out)
+    d = 1
+    while d < n:                            # up-sweep: blocks of 2d end at 2d-1, 4d-1, ...
+        for i in range(2 * d - 1, n, 2 * d):
+            out[i] = op(out[i - d], out[i])
+        d *= 2
+    while d > 1:                            # down-sweep: fill the block ends in between
+        d //= 2
+        for i in range(3 * d - 1, n, 2 * d):
+            out[i] = op(out[i - d], out[i])
+    return out
+
+
+def blelloch_scan(xs, op=operator.add, identity=0):
+    """Return the exclusive scan of xs as Blelloch (1990) computes it:
+    out[0] == identity, out[i] == xs[0] op ... op xs[i-1].
+
+    The same up-sweep as brent_kung_scan builds a tree of block sums; then
+    the root is replaced by the identity, and a down-sweep hands each node's
+    prefix down: its left child gets the prefix, its right child the prefix
+    combined with the left child's sum. For N a power of two: 2(N - 1)
+    combines and 2 log2 N levels. Other lengths are padded with the identity
+    up to a power of two.
+
+    >>> blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3])       # Blelloch's own example
+    [0, 3, 4, 11, 11, 15, 16, 22]
+    >>> blelloch_scan(["a", "b", "c"], identity="")
+    ['', 'a', 'ab']
+    """
+    values = list(xs)
+    n = len(values)
+    size = 1 << max(0, n - 1).bit_length()            # the next power of two >= n
+    out = values + [identity] * (size - n)
+    d = 1
+    while d < size:                         # up-sweep: out[i] holds the sum of its block
+        for i in range(2 * d - 1, size, 2 * d):
+            out[i] = op(out[i - d], out[i])
+        d *= 2
+    out[size - 1] = identity                # the prefix before everything
+    while d > 1:                            # down-sweep: each node hands its prefix down
+        d //= 2
+        for i in range(2 * d - 1, size, 2 * d):
+            left_sum = out[i - d]
+            out[i - d] = out[i]                         # left child: the node's prefix
+            out[i] = op(out[i], left_sum)               # right child: prefix, then left block
+    return out[:n]
 
 
 class Tally:
@@ -1055,7 +819,7 @@ class Tally:
         self.work = 0
 
 
-class Counted(numbers.Number):
+class Counted:
     """A number that counts the operations that produce it.
 
     Adding or multiplying a Counted (with another or with a plain number)
@@ -1075,7 +839,8 @@ class Counted(numbers.Number):
         self.value, self.tally, self.depth = value, tally, depth
 
     def _combine(self, other, fn, reverse=False):
-        other_value, other_depth = (other.value, other.depth) if isinstance(other, Counted) else (other, 0)
+        other_value, other_depth = ((other.value, other.depth) if isinstance(other, Counted)
+                                    else (other, 0))
         left, right = (other_value, self.value) if reverse else (self.value, other_value)
         self.tally.work += 1
         return Counted(fn(left, right), self.tally, 1 + max(self.depth, other_depth))
@@ -1096,6 +861,18 @@ class Counted(numbers.Number):
         return f"Counted({self.value!r}, depth={self.depth})"
 
 
+def measure_work_depth(algorithm, n):
+    """Return (work, depth) of algorithm(values) on n fresh Counted inputs.
+
+    >>> measure_work_depth(tree_reduce, 8)
+    (7, 3)
+    """
+    n = _require_size("measure_work_depth", "n", n, low=0, high=MAX_COUNTED)
+    tally = Tally()
+    result = algorithm([Counted(1.0, tally) for _ in range(n)])
+    return tally.work, _depth_of(result)
+
+
 def _depth_of(result):
     """Return the largest depth among a Counted or a (nested) list of them."""
     if isinstance(result, Counted):
@@ -1103,15 +880,6 @@ def _depth_of(result):
     if isinstance(result, (list, tuple)):
         return max((_depth_of(r) for r in result), default=0)
     return 0
-
-
-def measure_work_depth(algorithm, n):
-    """Return (work, depth) of algorithm(values) on n fresh Counted inputs."""
-    _require_callable("measure_work_depth", "algorithm", algorithm)
-    _require_int("measure_work_depth", "n", n)
-    tally = Tally()
-    result = algorithm([Counted(1.0, tally) for _ in range(n)])
-    return tally.work, _depth_of(result)
 
 
 def _selective_linear_scan(xs):
@@ -1129,7 +897,7 @@ WORK_ALGORITHMS = {
     "hillis_steele": ("parallel_scan", parallel_scan, "N log2 N - N + 1", "log2 N"),
     "brent_kung": ("brent_kung_scan", brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
     "blelloch": ("blelloch_scan, exclusive", blelloch_scan, "2N - 2", "2 log2 N - 1"),
-    "linear_scan": ("linear_recurrence_scan, one decay", lambda xs: linear_recurrence_scan(xs),
+    "linear_scan": ("linear_recurrence_scan, one decay", linear_recurrence_scan,
                     "2(N log2 N - N + 1)", "2 log2 N"),
     "linear_scan_selective": ("linear_recurrence_scan, a counted decay per step",
                               _selective_linear_scan, "3(N log2 N - N + 1)", "2 log2 N"),
@@ -1139,7 +907,6 @@ SCANS = ("serial_scan", "hillis_steele", "brent_kung", "blelloch")
 
 def work_rows(sizes=WORK_SIZES):
     """Return the measured work and depth of every algorithm at every size."""
-    sizes = _require_ints("work_rows", "sizes", sizes)
     rows = []
     for name, (_, algorithm, _, _) in WORK_ALGORITHMS.items():
         for n in sizes:
@@ -1150,7 +917,6 @@ def work_rows(sizes=WORK_SIZES):
 
 def render_work(rows):
     """Return the measured work and depth as text, formulas beside them."""
-    _require_data("render_work", rows, "work_rows", "algorithm n work depth", many=True)
     sizes = sorted({r["n"] for r in rows})
     n = 1_024 if 1_024 in sizes else sizes[-1]
     at = {(r["algorithm"], r["n"]): r for r in rows}
@@ -1160,7 +926,8 @@ def render_work(rows):
          for name, (_, _, work_f, depth_f) in WORK_ALGORITHMS.items()], left=1)
     growth_table = _table(
         ("depth at N =", *(f"{m:,}" for m in sizes)),
-        [(name, *(f"{at[name, m]['depth']:,}" for m in sizes)) for name in WORK_ALGORITHMS], left=1)
+        [(name, *(f"{at[name, m]['depth']:,}" for m in sizes)) for name in WORK_ALGORITHMS],
+        left=1)
     legend = "; ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
                        if name != runs)
     scans = [at[name, n] for name in SCANS]
@@ -1176,7 +943,8 @@ def render_work(rows):
         "",
         growth_table,
         "",
-        f"Among the scans at N = {n:,}: least work {least_work['algorithm']} ({least_work['work']:,}),",
+        f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
+        f"({least_work['work']:,}),",
         f"least depth {least_depth['algorithm']} ({least_depth['depth']:,});",
         f"brent_kung does {bk['work'] / least_work['work']:.1f}x the least work at "
         f"{bk['depth'] / least_depth['depth']:.1f}x the least depth.",
@@ -1194,128 +962,7 @@ def render_work(rows):
 
 
 # ============================================================================
-# 8. The linear recurrence that state-space models parallelize
-# ============================================================================
-#
-# rnn_style's step h -> a*h + x is an affine map of h. Doing one step after
-# another is composing maps, and the composition of two affine maps is again
-# an affine map: (a1, x1) then (a2, x2) is h -> a2*(a1*h + x1) + x2, the pair
-# (a1*a2, a2*x1 + x2). Composition is associative, so a scan computes all the
-# hidden states in ceil(log2 N) rounds (Blelloch 1990, among a scan's uses;
-# Martin & Cundy 2018; Mamba's selective scan, Gu & Dao 2023). A nonlinear step such as
-# tanh(w*h + x) does not compose into a step of the same form, which is why a
-# classic RNN has no exact regrouping.
-
-SSM_LENGTH = 1_024
-SSM_SEED = 11
-
-
-def compose_affine(first, second):
-    """Return the affine map `first` followed by `second`, each a pair (a, x) for h -> a*h + x.
-
-    Associative but not commutative.
-
-    >>> compose_affine((0.5, 1.0), (2.0, 3.0))      # h -> 2*(0.5*h + 1) + 3
-    (1.0, 5.0)
-    """
-    try:
-        (a1, x1), (a2, x2) = first, second
-        return a2 * a1, a2 * x1 + x2
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"compose_affine requires two (a, x) pairs of numbers ({exc})") from None
-
-
-def _decays(func, decay, n):
-    """Return n per-step decays from a number or an iterable of n numbers."""
-    if isinstance(decay, numbers.Number) and not isinstance(decay, bool):
-        return [decay] * n
-    if isinstance(decay, (str, bytes)) or not isinstance(decay, collections.abc.Iterable):
-        raise TypeError(f"{func} requires decay to be a number or a sequence of numbers, got {_kind(decay)}")
-    decays = _require_numbers(func, "decay", decay)
-    if len(decays) != n:
-        raise ValueError(f"{func} requires one decay per input: got {len(decays)} decays for {n} inputs")
-    return decays
-
-
-def rnn_states(xs, decay=0.9):
-    """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
-
-    decay is a number (a_t = decay for every t: any kind of number, so
-    Fractions stay exact) or a sequence of one decay per step. h_1 = x_1
-    (that is a_1*0 + x_1), so the states have the same types as
-    linear_recurrence_scan's. The last state equals rnn_style(xs, decay).
-
-    >>> rnn_states([1.0, 1.0, 1.0])
-    [1.0, 1.9, 2.71]
-    """
-    xs = _require_numbers("rnn_states", "xs", xs)
-    states = []
-    for a, x in zip(_decays("rnn_states", decay, len(xs)), xs):
-        states.append(a * states[-1] + x if states else x)
-    return states
-
-
-def linear_recurrence_scan(xs, decay=0.9):
-    """Return every hidden state of h_t = a_t*h_{t-1} + x_t, computed by parallel_scan.
-
-    Same states as rnn_states(xs, decay), up to rounding: the scan composes
-    the pairs (a_t, x_t) with compose_affine, and the composition of the
-    first t maps sends h_0 = 0 to its second component, h_t. Depth
-    ceil(log2 N) rounds instead of N steps. decay is a number or a sequence
-    of one decay per step (the input-dependent decay of a selective scan).
-
-    >>> [round(h, 12) for h in linear_recurrence_scan([1.0, 1.0, 1.0])]
-    [1.0, 1.9, 2.71]
-    """
-    xs = _require_numbers("linear_recurrence_scan", "xs", xs)
-    pairs = list(zip(_decays("linear_recurrence_scan", decay, len(xs)), xs))
-    return [x for _, x in parallel_scan(pairs, compose_affine)]
-
-
-def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
-    """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
-    _require_int("ssm_check", "length", length)
-    _require_int("ssm_check", "seed", seed, low=0)
-    rng = random.Random(seed)
-    xs = [rng.uniform(-1.0, 1.0) for _ in range(length)]
-    selective = [rng.uniform(0.5, 1.0) for _ in range(length)]
-    result = {"length": length, "seed": seed}
-    for name, decay in (("fixed", 0.9), ("selective", selective)):
-        serial, scanned = rnn_states(xs, decay), linear_recurrence_scan(xs, decay)
-        largest = max(map(abs, serial))
-        result[f"{name}_max_rel_diff"] = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
-    result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
-    result["last_matches_rnn_style"] = math.isclose(linear_recurrence_scan(xs)[-1], rnn_style(xs), rel_tol=1e-9)
-    result["serial_steps"] = length - 1         # h_1 = x_1, then one dependent step per input
-    result["scan_rounds"] = sum(1 for _ in _hillis_steele_offsets(length))
-    return result
-
-
-def render_ssm(result):
-    """Return the linear-scan check as text, with why it only works for a linear step."""
-    _require_data("render_ssm", result, "ssm_check", "length seed fixed_max_rel_diff "
-                  "selective_max_rel_diff last_matches_rnn_style serial_steps scan_rounds")
-    r = result
-    return "\n".join([
-        "=== the linear recurrence as a parallel scan (state-space models) ===",
-        f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); every state h_1 ... h_N",
-        "largest difference from the serial recurrence, relative to the largest state:",
-        f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
-        f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
-        f"last state equals rnn_style(xs): {'yes' if r['last_matches_rnn_style'] else 'NO'} (within 1e-9)",
-        f"depth: serial {r['serial_steps']:,} dependent combines (N - 1), scan {r['scan_rounds']} rounds",
-        "This is rnn_style's own recurrence: its loop as written is a chain, but",
-        "the step h -> a*h + x is linear in h, so two steps compose into one step",
-        "of the same form and the steps can be combined in any grouping.",
-        "tanh(w*h + x) does not compose into a step of the same form, so a classic",
-        "RNN (rnn_tanh, LSTM gates) has no exact regrouping. An SSM keeps its step",
-        "linear, and its state matrix diagonal (the hidden section says why), so",
-        "that it trains in parallel.",
-    ])
-
-
-# ============================================================================
-# 9. A simulated parallel machine with P lanes
+# 5. A simulated parallel machine with P lanes
 # ============================================================================
 #
 # A machine of `lanes` processors, each doing one operation per time step.
@@ -1326,6 +973,9 @@ def render_ssm(result):
 LANES_N = 1_048_576
 LANES = (1, 8, 128, 1_024, 16_384)
 LANES_SIMULATED_N = 65_536      # the section also runs the schedule at this size
+RNN_WIDTHS = (1, 64, 512)
+RNN_BATCHES = (1, 32)
+RNN_SIMULATED = ((1, 1), (1, 32), (64, 1))     # (width, batch) simulated step by step
 
 
 def lane_steps(n, lanes):
@@ -1344,10 +994,10 @@ def lane_steps(n, lanes):
     >>> lane_steps(1_000, 8)        # chunks of 125: 124 steps, then 3 levels
     (1000, 127)
     """
-    _require_int("lane_steps", "n", n)
-    _require_int("lane_steps", "lanes", lanes)
-    chunk = -(-n // lanes)                      # ceil(n / lanes)
-    chunks = -(-n // chunk)
+    if min(n, lanes) < 1:
+        raise ValueError(f"lane_steps requires n and lanes >= 1, got {n} and {lanes}")
+    chunk = _ceil_div(n, lanes)
+    chunks = _ceil_div(n, chunk)
     return n, (chunk - 1) + (chunks - 1).bit_length()
 
 
@@ -1360,11 +1010,10 @@ def simulate_reduction(xs, lanes):
     >>> simulate_reduction([1, 2, 3, 4, 5, 6, 7], 2)     # chunks [1..4], [5..7]
     (28, 4, 6)
     """
-    xs = _require_numbers("simulate_reduction", "xs", xs)
-    _require_int("simulate_reduction", "lanes", lanes)
-    if not xs:
-        raise ValueError("simulate_reduction requires at least one value")
-    size = -(-len(xs) // lanes)
+    xs = list(xs)
+    if not xs or lanes < 1:
+        raise ValueError("simulate_reduction requires at least one value and lanes >= 1")
+    size = _ceil_div(len(xs), lanes)
     chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
     partials = [chunk[0] for chunk in chunks]
     steps = operations = 0
@@ -1383,14 +1032,12 @@ def simulate_reduction(xs, lanes):
 
 def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
     """Return, for each size and lane count, both step counts, speedup and utilization."""
-    sizes = _require_ints("lanes_rows", "sizes", sizes)
-    lane_counts = _require_ints("lanes_rows", "lane_counts", lane_counts)
     rows = []
     for n in sizes:
         for p in lane_counts:
             rec, red = lane_steps(n, p)
             rows.append({"n": n, "lanes": p, "recurrence_steps": rec, "reduction_steps": red,
-                         "reduction_speedup": (n - 1) / red if red else None,      # None: nothing to reduce
+                         "reduction_speedup": (n - 1) / red if red else None,   # None: N = 1
                          "recurrence_utilization": n / (p * rec),
                          "reduction_utilization": (n - 1) / (p * red) if red else None})
     return rows
@@ -1410,15 +1057,14 @@ def rnn_step_steps(width, batch, lanes):
     >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
     (38, 524800)
     """
-    _require_int("rnn_step_steps", "width", width)
-    _require_int("rnn_step_steps", "batch", batch)
-    _require_int("rnn_step_steps", "lanes", lanes)
+    if min(width, batch, lanes) < 1:
+        raise ValueError("rnn_step_steps requires width, batch and lanes >= 1")
     products = batch * width * (width + 1)
-    steps, operations = -(-products // lanes), products
+    steps, operations = _ceil_div(products, lanes), products
     terms = width + 1
     while terms > 1:                            # one level of the addition trees
         additions = batch * width * (terms // 2)
-        steps += -(-additions // lanes)
+        steps += _ceil_div(additions, lanes)
         operations += additions
         terms -= terms // 2
     return steps, operations
@@ -1437,10 +1083,9 @@ def simulate_rnn_step(width, batch, lanes, seed=0):
     >>> simulate_rnn_step(1, 1, 8)[:2]
     (2, 3)
     """
-    _require_int("simulate_rnn_step", "width", width)
-    _require_int("simulate_rnn_step", "batch", batch)
-    _require_int("simulate_rnn_step", "lanes", lanes)
-    _require_int("simulate_rnn_step", "seed", seed, low=0)
+    if batch * width * (width + 1) > MAX_SIZE:
+        raise ValueError(f"simulate_rnn_step requires batch * width * (width + 1) "
+                         f"<= {MAX_SIZE:,} products")
     W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
     products = [((s, i), W[i][j], hs[s][j]) for s in range(batch) for i in range(width)
                 for j in range(width)]
@@ -1468,23 +1113,17 @@ def simulate_rnn_step(width, batch, lanes, seed=0):
 def _rnn_step_inputs(width, batch, seed):
     """Return fixed-seed random (W, b, hs, xs) for one dense step of a batch."""
     rng = random.Random(seed)
-    W = [[rng.uniform(-1.0, 1.0) for _ in range(width)] for _ in range(width)]
-    b = [rng.uniform(-1.0, 1.0) for _ in range(width)]
-    hs = [[rng.uniform(-1.0, 1.0) for _ in range(width)] for _ in range(batch)]
-    xs = [rng.uniform(-1.0, 1.0) for _ in range(batch)]
-    return W, b, hs, xs
+    W = [uniform_inputs(width, rng) for _ in range(width)]
+    b = uniform_inputs(width, rng)
+    hs = [uniform_inputs(width, rng) for _ in range(batch)]
+    return W, b, hs, uniform_inputs(batch, rng)
 
 
 def _rnn_step_reference(width, batch, seed=0):
     """Return the states simulate_rnn_step computes, each unit summed by math.fsum."""
     W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
-    return [[math.fsum([*(W[i][j] * h[j] for j in range(width)), b[i] * x]) for i in range(width)]
-            for h, x in zip(hs, xs)]
-
-
-RNN_WIDTHS = (1, 64, 512)
-RNN_BATCHES = (1, 32)
-RNN_SIMULATED = ((1, 1), (1, 32), (64, 1))     # (width, batch) the section simulates step by step
+    return [[math.fsum([*(W[i][j] * h[j] for j in range(width)), b[i] * x])
+             for i in range(width)] for h, x in zip(hs, xs)]
 
 
 def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
@@ -1493,10 +1132,7 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
     and batches RNN_BATCHES, and whether step-by-step simulations agree with
     both counts (lane_steps at simulated_n; rnn_step_steps at RNN_SIMULATED).
     """
-    sizes = _require_ints("lanes_section", "sizes", sizes)
-    lane_counts = _require_ints("lanes_section", "lane_counts", lane_counts)
-    _require_int("lanes_section", "simulated_n", simulated_n)
-    xs = seed_input(simulated_n)
+    xs = seed_input(_require_size("lanes_section", "simulated_n", simulated_n))
     agrees = True
     for p in lane_counts:
         total, steps, _ = simulate_reduction(xs, p)
@@ -1508,7 +1144,8 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
             steps, operations, states = simulate_rnn_step(width, batch, p)
             rnn_agrees &= ((steps, operations) == rnn_step_steps(width, batch, p)
                            and all(math.isclose(a, e, rel_tol=1e-9, abs_tol=1e-12)
-                                   for row, ref in zip(states, reference) for a, e in zip(row, ref)))
+                                   for row, ref in zip(states, reference)
+                                   for a, e in zip(row, ref)))
     rnn_lanes = []
     for width in RNN_WIDTHS:
         for batch in RNN_BATCHES:
@@ -1518,23 +1155,15 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
                                   "operations": operations, "busy": operations / (steps * p)})
     return {"rows": lanes_rows(sizes, lane_counts), "simulated_n": simulated_n,
             "simulation_agrees": agrees, "rnn_lanes": rnn_lanes,
-            "rnn_simulated": [list(pair) for pair in RNN_SIMULATED], "rnn_simulation_agrees": rnn_agrees}
-
-
-def _format_percent(share):
-    """Return a share as a percentage with two decimals, or two significant digits below 1%."""
-    if share is None:
-        return "n/a"
-    pct = 100 * share
-    return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
+            "rnn_simulated": [list(pair) for pair in RNN_SIMULATED],
+            "rnn_simulation_agrees": rnn_agrees}
 
 
 def render_lanes(result):
     """Return the lanes tables as text."""
-    _require_data("render_lanes", result, "lanes_section", "rows simulated_n simulation_agrees "
-                  "rnn_lanes rnn_simulated rnn_simulation_agrees")
     rows = result["rows"]
-    table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy", "reduce busy"),
+    table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy",
+                    "reduce busy"),
                    [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
                      f"{r['reduction_steps']:,}", _format_ratio(r["reduction_speedup"]),
                      _format_percent(r["recurrence_utilization"]),
@@ -1569,15 +1198,16 @@ def render_lanes(result):
         "the cost that no number of lanes removes.",
         "",
         *_wrap(
-            f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} with a "
-            f"step-by-step simulation at N = {result['simulated_n']:,} for every lane count above "
-            f"(and its sum with math.fsum); rnn_step_steps, which fills the second, "
-            f"{verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = {simulated}."),
+            f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} "
+            f"with a step-by-step simulation at N = {result['simulated_n']:,} for every lane "
+            f"count above (and its sum with math.fsum); rnn_step_steps, which fills the "
+            f"second, {verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = "
+            f"{simulated}."),
     ])
 
 
 # ============================================================================
-# 10. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
+# 6. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
 # ============================================================================
 
 COST_D = 512                    # model width d
@@ -1610,7 +1240,7 @@ LAYER_TYPES = {
                       ("O(log_k n)", lambda n, d, k, r: _ceil_log(n, k))),
     "restricted self-attention": (("r*n*d", lambda n, d, k, r: r * n * d),
                                   ("O(1)", lambda n, d, k, r: 1),
-                                  ("O(n/r)", lambda n, d, k, r: -(-n // r))),
+                                  ("O(n/r)", lambda n, d, k, r: _ceil_div(n, r))),
 }
 
 
@@ -1620,26 +1250,7 @@ def attention_matrix_bytes(n, bytes_per_value=2):
     >>> attention_matrix_bytes(131_072) == 32 * 2**30      # 128K tokens: 32 GiB
     True
     """
-    _require_int("attention_matrix_bytes", "n", n)
-    _require_int("attention_matrix_bytes", "bytes_per_value", bytes_per_value)
     return n * n * bytes_per_value
-
-
-BYTE_UNITS = ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))
-
-
-def format_bytes(size):
-    """Return a byte count in binary units with three significant digits.
-
-    Under 1 KiB the exact count: '512 B'.
-
-    >>> format_bytes(8 * 2**20)
-    '8.00 MiB'
-    >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
-    '0.977 GiB'
-    """
-    _require_int("format_bytes", "size", size, low=0)
-    return _scaled("format_bytes", "size", size, BYTE_UNITS) or f"{size} B"
 
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
@@ -1654,63 +1265,56 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     4nd^2 + 2n^2d (four projections; scores and weighted sum) against 8nd^2
     (four gates, each with an input and a recurrent d x d matrix), so n < 2d.
     """
-    sizes = _require_ints("cost_table", "sizes", sizes)
-    _require_int("cost_table", "d", d)
-    _require_int("cost_table", "k", k, low=2)
-    _require_int("cost_table", "r", r)
-    memory_sizes = _require_ints("cost_table", "memory_sizes", memory_sizes)
+    if k < 2:
+        raise ValueError(f"cost_table requires k >= 2, got {k}")
     layers = []
     for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
         for n in sizes:
             layers.append({"layer": name, "n": n, "operations": ops(n, d, k, r),
-                           "sequential_operations": seq(n, d, k, r), "max_path_length": path(n, d, k, r),
+                           "sequential_operations": seq(n, d, k, r),
+                           "max_path_length": path(n, d, k, r),
                            "formulas": [ops_f, seq_f, path_f]})
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
-    contiguous = [{"n": n, "layers": -(-n // k)} for n in sizes]       # ceil(n / k)
+    contiguous = [{"n": n, "layers": _ceil_div(n, k)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
             "contiguous_conv_path": contiguous, "attention_cheaper_below_n": 2 * d}
 
 
-COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
-
-
-def _format_count(x):
-    """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
-    _require_int("_format_count", "x", x, low=0)
-    return _scaled("_format_count", "x", x, COUNT_UNITS) or str(x)
-
-
 def render_cost(result):
     """Return the cost tables as text."""
-    _require_data("render_cost", result, "cost_table", "d k r layers memory")
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
     names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
     big = sizes[-1]
     formulas = {name: at[name, big]["formulas"] for name in names}     # ops, sequential, path
     ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
-                       [(name, formulas[name][0], *(_format_count(at[name, n]["operations"]) for n in sizes))
+                       [(name, formulas[name][0],
+                         *(_format_count(at[name, n]["operations"]) for n in sizes))
                         for name in names], left=2)
-    depth_table = _table((f"at n = {big:,}", "sequential operations", "maximum path length"),
-                         [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
-                           f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}")
-                          for name in names], left=1)
+    depth_table = _table(
+        (f"at n = {big:,}", "sequential operations", "maximum path length"),
+        [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
+          f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}") for name in names],
+        left=1)
     d = result["d"]
-    ratios = ", ".join(f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
-                       for n in sizes)
+    ratios = ", ".join(
+        f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
+        for n in sizes)
     memory = _table(("tokens n", "n x n matrix"),
                     [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in result["memory"]])
     contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_path"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
-        f"model width d = {d}, convolution kernel k = {result['k']}, attention neighbourhood r = {result['r']}",
+        f"model width d = {d}, convolution kernel k = {result['k']}, "
+        f"attention neighbourhood r = {result['r']}",
         ops_table,
-        f"Table 1's counts, without constants. self-attention / recurrent = n/d:",
+        "Table 1's counts, without constants. self-attention / recurrent = n/d:",
         f"{ratios}.",
         "By these counts self-attention does fewer operations than a recurrent",
         f"layer only while n < d = {d}. With constants, a self-attention layer",
         "(4nd^2 for its projections + 2n^2d for scores and weighted sum) costs less",
-        f"than an LSTM layer (8nd^2) only while n < 2d = {result['attention_cheaper_below_n']:,}. What it buys is the",
+        f"than an LSTM layer (8nd^2) only while n < 2d = "
+        f"{result['attention_cheaper_below_n']:,}. What it buys is the",
         "next table: no sequential chain, and a path of length 1 between any two",
         "positions.",
         "",
@@ -1718,7 +1322,8 @@ def render_cost(result):
         "Table 1 counts a whole matrix multiply as one sequential operation; as a",
         "chain of additions, each of its sums has depth log2 n (the depth section).",
         "The convolution's O(log_k n) path holds for dilated kernels; contiguous",
-        f"kernels need O(n/k) layers: {contiguous[big]:,} at n = {big:,} (the paper's section 4).",
+        f"kernels need O(n/k) layers: {contiguous[big]:,} at n = {big:,} "
+        "(the paper's section 4).",
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
@@ -1730,7 +1335,7 @@ def render_cost(result):
 
 
 # ============================================================================
-# 11. The second problem: gradients fading over distance
+# 7. The second problem: gradients fading over distance
 # ============================================================================
 #
 # Training learns a dependency of the last state on an input k steps back
@@ -1760,14 +1365,8 @@ def input_gradients(xs, w=0.9):
     >>> [round(g, 6) for g in input_gradients([0.0, 0.0], w=0.5)]    # h stays 0
     [1.0, 0.5]
     """
-    _require_real("input_gradients", "w", w)
-    xs = _require_numbers("input_gradients", "xs", xs, numbers.Real)
-    states, h = [], 0.0
-    for x in xs:
-        h = math.tanh(w * h + x)
-        states.append(h)
     gradients, carry = [], 1.0          # carry = d h_N / d h_t, from t = N backwards
-    for h in reversed(states):
+    for h in reversed(tanh_states(xs, w)):
         gradients.append(carry * (1 - h * h))
         carry *= w * (1 - h * h)
     return gradients
@@ -1782,10 +1381,17 @@ def attention_weight(n, gap=SCORE_GAP):
 
     >>> round(attention_weight(200), 2)
     0.43
+    >>> attention_weight(10, 710), attention_weight(1, -1000)      # no overflow
+    (1.0, 1.0)
     """
-    _require_int("attention_weight", "n", n)
-    _require_real("attention_weight", "gap", gap)
-    return math.exp(gap) / (math.exp(gap) + n - 1)
+    if n < 1:
+        raise ValueError(f"attention_weight requires n >= 1, got {n}")
+    if n == 1:
+        return 1.0                      # one token takes all the weight, whatever its score
+    if gap >= 0:                        # the softmax computed without overflow either way
+        return 1 / (1 + (n - 1) * math.exp(-gap))
+    e = math.exp(gap)
+    return e / (e + n - 1)
 
 
 def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES):
@@ -1794,13 +1400,10 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
     lesson's linear recurrence (0.9**k), the tanh RNN at GRADIENT_W and
     GRADIENT_W_WIDE (input_gradients), a gated cell with forget gate
     FORGET_GATE (f**k), and attention (attention_weight, at any k)."""
-    _require_int("gradient_rows", "n", n, low=2)
-    _require_int("gradient_rows", "seed", seed, low=0)
-    distances = _require_ints("gradient_rows", "distances", distances)
-    if max(distances) >= n:
-        raise ValueError(f"gradient_rows requires distances below n = {n}, got {max(distances)}")
-    rng = random.Random(seed)
-    xs = [rng.uniform(-1.0, 1.0) for _ in range(n)]
+    n = _require_size("gradient_rows", "n", n, low=2)
+    if not 0 <= min(distances) <= max(distances) < n:
+        raise ValueError(f"gradient_rows requires distances from 0 to n - 1 = {n - 1}")
+    xs = uniform_inputs(n, random.Random(seed))
     tanh, wide = input_gradients(xs, GRADIENT_W), input_gradients(xs, GRADIENT_W_WIDE)
     rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "tanh_wide": wide[k],
              "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
@@ -1811,8 +1414,6 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
 
 def render_gradient(result):
     """Return the gradient table as text, with what it means for learning."""
-    _require_data("render_gradient", result, "gradient_rows", "n seed w w_wide forget_gate score_gap rows "
-                  "tanh_last gated_at_1000")
     r = result
     rows = r["rows"]
     table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}", f"tanh, w={r['w_wide']:g}",
@@ -1824,7 +1425,8 @@ def render_gradient(result):
     far = 50 if 50 in at else rows[-1]["k"]
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}); attention: d out / d v_j",
+        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}); "
+        "attention: d out / d v_j",
         table,
         *_wrap(
             "Through a recurrence the signal is a product of k per-step factors. The tanh "
@@ -1833,18 +1435,18 @@ def render_gradient(result):
             f"shrinks, and the signal fades faster still. At k = {far} the tanh RNN "
             f"(w = {r['w']:g}) passes {at[far]['tanh']:.1e} of an input's effect to the last "
             "state; in float32 (resolution 1.2e-7), adding that to the last token's "
-            f"{r['tanh_last']:.2f} in the same weight gradient changes nothing, so a dependency "
-            "that far back cannot be learned from this signal. A gated cell (LSTM, GRU) carries its memory "
-            "through c = f*c + ..., fading as f^k: slowly, but to "
-            f"{r['gated_at_1000']:.1e} after 1,000 steps. Attention's weight depends on "
-            f"content, not distance: the needed token gets {rows[0]['attention']:.2f} of the "
-            f"output whether it is 1 or {r['n'] - 1} tokens back (the lesson's inductive "
-            "bias: an RNN assumes recency, attention assumes nothing)."),
+            f"{r['tanh_last']:.2f} in the same weight gradient changes nothing, so a "
+            "dependency that far back cannot be learned from this signal. A gated cell "
+            "(LSTM, GRU) carries its memory through c = f*c + ..., fading as f^k: slowly, "
+            f"but to {r['gated_at_1000']:.1e} after 1,000 steps. Attention's weight depends "
+            f"on content, not distance: the needed token gets {rows[0]['attention']:.2f} of "
+            f"the output whether it is 1 or {r['n'] - 1} tokens back (the lesson's "
+            "inductive bias: an RNN assumes recency, attention assumes nothing)."),
     ])
 
 
 # ============================================================================
-# 12. The third problem: what a fixed-width state can hold
+# 8. The third problem: what a fixed-width state can hold
 # ============================================================================
 #
 # Associative recall, the modern form of the bottleneck argument (Zoology,
@@ -1870,16 +1472,14 @@ def recall_draw(n, d, rng):
     dot product with k_j. Keys are drawn as d random bits: bit t set is a +1
     in coordinate t, clear a -1.
     """
-    _require_int("recall_draw", "n", n)
-    _require_int("recall_draw", "d", d)
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"recall_draw requires rng to be a random.Random, got {_kind(rng)}")
+    if n * d > MAX_SIZE:
+        raise ValueError(f"recall_draw requires n * d <= {MAX_SIZE:,}")
     keys = [rng.getrandbits(d) for _ in range(n)]
     values = [rng.choice((-1, 1)) for _ in range(n)]
     vectors = [[1 if key >> t & 1 else -1 for t in range(d)] for key in keys]
     state = [0] * d
     for vector, v in zip(vectors, values):              # write: s += v * k
-        state = list(map(operator.add, state, vector) if v > 0 else map(operator.sub, state, vector))
+        state = list(map(operator.add if v > 0 else operator.sub, state, vector))
     state_right = sum(1 for vector, v in zip(vectors, values)
                       if sum(map(operator.mul, state, vector)) * v > 0)    # a tie (0) is wrong
     # The cache: the stored key with the highest dot product. For +-1 keys that
@@ -1897,45 +1497,42 @@ def predicted_recall(n, d):
     >>> round(predicted_recall(65, 64), 3)          # Phi(1)
     0.841
     """
-    _require_int("predicted_recall", "n", n)
-    _require_int("predicted_recall", "d", d)
+    if min(n, d) < 1:
+        raise ValueError(f"predicted_recall requires n and d >= 1, got {n} and {d}")
     if n == 1:
         return 1.0
     z = math.sqrt(d / (n - 1))
     return (1 + math.erf(z / math.sqrt(2))) / 2
 
 
-def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS, seed=CAPACITY_SEED):
+def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
+                  seed=CAPACITY_SEED):
     """Return, for each n in sizes, the measured share of right reads from a
     d-number state and from a KV cache (recall_draw, over ceil(reads / n)
     draws from random.Random(seed)), the prediction, and the numbers each
     memory holds: d for the state, n * (d + 1) for the cache."""
-    sizes = _require_ints("capacity_rows", "sizes", sizes)
-    _require_int("capacity_rows", "d", d)
-    _require_int("capacity_rows", "reads", reads)
-    _require_int("capacity_rows", "seed", seed, low=0)
+    reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     rng = random.Random(seed)
     rows = []
     for n in sizes:
-        draws = -(-reads // n)
+        draws = _ceil_div(reads, n)
         state_right = cache_right = 0
         for _ in range(draws):
             s, c = recall_draw(n, d, rng)
             state_right += s
             cache_right += c
         rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
-                     "predicted_recall": predicted_recall(n, d), "cache_recall": cache_right / (n * draws),
+                     "predicted_recall": predicted_recall(n, d),
+                     "cache_recall": cache_right / (n * draws),
                      "state_numbers": d, "cache_numbers": n * (d + 1)})
     return rows
 
 
 def render_capacity(rows):
     """Return the recall table as text, with the trade it shows."""
-    _require_data("render_capacity", rows, "capacity_rows", "n d draws state_recall predicted_recall "
-                  "cache_recall state_numbers cache_numbers", many=True)
     d = rows[0]["d"]
-    table = _table(("pairs n", "n / d", "state recall", "predicted", "cache recall", "state holds",
-                    "cache holds"),
+    table = _table(("pairs n", "n / d", "state recall", "predicted", "cache recall",
+                    "state holds", "cache holds"),
                    [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
                      f"{r['predicted_recall']:.3f}", f"{r['cache_recall']:.3f}",
                      f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
@@ -1946,18 +1543,18 @@ def render_capacity(rows):
         table,
         *_wrap(
             f"recall = share of reads that return the right value, over about "
-            f"{rows[0]['n'] * rows[0]['draws']:,} reads per row; predicted = Phi(sqrt(d / (n - 1))), "
-            "the crosstalk of the other pairs taken as normal. The state holds about d pairs "
-            "well and slides toward a coin flip (0.5) as n grows, because every write adds "
-            "into the same d numbers. The cache (attention over the stored pairs) gets every "
-            "read right and pays n*(d+1) numbers of memory, linear in n: the trade of the "
-            "lesson's last table, where a fixed state suits streaming and a cache suits "
-            "exact recall."),
+            f"{rows[0]['n'] * rows[0]['draws']:,} reads per row; predicted = "
+            "Phi(sqrt(d / (n - 1))), the crosstalk of the other pairs taken as normal. The "
+            "state holds about d pairs well and slides toward a coin flip (0.5) as n grows, "
+            "because every write adds into the same d numbers. The cache (attention over "
+            "the stored pairs) gets every read right and pays n*(d+1) numbers of memory, "
+            "linear in n: the trade of the lesson's last table, where a fixed state suits "
+            "streaming and a cache suits exact recall."),
     ])
 
 
 # ============================================================================
-# 13. Streaming: one token at a time, with a state or with a KV cache
+# 9. Streaming: one token at a time, with a state or with a KV cache
 # ============================================================================
 #
 # The first row of the lesson's "when to still pick an RNN" table: generating
@@ -1968,8 +1565,7 @@ def render_capacity(rows):
 STREAM_D = 64
 STREAM_TOKENS = (128, 256, 512, 1_024, 2_048, 4_096)
 STREAM_SEED = 5
-STREAM_WARMUP = 5               # untimed reads of a fresh cache: here its first reads ran up to
-                                # 1.4x slower, fading over about five (timeit, one call each)
+STREAM_WARMUP = 5               # untimed reads of a fresh cache, whose first reads run slower
 GIB = 2**30
 
 # (name, layers, KV heads, head dim) of two transformer shapes, and an SSM's
@@ -1991,9 +1587,6 @@ def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
     >>> kv_cache_bytes(32_768, 32, 32, 128) // 2**30  # GiB at 32K tokens
     16
     """
-    for name, value in (("tokens", tokens), ("layers", layers), ("kv_heads", kv_heads),
-                        ("head_dim", head_dim), ("bytes_per_value", bytes_per_value)):
-        _require_int("kv_cache_bytes", name, value, low=0 if name == "tokens" else 1)
     return 2 * tokens * layers * kv_heads * head_dim * bytes_per_value
 
 
@@ -2005,9 +1598,6 @@ def ssm_state_bytes(layers, d_model, d_state, expand=2, d_conv=4, bytes_per_valu
     >>> ssm_state_bytes(48, 2_048, 16) / 2**20         # MiB: 6 of state, 1.5 of convolution
     7.5
     """
-    for name, value in (("layers", layers), ("d_model", d_model), ("d_state", d_state),
-                        ("expand", expand), ("d_conv", d_conv), ("bytes_per_value", bytes_per_value)):
-        _require_int("ssm_state_bytes", name, value, low=0 if name == "d_conv" else 1)
     return layers * expand * d_model * (d_state + d_conv) * bytes_per_value
 
 
@@ -2030,8 +1620,8 @@ def _stream_inputs(tokens, d, seed):
     """Return fixed-seed token vectors and the recurrent weights W (entries
     within 1/d, so that the state stays in range)."""
     rng = random.Random(seed)
-    xs = [[rng.uniform(-1.0, 1.0) for _ in range(d)] for _ in range(tokens)]
-    W = [[rng.uniform(-1.0, 1.0) / d for _ in range(d)] for _ in range(d)]
+    xs = [uniform_inputs(d, rng) for _ in range(tokens)]
+    W = [[w / d for w in uniform_inputs(d, rng)] for _ in range(d)]
     return xs, W
 
 
@@ -2042,15 +1632,19 @@ def _kv_pairs(xs):
 
 
 def _traced_bytes(build):
-    """Return (what build() returns, the bytes it still holds), by tracemalloc."""
+    """Return (what build() returns, the bytes it still holds), by tracemalloc;
+    tracing is left on if it was on before."""
     import tracemalloc                  # imported here: only this section needs it
-    tracemalloc.start()
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         kept = build()
         return kept, tracemalloc.get_traced_memory()[0] - before
     finally:
-        tracemalloc.stop()
+        if not was_tracing:
+            tracemalloc.stop()
 
 
 def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
@@ -2060,21 +1654,18 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
     step of each (sample_per_call: an attention read over the T pairs, and
     tanh(W.h + x)); then the same at model scale from kv_cache_bytes and
     ssm_state_bytes."""
-    tokens = _require_ints("stream_rows", "tokens", tokens)
-    _require_int("stream_rows", "d", d)
-    _require_int("stream_rows", "reps", reps)
-    _require_int("stream_rows", "seed", seed, low=0)
-    xs, W = _stream_inputs(max(tokens), d, seed)
+    d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
+    xs, W = _stream_inputs(_require_size("stream_rows", "tokens", max(tokens)), d, seed)
     h, state_bytes = _traced_bytes(lambda: [math.tanh(x) for x in xs[0]])
     measured = []
     for t in tokens:
         cache, cache_bytes = _traced_bytes(lambda: _kv_pairs(xs[:t]))
         keys, values = [k for k, _ in cache], [v for _, v in cache]
+        q = xs[t - 1]
         for _ in range(STREAM_WARMUP):
-            _attend(xs[t - 1], keys, values)
-        namespace = {"attend": _attend, "recur": _recur, "q": xs[t - 1], "h": h, "W": W,
-                     "keys": keys, "values": values}
-        attend_s, recur_s = sample_per_call(["attend(q, keys, values)", "recur(h, W, q)"], namespace, reps)
+            _attend(q, keys, values)
+        attend_s, recur_s = sample_per_call([functools.partial(_attend, q, keys, values),
+                                             functools.partial(_recur, h, W, q)], reps)
         measured.append({"tokens": t, "cache_bytes": cache_bytes, "state_bytes": state_bytes,
                          "cache_token_s": min(attend_s), "state_token_s": min(recur_s),
                          "cache_spread": spread(attend_s), "state_spread": spread(recur_s)})
@@ -2093,31 +1684,35 @@ def stream_models():
         models.append({"name": name, "kind": "kv cache", "bytes_per_token": per_token,
                        "bytes_at_32k": kv_cache_bytes(32_768, layers, kv_heads, head_dim),
                        "passes_ssm_state_at": ssm // per_token + 1,
-                       "fills_device_at": {str(b // GIB): -(-b // per_token) for b in DEVICE_BYTES}})
+                       "fills_device_at": {str(b // GIB): _ceil_div(b, per_token)
+                                           for b in DEVICE_BYTES}})
     models.append({"name": ssm_name, "kind": "ssm state", "state_bytes": ssm})
     return models
 
 
 def render_stream(result):
     """Return the streaming tables as text."""
-    _require_data("render_stream", result, "stream_rows", "d measured models")
     rows, models = result["measured"], result["models"]
     first, last = rows[0], rows[-1]
     per_token = (last["cache_bytes"] - first["cache_bytes"]) / (last["tokens"] - first["tokens"])
     table = _table(("tokens T", "KV cache", "state", "next token: attention", "recurrent"),
-                   [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]), format_bytes(r["state_bytes"]),
-                     format_seconds(r["cache_token_s"]), format_seconds(r["state_token_s"])) for r in rows])
+                   [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]),
+                     format_bytes(r["state_bytes"]), format_seconds(r["cache_token_s"]),
+                     format_seconds(r["state_token_s"])) for r in rows])
     spreads = [(f"{what} at T = {r['tokens']:,}", r[key]) for r in rows
                for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
     caches = [m for m in models if m["kind"] == "kv cache"]
     ssm = next(m for m in models if m["kind"] == "ssm state")
     devices = list(caches[0]["fills_device_at"])
-    model_table = _table(("KV cache", "per token", "at 32K", "> SSM", *(f"{g} GiB" for g in devices)),
+    model_table = _table(("KV cache", "per token", "at 32K", "> SSM",
+                          *(f"{g} GiB" for g in devices)),
                          [(m["name"].split(" (")[0], format_bytes(m["bytes_per_token"]),
                            format_bytes(m["bytes_at_32k"]), f"{m['passes_ssm_state_at']:,}",
                            *(f"{m['fills_device_at'][g]:,}" for g in devices))
                           for m in caches], left=1)
     growth = last["cache_token_s"] / first["cache_token_s"]
+    shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
+                       for m in caches)
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
         f"a toy decoder of width d = {result['d']} in plain Python: memory by tracemalloc,",
@@ -2126,8 +1721,8 @@ def render_stream(result):
         *_spread_note(spreads),
         *_wrap(
             f"The cache grows by {per_token:,.0f} bytes per token here (a key and a value of "
-            f"{result['d']} Python floats; in fp16 on a GPU, {4 * result['d']:,} bytes), and so does "
-            f"the time of the next token: {growth:,.0f}x from T = {first['tokens']:,} to "
+            f"{result['d']} Python floats; in fp16 on a GPU, {4 * result['d']:,} bytes), and so "
+            f"does the time of the next token: {growth:,.0f}x from T = {first['tokens']:,} to "
             f"{last['tokens']:,}, so generating T tokens takes time growing as T^2. The state "
             "stays the same size and so does its step."),
         "",
@@ -2136,18 +1731,17 @@ def render_stream(result):
         "SSM's state and fills a 24 GB and an 80 GB device:",
         model_table,
         *_wrap(
-            "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
-                      for m in caches) +
-            f". The {ssm['name']} carries a constant {format_bytes(ssm['state_bytes'])} of state "
-            "and convolution, whatever the context. (The weights come on top: 7B parameters "
-            "are 13 GiB in fp16.) This is the lesson's \"when to still pick an RNN\" table: "
-            "streaming with constant memory, very long contexts, and small devices favour a "
-            "recurrent state; a transformer's cache grows with every token."),
+            f"{shapes}. The {ssm['name']} carries a constant "
+            f"{format_bytes(ssm['state_bytes'])} of state and convolution, whatever the "
+            "context. (The weights come on top: 7B parameters are 13 GiB in fp16.) This is "
+            "the lesson's \"when to still pick an RNN\" table: streaming with constant "
+            "memory, very long contexts, and small devices favour a recurrent state; a "
+            "transformer's cache grows with every token."),
     ])
 
 
 # ============================================================================
-# 14. Extra cores, measured: the reduction and the recurrences on real processes
+# 10. Extra cores, measured: the reduction and the recurrences on real processes
 # ============================================================================
 #
 # The lesson's central claim, run on this machine's own cores with the
@@ -2172,8 +1766,8 @@ def chunk_bounds(n, parts):
     >>> chunk_bounds(10, 3)
     [(0, 4), (4, 7), (7, 10)]
     """
-    _require_int("chunk_bounds", "n", n)
-    _require_int("chunk_bounds", "parts", parts, high=n)
+    if not 1 <= parts <= n:
+        raise ValueError(f"chunk_bounds requires 1 <= parts <= n, got parts {parts}, n {n}")
     size, extra = divmod(n, parts)
     bounds, start = [], 0
     for p in range(parts):
@@ -2196,26 +1790,22 @@ def _chunk_map(start, stop, decay):
     return decay ** len(xs), rnn_style(xs, decay)
 
 
+def _summary(states):
+    return states[0], states[-1], math.fsum(states)
+
+
 def _chunk_states(start, stop, decay, h):
     """Every state of the chunk from its true start state h: (first, last, fsum)."""
-    states = []
-    for x in _seed_chunk(start, stop):
-        h = decay * h + x
-        states.append(h)
-    return states[0], states[-1], math.fsum(states)
+    xs = _seed_chunk(start, stop)
+    xs[0] += decay * h                  # the first step from h, so rnn_states starts at 0
+    return _summary(rnn_states(xs, decay))
 
 
 def _chunk_tanh(start, stop, w, warmup):
     """The tanh recurrence over the chunk, started `warmup` steps early from
     h = 0 (the warm-up's states are thrown away): (first, last, fsum)."""
-    h = 0.0
-    for x in _seed_chunk(max(0, start - warmup), start):
-        h = math.tanh(w * h + x)
-    states = []
-    for x in _seed_chunk(start, stop):
-        h = math.tanh(w * h + x)
-        states.append(h)
-    return states[0], states[-1], math.fsum(states)
+    h = rnn_tanh(_seed_chunk(max(0, start - warmup), start), w)
+    return _summary(tanh_states(_seed_chunk(start, stop), w, h))
 
 
 def _run_chunks(executor, worker, bounds, *args):
@@ -2232,9 +1822,11 @@ def _run_calls(executor, worker, calls):
     return [f.result() for f in futures]
 
 
-def _require_executor(func, executor):
-    if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise TypeError(f"{func} requires executor to be None or an executor, got {_kind(executor)}")
+def _require_chunks(func, n, processes):
+    n = _require_size(func, "n", n)
+    if not 1 <= processes <= min(n, CORES_MAX):
+        raise ValueError(f"{func} requires processes from 1 to min(n, {CORES_MAX})")
+    return chunk_bounds(n, processes)
 
 
 def parallel_mean(n, processes, executor=None):
@@ -2244,10 +1836,8 @@ def parallel_mean(n, processes, executor=None):
     >>> round(parallel_mean(34, 3) * 17 / 0.136, 9)       # two periods: mean 0.008
     1.0
     """
-    _require_int("parallel_mean", "n", n)
-    _require_int("parallel_mean", "processes", processes, high=n)
-    _require_executor("parallel_mean", executor)
-    return sum(_run_chunks(executor, _chunk_sum, chunk_bounds(n, processes))) / n
+    bounds = _require_chunks("parallel_mean", n, processes)
+    return sum(_run_chunks(executor, _chunk_sum, bounds)) / n
 
 
 def parallel_final_state(n, decay, processes, executor=None):
@@ -2259,11 +1849,8 @@ def parallel_final_state(n, decay, processes, executor=None):
     >>> abs(parallel_final_state(1_000, 0.99, 4) - rnn_style(seed_input(1_000), 0.99)) < 1e-12
     True
     """
-    _require_int("parallel_final_state", "n", n)
-    _require_real("parallel_final_state", "decay", decay)
-    _require_int("parallel_final_state", "processes", processes, high=n)
-    _require_executor("parallel_final_state", executor)
-    maps = _run_chunks(executor, _chunk_map, chunk_bounds(n, processes), decay)
+    bounds = _require_chunks("parallel_final_state", n, processes)
+    maps = _run_chunks(executor, _chunk_map, bounds, decay)
     return functools.reduce(compose_affine, maps)[1]
 
 
@@ -2275,13 +1862,9 @@ def parallel_states(n, decay, processes, executor=None):
     state, then every chunk scanned from it. Two passes of N/P steps each, so
     at most about P/2 faster than the one serial pass; with one process it
     is that serial pass."""
-    _require_int("parallel_states", "n", n)
-    _require_real("parallel_states", "decay", decay)
-    _require_int("parallel_states", "processes", processes, high=n)
-    _require_executor("parallel_states", executor)
-    bounds = chunk_bounds(n, processes)
-    maps = _run_chunks(executor, _chunk_map, bounds[:-1], decay)   # the last chunk's map is not needed
-    starts = [0.0]                                                  # the first chunk starts at h_0 = 0
+    bounds = _require_chunks("parallel_states", n, processes)
+    maps = _run_chunks(executor, _chunk_map, bounds[:-1], decay)   # the last map is not needed
+    starts = [0.0]                                                  # h_0 = 0
     for a, b in maps:
         starts.append(a * starts[-1] + b)
     return _run_calls(executor, _chunk_states,
@@ -2295,61 +1878,449 @@ def parallel_tanh(n, w, warmup, processes, executor=None):
     chunk's start shrinks as the warm-up grows, because the recurrence
     forgets where it started (the gradient section, seen from the other side).
     """
-    _require_int("parallel_tanh", "n", n)
-    _require_real("parallel_tanh", "w", w)
-    _require_int("parallel_tanh", "warmup", warmup, low=0)
-    _require_int("parallel_tanh", "processes", processes, high=n)
-    _require_executor("parallel_tanh", executor)
-    return _run_chunks(executor, _chunk_tanh, chunk_bounds(n, processes), w, warmup)
+    bounds = _require_chunks("parallel_tanh", n, processes)
+    return _run_chunks(executor, _chunk_tanh, bounds, w, warmup)
 
 
-def _serial_states(step, xs):
-    """Return every state of h = step(h, x) over xs from h = 0, serially."""
-    states, h = [], 0.0
-    for x in xs:
-        h = step(h, x)
-        states.append(h)
-    return states
-
-
-def _summary_error(got, want, relative=True):
+def _summary_error(got, want):
     """Return the largest difference between two lists of (first, last, fsum),
-    each part relative to the largest |want| of its kind when relative."""
+    each part relative to the largest |want| of its kind."""
     worst = 0.0
     for part in range(3):
-        scale = max(abs(w[part]) for w in want) if relative else 1.0
-        worst = max(worst, max(abs(g[part] - w[part]) for g, w in zip(got, want)) / (scale or 1.0))
+        scale = max(abs(w[part]) for w in want) or 1.0
+        worst = max(worst, max(abs(g[part] - w[part]) for g, w in zip(got, want)) / scale)
     return worst
 
 
 def warmup_errors(n, w, parts, warmups):
-    """Return, for each warm-up length W, the largest error at a chunk's start
+    """Return, for each warm-up length, the largest error at a chunk's start
     (where it is largest) when each of `parts` chunks of the tanh recurrence
-    on seed_input(n) starts W steps early from h = 0, against the serial
-    states; beside it the product of the factors w * (1 - h**2) over the
-    warm-up times |h| at its start, which the error follows."""
-    _require_int("warmup_errors", "n", n)
-    _require_real("warmup_errors", "w", w)
-    _require_int("warmup_errors", "parts", parts, low=2, high=n)
-    warmups = _require_ints("warmup_errors", "warmups", warmups, low=0)
-    xs = seed_input(n)
-    serial = _serial_states(lambda h, x: math.tanh(w * h + x), xs)
+    on seed_input(n) starts that many steps early from h = 0, against the
+    serial states; beside it the product of the factors w * (1 - h**2) over
+    the warm-up times |h| at its start, which the error follows."""
+    xs = seed_input(_require_size("warmup_errors", "n", n))
+    if not 2 <= parts <= n:
+        raise ValueError(f"warmup_errors requires 2 <= parts <= n, got {parts}")
+    serial = tanh_states(xs, w)
     rows = []
-    for W in warmups:
+    for steps in warmups:
         worst = predicted = 0.0
         for start, _ in chunk_bounds(n, parts)[1:]:
-            first = max(0, start - W)
-            h = 0.0
-            for x in xs[first:start + 1]:
-                h = math.tanh(w * h + x)
+            first = max(0, start - steps)
+            h = rnn_tanh(xs[first:start + 1], w)
             worst = max(worst, abs(h - serial[start]))
             factor = abs(serial[first - 1]) if first > 0 else 0.0
             for t in range(first, start + 1):
                 factor *= w * (1 - serial[t] ** 2)
             predicted = max(predicted, factor)
-        rows.append({"steps": W, "max_abs_error": worst, "predicted": predicted})
+        rows.append({"steps": steps, "max_abs_error": worst, "predicted": predicted})
     return rows
 
+
+def cores_section(n=CORES_N, reps=3, max_processes=CORES_MAX, start_method=None):
+    """Return the cores measurements: for P = 1 (serial, in this process) and
+    P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
+    each task over `reps` samples taken in alternation (sample_per_call), its
+    speedup against P = 1 and its largest error against an independent
+    reference; the pool's start-up time, one warm dispatch's round trip and
+    the n below which two processes do not pay; and warmup_errors. Where
+    processes cannot start, {"available": False, "reason": ...}."""
+    n = _require_size("cores_section", "n", n, low=2)
+    cpus = _cpu_count()
+    cap = min(cpus, max_processes, n, CORES_MAX)
+    if cap < 2:
+        return {"available": False, "cpus": cpus,
+                "reason": f"{cpus} CPU available: nothing runs side by side"}
+    try:
+        method = start_method or _start_method()
+        began = time.perf_counter()
+        executor = _process_pool(cap, method)
+    except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
+        return {"available": False, "cpus": cpus,
+                "reason": f"processes cannot start here ({exc})"}
+    try:
+        list(executor.map(_chunk_sum, [0] * cap, [0] * cap))      # every worker up and answering
+        startup = time.perf_counter() - began
+        began = time.perf_counter()
+        list(executor.map(_chunk_sum, [0, 0], [0, 0]))
+        dispatch = time.perf_counter() - began
+        result = _cores_measure(n, reps, cap, executor)
+    except (OSError, RuntimeError) as exc:                 # BrokenProcessPool is a RuntimeError
+        return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
+    chunk = _ceil_div(n, cap)
+    return {"available": True, "cpus": cpus, "start_method": method, "n": n, **result,
+            "pool_startup_s": startup, "dispatch_s": dispatch,
+            "break_even_n": math.ceil(2 * dispatch / per_value),
+            "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
+            "warmup": warmup_errors(min(n, 100_000), CORES_TANH_W, cap, CORES_WARMUPS)}
+
+
+def _cores_measure(n, reps, cap, executor):
+    """Time every task at every process count; check each result once."""
+    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
+    slow, fast = CORES_DECAYS
+    tasks = {MEAN: lambda p, ex: parallel_mean(n, p, ex),
+             FINAL_SLOW: lambda p, ex: parallel_final_state(n, slow, p, ex),
+             FINAL_FAST: lambda p, ex: parallel_final_state(n, fast, p, ex),
+             EVERY_STATE: lambda p, ex: parallel_states(n, fast, p, ex),
+             TANH: lambda p, ex: parallel_tanh(n, CORES_TANH_W, CORES_WARMUP_RUN, p, ex)}
+    results = {}
+
+    def run(name, p):
+        results[name, p] = tasks[name](p, None if p == 1 else executor)
+
+    keys = [(name, p) for name in tasks for p in counts]
+    samples = dict(zip(keys, sample_per_call([functools.partial(run, *key) for key in keys],
+                                             reps)))
+    errors = _cores_errors(n, results, counts)
+    rows = []
+    for name in tasks:
+        serial = min(samples[name, 1])
+        for p in counts:
+            best = min(samples[name, p])
+            rows.append({"task": name, "processes": p, "seconds": best,
+                         "speedup": serial / best, "max_rel_error": errors[name, p],
+                         "spread": spread(samples[name, p])})
+    return {"rows": rows}
+
+
+def _cores_errors(n, results, counts):
+    """Return each result's largest error against its reference: the exact mean
+    (in fractions), rnn_style, and the chunk summaries of the serial states
+    (each list of states made, summarized for every process count, and let go)."""
+    from fractions import Fraction      # imported here: only this section needs it
+    q, r = divmod(n, 17)
+    exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
+    xs = seed_input(n)
+    slow, fast = CORES_DECAYS
+    want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
+    errors = {(name, p): abs(got - want[name]) / abs(want[name])
+              for (name, p), got in results.items() if name in want}
+    for name, states_of in ((EVERY_STATE, lambda: rnn_states(xs, fast)),
+                            (TANH, lambda: tanh_states(xs, CORES_TANH_W))):
+        states = states_of()
+        for p in counts:
+            reference = [_summary(states[a:b]) for a, b in chunk_bounds(n, p)]
+            errors[name, p] = _summary_error(results[name, p], reference)
+        del states                      # one list of N states at a time
+    return errors
+
+
+def render_cores(result):
+    """Return the cores tables as text, or the one line that says why there are none."""
+    if not result["available"]:
+        return f"=== extra cores, measured ===\nnot run: {result['reason']}"
+    rows = result["rows"]
+    table = _table(("task", "processes", "time", "speedup", "max rel. error"),
+                   [(r["task"], r["processes"], format_seconds(r["seconds"]),
+                     f"{r['speedup']:.2f}x", f"{r['max_rel_error']:.1e}") for r in rows], left=1)
+    warmup = _table(("warm-up steps", "largest error at a chunk's start",
+                     "product of the factors"),
+                    [(f"{w['steps']:,}", f"{w['max_abs_error']:.1e}", f"{w['predicted']:.1e}")
+                     for w in result["warmup"]])
+    top = max(r["processes"] for r in rows)
+    at = {(r["task"], r["processes"]): r for r in rows}
+    slow, fast = result["chunk_decays"]
+    slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
+    below = result["n"] < result["break_even_n"]
+    coupling = ("do not depend on each other at all" if slow["A"] == 0
+                else "hardly depend on each other")
+    return "\n".join([
+        "=== extra cores, measured: the reduction and the recurrences ===",
+        f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes "
+        f"started by {result['start_method']}",
+        table,
+        *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
+        *_wrap(
+            f"processes = 1 is the serial computation in this process; speedup = its time / "
+            f"this row's. The pool started in {format_seconds(result['pool_startup_s'])}; a "
+            f"warm dispatch to two workers takes {format_seconds(result['dispatch_s'])}, so two "
+            f"processes do not pay below about N = {result['break_even_n']:,} values."),
+        "",
+        *_wrap(
+            f"The mean needs nothing from other chunks: {at[MEAN, top]['speedup']:.2f}x on "
+            f"{top} processes"
+            f"{' (below the break-even N, the dispatch costs more than it saves)' * below}. "
+            "The linear recurrence's final state splits too: each chunk reduces to one affine "
+            f"map h -> A*h + B, composed in order at the end. With chunks of {slow['chunk']:,} "
+            f"steps, A = 0.9^{slow['chunk']:,} = {slow_a}, so the chunks {coupling}; "
+            f"at decay 1 - 1e-7, A = {fast['A']:.3f} and the composition carries every "
+            "earlier chunk's state, as it must. Every state, as a state-space model needs in "
+            "training, costs a second pass: each chunk is reduced to its map, the maps give "
+            "each chunk its true start, and each chunk is scanned again from it. Two rounds "
+            "of N/P steps, so at most about P/2 faster when both passes cost the same; here "
+            "the first pass keeps no states and is the cheaper one, hence "
+            f"{at[EVERY_STATE, top]['speedup']:.2f}x on {top} processes. More work for a "
+            "shorter chain: Brent's bound in practice."),
+        "",
+        *_wrap(
+            "The tanh recurrence has no such map, so it has no exact split. What works is to "
+            "start each chunk some steps early from h = 0 and throw those steps away:"),
+        warmup,
+        *_wrap(
+            "The error falls as the warm-up grows, as predicted by the product of the "
+            "per-step factors w(1-h^2) over the warm-up times |h| where it starts, down to "
+            "rounding: the recurrence forgets where it started. That is the vanishing "
+            "gradient of the gradient section seen from the other side: the property that "
+            "lets a tanh RNN be split is the one that keeps it from remembering far back."),
+    ])
+
+
+# ============================================================================
+# Machinery: limits and inputs
+# ============================================================================
+
+MAX_SIZE = 10_000_000           # the largest sequence the command line accepts
+MAX_REPS = 100
+MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
+MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
+MAX_READS = 1_000_000           # capacity reads per size
+
+
+def _require_size(func, name, n, low=1, high=MAX_SIZE):
+    """Return n if it is an int from low to high; else raise ValueError naming func."""
+    if not low <= operator.index(n) <= high:
+        shown = n if abs(n) < 10**15 else f"about 2**{n.bit_length() - 1}"
+        raise ValueError(f"{func} requires {name} from {low:,} to {high:,}, got {shown}")
+    return n
+
+
+def _ceil_div(n, k):
+    """Return ceil(n / k) for ints, exactly.
+
+    >>> _ceil_div(7, 2), _ceil_div(8, 2)
+    (4, 4)
+    """
+    return -(-n // k)
+
+
+def seed_input(n):
+    """Return the seed script's input: [0.001 * (i % 17) for i in range(n)].
+
+    The same floats, built in C: one period of i % 17 repeated as an array of
+    doubles, then tolist(), which makes a new float object per element as
+    the comprehension does, in about 40% of its time.
+
+    >>> seed_input(3)
+    [0.0, 0.001, 0.002]
+    >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
+    True
+    """
+    return _seed_chunk(0, _require_size("seed_input", "n", n, low=0))
+
+
+def _seed_chunk(start, stop):
+    """Return seed_input's values at indices start ... stop - 1, built the same way."""
+    offset = start % 17
+    period = array.array("d", [0.001 * ((offset + k) % 17) for k in range(17)])
+    n = stop - start
+    return (period * (n // 17) + period[:n % 17]).tolist()
+
+
+def uniform_inputs(n, rng, low=-1.0, high=1.0):
+    """Return n floats drawn from rng.uniform(low, high), in order.
+
+    >>> xs = uniform_inputs(1_000, random.Random(0))
+    >>> len(xs), all(-1 <= x <= 1 for x in xs)
+    (1000, True)
+    """
+    n = _require_size("uniform_inputs", "n", n, low=0)
+    return [rng.uniform(low, high) for _ in range(n)]
+
+
+# ============================================================================
+# Machinery: timing, as the timeit module does it
+# ============================================================================
+
+# Each sample runs the function enough times to last about this long, so that
+# a sample is long against the clock's resolution and its overhead.
+SAMPLE_SECONDS = 0.00075
+
+# A timing table says so when a function's samples disagree by more than this
+# (worst / best): a sample half again as slow as the best means the machine
+# was busy with something else for a third of it.
+SPREAD_WARNING = 1.5
+
+
+def sample_per_call(functions, reps=3, *, timer=time.perf_counter):
+    """Return, for each function (called with no arguments), a list of `reps`
+    samples of its seconds per call.
+
+    Timed as the timeit module times: a timeit.Timer per function, the
+    garbage collector off during a sample. A function's first call warms the
+    caches and sizes its samples, each of which runs enough calls to last
+    about SAMPLE_SECONDS; a first call that already lasts that long is the
+    first sample. Then rounds take one sample of every function in turn (a,
+    b, a, b, ...), so that a change in the machine's speed hits them all.
+    Every sample is kept: the best is the measurement, the worst says how
+    noisy the machine was.
+
+    >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
+    [2, 2]
+    """
+    _require_size("sample_per_call", "reps", reps, high=MAX_REPS)
+    timers = [timeit.Timer(f, timer=timer) for f in functions]
+    loops, samples = [], []
+    for t in timers:
+        once = t.timeit(1)
+        if once >= SAMPLE_SECONDS:      # a call this long is a sample already
+            loops.append(1)
+            samples.append([once])
+        else:
+            loops.append(_loop_count(min(once, t.timeit(1))))
+            samples.append([])
+    for _ in range(reps):
+        for t, count, taken in zip(timers, loops, samples):
+            if len(taken) < reps:
+                taken.append(t.timeit(count) / count)
+    return samples
+
+
+def _loop_count(once, target=SAMPLE_SECONDS):
+    """Return how many calls of `once` seconds each make a sample of about `target` seconds."""
+    if once <= 0:                       # a clock too coarse to see one call
+        return 1_000
+    return max(1, math.ceil(target / once))
+
+
+def spread(samples):
+    """Return max(samples) / min(samples): 1.0 when every sample agrees.
+
+    >>> spread([2e-6, 3e-6, 2.2e-6])
+    1.5
+    """
+    samples = list(samples)
+    if not samples or min(samples) <= 0:
+        raise ValueError("spread requires at least one sample, every one > 0")
+    return max(samples) / min(samples)
+
+
+# ============================================================================
+# Machinery: formatting
+# ============================================================================
+
+SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
+                (" ns", decimal.Decimal("1e-9")))
+BYTE_UNITS = ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))
+COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
+
+
+def format_seconds(seconds):
+    """Return a duration in the unit that keeps three significant digits.
+
+    Never "0.00": a duration under a nanosecond reads "< 1 ns". Rounded once,
+    from the exact value of the float (0.0009995 is stored as
+    0.00099949999..., so it reads 999 µs; 0.0009996 reads 1.00 ms).
+
+    >>> format_seconds(0.0000312)
+    '31.2 µs'
+    >>> format_seconds(2.5)
+    '2.50 s'
+    >>> format_seconds(0.0009996)
+    '1.00 ms'
+    >>> format_seconds(0.0)
+    '< 1 ns'
+    """
+    return _scaled("format_seconds", seconds, SECOND_UNITS) or "< 1 ns"
+
+
+def format_bytes(size):
+    """Return a byte count in binary units with three significant digits.
+
+    Under 1 KiB the exact count: '512 B'.
+
+    >>> format_bytes(8 * 2**20)
+    '8.00 MiB'
+    >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
+    '0.977 GiB'
+    """
+    return _scaled("format_bytes", size, BYTE_UNITS) or f"{size} B"
+
+
+def _format_count(x):
+    """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
+    return _scaled("_format_count", x, COUNT_UNITS) or str(x)
+
+
+def _scaled(func, value, units):
+    """Return value in the largest of `units` ((suffix, scale), largest first) in
+    which it reads 1 or more, with three significant digits; None if it is
+    below every unit. The value is scaled as an exact Decimal, so it is
+    rounded once. Where it would read 1000 or more in one unit and below 1 in
+    the next larger (binary units: 1000 KiB), it reads in the larger: 0.977 MiB.
+    """
+    if not 0 <= value < math.inf:
+        raise ValueError(f"{func} requires a finite value >= 0, got {value!r}")
+    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
+    larger = None
+    for suffix, scale in units:
+        text = _three_digits(exact / scale)
+        if decimal.Decimal(text) >= 1:
+            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
+        larger = text + suffix
+    return None
+
+
+def _three_digits(x):
+    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
+    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
+        if x < decimal.Decimal(below):
+            return f"{x:.{decimals}f}"
+    return f"{x:.0f}"
+
+
+def _format_ratio(ratio):
+    return "n/a" if ratio is None else f"{ratio:,.1f}x"
+
+
+def _format_percent(share):
+    """Return a share as a percentage with two decimals, or two significant digits below 1%."""
+    if share is None:
+        return "n/a"
+    pct = 100 * share
+    return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
+
+
+def _timing_table(rows):
+    """Return the per-call times of both functions, with a note under them when noisy."""
+    table = _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
+                     _format_ratio(r["ratio"])) for r in rows])
+    spreads = [(f"{name} at N = {r['n']:,}", r[key]) for r in rows
+               for name, key in (("rnn_style", "rnn_spread"), ("attention_style", "attn_spread"))]
+    return "\n".join([table, *_spread_note(spreads)])
+
+
+def _spread_note(spreads):
+    """Return one line naming the largest of the (what, spread) pairs if it is
+    above SPREAD_WARNING, else no line."""
+    what, worst = max(spreads, key=lambda pair: pair[1])
+    if worst <= SPREAD_WARNING:
+        return []
+    return [f"noisy: {what}: samples differ {worst:.2f}x (worst / best)"]
+
+
+def _wrap(text, width=78):
+    """Return text as lines of at most `width` characters, broken at spaces only."""
+    return textwrap.wrap(text, width, break_on_hyphens=False)
+
+
+def _table(headers, rows, left=0):
+    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest
+    right-aligned."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    return "\n".join(
+        "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
+                  for k, (cell, w) in enumerate(zip(line, widths))).rstrip()
+        for line in (headers, *rows))
+
+
+# ============================================================================
+# Machinery: processes
+# ============================================================================
 
 def _cpu_count():
     """Return the CPUs this process may use (its affinity where the platform tells)."""
@@ -2365,7 +2336,8 @@ def _process_pool(workers, start_method):
     import concurrent.futures
     import multiprocessing
     context = multiprocessing.get_context(start_method)
-    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context,
+                                                  initializer=_ignore_sigint)
 
 
 def _ignore_sigint():
@@ -2380,194 +2352,9 @@ def _start_method():
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-def cores_section(n=CORES_N, reps=3, max_processes=CORES_MAX, start_method=None):
-    """Return the cores measurements: for P = 1 (serial, in this process) and
-    P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
-    each task over `reps` samples taken in alternation (sample_per_call), its
-    speedup against P = 1 and its largest error against an independent
-    reference; the pool's start-up time, one warm dispatch's round trip and
-    the n below which two processes do not pay; and warmup_errors. Where
-    processes cannot start, {"available": False, "reason": ...}."""
-    _require_int("cores_section", "n", n, low=2)
-    _require_int("cores_section", "reps", reps)
-    _require_int("cores_section", "max_processes", max_processes, low=2)
-    if start_method not in (None, "fork", "spawn", "forkserver"):
-        raise ValueError(f"cores_section requires start_method None, 'fork', 'spawn' or 'forkserver', "
-                         f"got {start_method!r}")
-    cpus = _cpu_count()
-    cap = min(cpus, max_processes, n)
-    if cap < 2:
-        return {"available": False, "cpus": cpus, "reason": f"{cpus} CPU available: nothing runs side by side"}
-    try:
-        method = start_method or _start_method()
-        began = time.perf_counter()
-        executor = _process_pool(cap, method)
-    except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
-        return {"available": False, "cpus": cpus, "reason": f"processes cannot start here ({exc})"}
-    try:
-        list(executor.map(_chunk_sum, [0] * cap, [0] * cap))      # every worker up and answering
-        startup = time.perf_counter() - began
-        began = time.perf_counter()
-        list(executor.map(_chunk_sum, [0, 0], [0, 0]))
-        dispatch = time.perf_counter() - began
-        result = _cores_measure(n, reps, cap, executor)
-    except (OSError, RuntimeError) as exc:                 # BrokenProcessPool is a RuntimeError
-        return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-    per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
-    chunk = -(-n // cap)
-    return {"available": True, "cpus": cpus, "start_method": method, "n": n, **result,
-            "pool_startup_s": startup, "dispatch_s": dispatch,
-            "break_even_n": math.ceil(2 * dispatch / per_value),
-            "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
-            "warmup": warmup_errors(min(n, 100_000), CORES_TANH_W, cap, CORES_WARMUPS)}
-
-
-def _cores_measure(n, reps, cap, executor):
-    """Time every task at every process count; check each result once."""
-    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
-    slow, fast = CORES_DECAYS
-    tasks = [(MEAN, lambda p, ex: parallel_mean(n, p, ex)),
-             (FINAL_SLOW, lambda p, ex: parallel_final_state(n, slow, p, ex)),
-             (FINAL_FAST, lambda p, ex: parallel_final_state(n, fast, p, ex)),
-             (EVERY_STATE, lambda p, ex: parallel_states(n, fast, p, ex)),
-             (TANH, lambda p, ex: parallel_tanh(n, CORES_TANH_W, CORES_WARMUP_RUN, p, ex))]
-    results = {}
-    namespace = {}
-    statements = []
-    for k, (name, task) in enumerate(tasks):
-        for p in counts:
-            def run(task=task, p=p, key=(name, p)):
-                results[key] = task(p, None if p == 1 else executor)
-            namespace[f"run_{k}_{p}"] = run
-            statements.append(f"run_{k}_{p}()")
-    samples = dict(zip(statements, sample_per_call(statements, namespace, reps)))
-    errors = _cores_errors(n, results, counts, slow, fast)
-    rows = []
-    for k, (name, _) in enumerate(tasks):
-        serial = min(samples[f"run_{k}_1()"])
-        for p in counts:
-            best = min(samples[f"run_{k}_{p}()"])
-            rows.append({"task": name, "processes": p, "seconds": best, "speedup": serial / best,
-                         "max_rel_error": errors[name, p], "spread": spread(samples[f"run_{k}_{p}()"])})
-    return {"rows": rows}
-
-
-def _cores_errors(n, results, counts, slow, fast):
-    """Return each result's largest error against its reference: the exact mean
-    (in fractions), rnn_style, and the chunk summaries of the serial states
-    (each list of states made, summarized for every process count, and let go)."""
-    from fractions import Fraction      # imported here: only this section needs it
-    q, r = divmod(n, 17)
-    exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
-    xs = seed_input(n)
-    want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
-    errors = {(name, p): abs(got - want[name]) / abs(want[name])
-              for (name, p), got in results.items() if name in want}
-    for name, step in ((EVERY_STATE, lambda h, x: fast * h + x),
-                       (TANH, lambda h, x: math.tanh(CORES_TANH_W * h + x))):
-        states = _serial_states(step, xs)
-        for p in counts:
-            reference = [(states[a], states[b - 1], math.fsum(states[a:b])) for a, b in chunk_bounds(n, p)]
-            errors[name, p] = _summary_error(results[name, p], reference)
-        del states                      # one list of N states at a time
-    return errors
-
-
-def render_cores(result):
-    """Return the cores tables as text, or the one line that says why there are none."""
-    _require_data("render_cores", result, "cores_section", "available cpus")
-    if not result["available"]:
-        return f"=== extra cores, measured ===\nnot run: {result['reason']}"
-    _require_data("render_cores", result, "cores_section", "start_method n rows pool_startup_s "
-                  "dispatch_s break_even_n chunk_decays warmup")
-    rows = result["rows"]
-    table = _table(("task", "processes", "time", "speedup", "max rel. error"),
-                   [(r["task"], r["processes"], format_seconds(r["seconds"]), f"{r['speedup']:.2f}x",
-                     f"{r['max_rel_error']:.1e}") for r in rows], left=1)
-    warmup = _table(("warm-up steps", "largest error at a chunk's start", "product of the factors"),
-                    [(f"{w['steps']:,}", f"{w['max_abs_error']:.1e}", f"{w['predicted']:.1e}")
-                     for w in result["warmup"]])
-    top = max(r["processes"] for r in rows)
-    at = {(r["task"], r["processes"]): r for r in rows}
-    names = list(dict.fromkeys(r["task"] for r in rows))
-    slow, fast = result["chunk_decays"]
-    slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
-    return "\n".join([
-        "=== extra cores, measured: the reduction and the recurrences ===",
-        f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes started by "
-        f"{result['start_method']}",
-        table,
-        *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
-        *_wrap(
-            f"processes = 1 is the serial computation in this process; speedup = its time / "
-            f"this row's. The pool started in {format_seconds(result['pool_startup_s'])}; a warm "
-            f"dispatch to two workers takes {format_seconds(result['dispatch_s'])}, so two "
-            f"processes do not pay below about N = {result['break_even_n']:,} values."),
-        "",
-        *_wrap(
-            f"The mean needs nothing from other chunks: {at[names[0], top]['speedup']:.2f}x on "
-            f"{top} processes{' (below the break-even N, the dispatch costs more than it saves)' if result['n'] < result['break_even_n'] else ''}. "
-            "The linear recurrence's final state splits too: each chunk reduces to one affine "
-            f"map h -> A*h + B, composed in order at the end. With chunks of {slow['chunk']:,} "
-            f"steps, A = 0.9^{slow['chunk']:,} = {slow_a}, so "
-            f"{'the chunks do not depend on each other at all' if slow['A'] == 0 else 'the chunks hardly depend on each other'}; "
-            f"at decay 1 - 1e-7, A = {fast['A']:.3f} and the composition carries every earlier "
-            "chunk's state, as it must. Every state, as a state-space model needs in training, costs a "
-            "second pass: each chunk is reduced to its map, the maps give each chunk its true "
-            "start, and each chunk is scanned again from it. Two rounds of N/P steps, so at "
-            "most about P/2 faster when both passes cost the same; here the first pass keeps "
-            f"no states and is the cheaper one, hence {at[names[3], top]['speedup']:.2f}x on "
-            f"{top} processes. More work for a shorter chain: Brent's bound in practice."),
-        "",
-        *_wrap(
-            "The tanh recurrence has no such map, so it has no exact split. What works is to "
-            "start each chunk some steps early from h = 0 and throw those steps away:"),
-        warmup,
-        *_wrap(
-            "The error falls as the warm-up grows, as predicted by the product of the per-step "
-            "factors w(1-h^2) over the warm-up times |h| where it starts, down to rounding: the "
-            "recurrence forgets where it started. That is the vanishing gradient of the gradient section seen from the "
-            "other side: the property that lets a tanh RNN be split is the one that keeps "
-            "it from remembering far back."),
-    ])
-
-
 # ============================================================================
-# Text tables
+# Machinery: the command line
 # ============================================================================
-
-def _wrap(text, width=78):
-    """Return text as lines of at most `width` characters, broken at spaces only."""
-    return textwrap.wrap(text, width, break_on_hyphens=False)
-
-
-def _table(headers, rows, left=0):
-    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest right."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
-    return "\n".join(
-        "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
-                  for k, (cell, w) in enumerate(zip(line, widths))).rstrip()
-        for line in (headers, *rows))
-
-
-# ============================================================================
-# Command line
-# ============================================================================
-
-TAKEAWAY = """\
-takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
-steps with no exact regrouping: extra cores shorten it only approximately (the
-cores section). A reduction is a tree of depth ceil(log2 N), and so is a
-linear recurrence regrouped as a scan (the ssm section: how state-space
-models train in parallel). Attention pays for its short tree by scoring all
-N^2 pairs: O(N^2) work, and O(N^2) memory when the scores are stored, which
-Flash Attention avoids (the cost section)."""
-
-MORE_SECTIONS = """\
-The other sections work the exercises and the lesson's other claims:
-python main.py all"""
 
 # What each section shows, how it computes its data from the options, how it
 # renders that data as text, and which options it reads.
@@ -2586,12 +2373,13 @@ SECTIONS = {
     "sweep": Section("exercise (hard): lengths 64 ... 65,536, plotted",
                      lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
                      render_sweep, ("--sizes", "--reps")),
-    "work": Section("work and depth of every algorithm, counted",
-                    lambda opts: work_rows(), render_work, ()),
     "ssm": Section("the linear recurrence as a parallel scan (SSMs)",
                    lambda opts: ssm_check(), render_ssm, ()),
+    "work": Section("work and depth of every algorithm, counted",
+                    lambda opts: work_rows(), render_work, ()),
     "lanes": Section("a simulated machine of 1 ... 16,384 lanes",
-                     lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes, ("--sizes",)),
+                     lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes,
+                     ("--sizes",)),
     "cost": Section("what attention costs: Vaswani et al. Table 1",
                     lambda opts: cost_table(), render_cost, ()),
     "gradient": Section("problem 2: how much of an input k steps back remains",
@@ -2621,14 +2409,6 @@ class _OutputError(Exception):
     """The output could not be written (a full disk, a closed stdout): exit status 1."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise _UsageError(message)
-
-    def print_help(self, file=None):
-        raise _HelpRequested(self.format_help())
-
-
 def _echo(text):
     """Return text quoted for an error message, cut to ECHO_CHARS characters."""
     return repr(text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "...")
@@ -2636,28 +2416,26 @@ def _echo(text):
 
 def _whole_number(text, high):
     """Return text (ASCII digits, '_' between them) as an int from 1 to high;
-    raise argparse.ArgumentTypeError otherwise."""
+    raise ValueError otherwise."""
     if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
-        raise argparse.ArgumentTypeError(
-            f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
+        raise ValueError(f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
     digits = text.replace("_", "").lstrip("0") or "0"
     n = int(digits) if len(digits) <= len(str(high)) else high + 1    # no 5,000-digit int()
     if not 1 <= n <= high:
-        raise argparse.ArgumentTypeError(f"must be from 1 to {high:,}, got {_echo(text)}")
+        raise ValueError(f"must be from 1 to {high:,}, got {_echo(text)}")
     return n
 
 
 def _parse_sizes(text):
     parts = text.split(",")
     if len(parts) > MAX_SIZES:
-        raise argparse.ArgumentTypeError(f"takes at most {MAX_SIZES} sizes, got {len(parts)}")
+        raise ValueError(f"takes at most {MAX_SIZES} sizes, got {len(parts)}")
     try:
         return [_whole_number(part, MAX_SIZE) for part in parts]
-    except argparse.ArgumentTypeError:
+    except ValueError:
         if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands separators
-            raise argparse.ArgumentTypeError(
-                f"sizes are separated by commas, so {_echo(text)} is not one number: "
-                "write one million as 1000000 or 1_000_000") from None
+            raise ValueError(f"sizes are separated by commas, so {_echo(text)} is not one "
+                             "number: write one million as 1000000 or 1_000_000") from None
         raise
 
 
@@ -2671,14 +2449,37 @@ def _program_name():
     return "why-transformers" if name.startswith("why-transformers") else "main.py"
 
 
-def _build_parser():
-    def users(option):
-        return ", ".join(name for name, section in SECTIONS.items() if option in section.options)
+def _run_command(prog):
+    """Return how the user runs this program: python main.py, or why-transformers."""
+    return prog if prog == "why-transformers" else "python main.py"
 
-    listing = "\n".join(f"  {name:<10} {s.summary}" + (f" ({', '.join(s.options)})" if s.options else "")
+
+def _build_parser(prog):
+    import argparse                     # imported here: a module import stays light
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise _UsageError(message)
+
+        def print_help(self, file=None):
+            raise _HelpRequested(self.format_help())
+
+    def option(parse):                  # argparse reports a ValueError's message only as
+        def checked(text):              # "invalid value"; an ArgumentTypeError's in full
+            try:
+                return parse(text)
+            except ValueError as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from None
+        return checked
+
+    def users(name):
+        return ", ".join(s for s, section in SECTIONS.items() if name in section.options)
+
+    listing = "\n".join(f"  {name:<10} {s.summary}"
+                        + (f" ({', '.join(s.options)})" if s.options else "")
                         for name, s in SECTIONS.items())
-    parser = _Parser(
-        prog=_program_name(),
+    parser = Parser(
+        prog=prog,
         description="Why transformers: the serial depth of a recurrence against a reduction.",
         epilog=(f"sections (in parentheses, the options they read):\n{listing}\n"
                 f"  {'all':<10} every section above\n\n"
@@ -2686,13 +2487,13 @@ def _build_parser():
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
-    parser.add_argument("--sizes", type=_parse_sizes, metavar="N,N,...",
-                        help=(f"sequence lengths for {users('--sizes')} (cores takes the largest): "
-                              f"up to {MAX_SIZES} sizes separated by commas, each 1 to {MAX_SIZE:,} "
-                              f"(one million is 1000000 or 1_000_000). {MAX_SIZE:,} takes about "
-                              "500 MB of memory and 1.5 s per size here; in cores, about 1 GB "
-                              "and 25 s"))
-    parser.add_argument("--reps", type=_parse_reps, default=3, metavar="K",
+    parser.add_argument("--sizes", type=option(_parse_sizes), metavar="N,N,...",
+                        help=(f"sequence lengths for {users('--sizes')} (cores takes the "
+                              f"largest): up to {MAX_SIZES} sizes separated by commas, each 1 "
+                              f"to {MAX_SIZE:,} (one million is 1000000 or 1_000_000). "
+                              f"{MAX_SIZE:,} takes about 500 MB of memory and 1.5 s per size "
+                              "here; in cores, about 1 GB and 25 s"))
+    parser.add_argument("--reps", type=option(_parse_reps), default=3, metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
                               f"is kept (1 to {MAX_REPS}; default 3)"))
     parser.add_argument("--json", action="store_true",
@@ -2700,34 +2501,37 @@ def _build_parser():
     return parser
 
 
-def _parse_args(argv):
+def _parse_args(argv, prog):
     """Return the options, with opts.sections the section names to run, each once."""
-    opts = _build_parser().parse_intermixed_args(argv)
+    opts = _build_parser(prog).parse_intermixed_args(argv)
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:
-            raise _UsageError(f"unknown section {_echo(name)} (choose from {', '.join(SECTIONS)}, all)")
+            raise _UsageError(f"unknown section {_echo(name)} "
+                              f"(choose from {', '.join(SECTIONS)}, all)")
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
     return opts
 
 
-def _run(opts):
+def _run(opts, prog):
     """Compute each chosen section, then return all of them as text or JSON."""
     results = {name: SECTIONS[name].compute(opts) for name in opts.sections}
     if opts.json:
         import json                     # imported here: a text run does not need it
         return json.dumps(results, indent=2) + "\n"
     texts = [SECTIONS[name].render(data) for name, data in results.items()]
-    closing = _closing(opts.sections)
+    closing = _closing(opts.sections, prog)
     return "\n\n".join(texts + [closing] * (closing is not None)) + "\n"
 
 
-def _closing(sections):
+def _closing(sections, prog="main.py"):
     """Return the takeaway after the default run (with a pointer to the other
-    sections) or after every section; None after a choice of sections."""
+    sections, as the program was started) or after every section; None after
+    a choice of sections."""
     if sections == list(DEFAULT_SECTIONS):
-        return TAKEAWAY + "\n" + MORE_SECTIONS
+        return (f"{TAKEAWAY}\nThe other sections work the exercises and the lesson's other "
+                f"claims:\n{_run_command(prog)} all")
     if sections == list(SECTIONS):
         return TAKEAWAY
     return None
@@ -2735,8 +2539,9 @@ def _closing(sections):
 
 # Plain-ASCII spellings for a terminal or file whose encoding lacks a character
 # (a legacy Windows code page, PYTHONIOENCODING=ascii).
-ASCII_SPELLINGS = str.maketrans({"µ": "u", "²": "^2", "≈": "~", "×": "x", "—": "-", "–": "-",
-                                 "·": "*", "…": "...", "≥": ">=", "≤": "<=", "Φ": "Phi"})
+ASCII_SPELLINGS = str.maketrans({"µ": "u", "²": "^2", "≈": "~", "×": "x", "—": "-",
+                                 "–": "-", "·": "*", "…": "...", "≥": ">=", "≤": "<=",
+                                 "Φ": "Phi"})
 
 
 def _write(stream, text):
@@ -2774,13 +2579,10 @@ def main(argv=None):
     cannot be written (one line on stderr) or its reader went away (python
     main.py | head -1, quietly); 130 on Ctrl-C.
     """
-    if argv is not None and (isinstance(argv, str) or not isinstance(argv, (list, tuple))
-                             or not all(isinstance(arg, str) for arg in argv)):
-        raise TypeError("main requires argv to be None or a list of strings")
     prog = _program_name()
     try:
         try:
-            text = _run(_parse_args(argv))
+            text = _run(_parse_args(argv, prog), prog)
         except _HelpRequested as exc:
             text = exc.args[0]
         _write(sys.stdout, text)

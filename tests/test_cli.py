@@ -6,6 +6,7 @@ import ast
 import io
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import MAIN_PY, ROOT, child_env, run_main, run_script
+from tests.support import CHILD, MAIN_PY, ROOT, child_env, run_main, run_script
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -113,18 +114,6 @@ class TestJson(unittest.TestCase):
     def test_json_sizes_option_replaces_wallclock_sizes(self):
         _, out, _ = run_main("wallclock", "--json", "--sizes", "10,20", "--reps", "1")
         self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]], [10, 20])
-
-
-class TestSpreadNote(unittest.TestCase):
-    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0, "attn_spread": 1.0}
-
-    def test_quiet_samples_print_no_note(self):
-        self.assertNotIn("noisy", main.render_wallclock([self.ROW]))
-
-    def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
-        rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
-        notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
-        self.assertEqual(notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
 
 
 class TestBadArguments(unittest.TestCase):
@@ -242,58 +231,82 @@ class TestOutput(unittest.TestCase):
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    """What only a real process shows. Each child is small, and is killed if it
-    outlives its test (subprocess.run's timeout, or the finally clauses)."""
+    """What only a real process shows. The children start side by side in
+    setUpClass; each test waits for its own (killed if it outlives the
+    timeout) and checks it; tearDownClass kills any still running."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.children, cls.files = {}, []
+
+        def start(name, argv, stdout=subprocess.PIPE, **env):
+            cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(**env),
+                                                  stdout=stdout, stderr=subprocess.PIPE)
+
+        start("bad argument", [*CHILD, "--sizes", "1,000,000"])
+        start("ascii", [*CHILD, "wallclock", *FAST], PYTHONIOENCODING="ascii")
+        cls.cp932 = tempfile.TemporaryFile()
+        start("cp932", [*CHILD, "wallclock", *FAST], stdout=cls.cp932, PYTHONIOENCODING="cp932")
+        if os.path.exists("/dev/full"):
+            for argv in (["depth"], ["--help"]):
+                cls.files.append(open("/dev/full", "w"))
+                start(f"full {argv[0]}", [*CHILD, *argv], stdout=cls.files[-1])
+        start("closed stdout", ["sh", "-c", "exec " + shlex.join(CHILD) + " depth >&-"])
+        start("closed pipe", [*CHILD, "depth", "scan"])
+        cls.children["closed pipe"].stdout.close()      # the reader is gone before any write
+
+    @classmethod
+    def tearDownClass(cls):
+        for proc in cls.children.values():
+            proc.kill()
+            proc.wait()
+            for stream in (proc.stdout, proc.stderr):
+                if stream:
+                    stream.close()
+        for f in [cls.cp932, *cls.files]:
+            f.close()
+
+    def result(self, name):
+        """Return (exit status, stdout, stderr) of the child, stdout and stderr decoded."""
+        proc = self.children[name]
+        out, err = proc.communicate(timeout=60)
+        return proc.returncode, (out or b"").decode("utf-8", "replace"), err.decode()
 
     def test_bad_argument_exits_2_without_traceback(self):
-        proc = run_script("--sizes", "1,000,000")
-        self.assertEqual((proc.returncode, proc.stdout), (2, ""))
-        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        status, out, err = self.result("bad argument")
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(len(err.splitlines()), 1, err)
 
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
-        proc = run_script("wallclock", *FAST, PYTHONIOENCODING="ascii")
-        self.assertEqual((proc.returncode, proc.stderr), (0, ""))
-        self.assertRegex(proc.stdout, r"1,000 +[0-9.]+ us +[0-9.]+ [un]s")
-        proc.stdout.encode("ascii")
+        status, out, err = self.result("ascii")
+        self.assertEqual((status, err), (0, ""))
+        self.assertRegex(out, r"1,000 +[0-9.]+ us +[0-9.]+ [un]s")
+        out.encode("ascii")
 
     def test_cp932_file_gets_the_results(self):
-        with tempfile.TemporaryFile() as f:
-            proc = subprocess.run([sys.executable, MAIN_PY, "wallclock", *FAST], cwd=ROOT, stdout=f,
-                                  stderr=subprocess.PIPE, env=child_env(PYTHONIOENCODING="cp932"), timeout=60)
-            f.seek(0)
-            text = f.read().decode("cp932")
-        self.assertEqual((proc.returncode, proc.stderr), (0, b""))
+        status, _, err = self.result("cp932")
+        self.assertEqual((status, err), (0, ""))
+        self.cp932.seek(0)
+        text = self.cp932.read().decode("cp932")
         self.assertIn("=== wall-clock", text)
         self.assertIn(" us ", text)
 
     @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
     def test_full_disk_is_one_line_and_status_1(self):
-        for argv in (["depth"], ["--help"]):
-            with open("/dev/full", "w") as full:
-                proc = subprocess.run([sys.executable, MAIN_PY, *argv], cwd=ROOT, stdout=full,
-                                      stderr=subprocess.PIPE, env=child_env(), timeout=60)
-            self.assertEqual(proc.returncode, 1, argv)
-            self.assertEqual(proc.stderr.decode().splitlines(),
-                             ["main.py: error: cannot write output: No space left on device"], argv)
+        for name in ("full depth", "full --help"):
+            status, _, err = self.result(name)
+            self.assertEqual(status, 1, name)
+            self.assertEqual(err.splitlines(),
+                             ["main.py: error: cannot write output: No space left on device"], name)
 
     def test_closed_stdout_is_one_line_and_status_1(self):
-        proc = subprocess.run(["sh", "-c", f'exec "{sys.executable}" "{MAIN_PY}" depth >&-'], cwd=ROOT,
-                              capture_output=True, env=child_env(), timeout=60)
-        self.assertEqual(proc.returncode, 1)
-        self.assertEqual(proc.stderr.decode().splitlines(),
-                         ["main.py: error: cannot write output: the output is closed"])
+        status, _, err = self.result("closed stdout")
+        self.assertEqual(status, 1)
+        self.assertEqual(err.splitlines(), ["main.py: error: cannot write output: the output is closed"])
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
-        # The reader is gone before the script writes: no BrokenPipeError noise.
-        proc = subprocess.Popen([sys.executable, MAIN_PY, "depth", "scan"], cwd=ROOT, env=child_env(),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            proc.stdout.close()
-            _, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-            proc.wait()
-        self.assertEqual((proc.returncode, err), (1, b""))
+        # No BrokenPipeError noise: nothing on stderr.
+        self.assertEqual(self.result("closed pipe")[::2], (1, ""))
 
     def test_ctrl_c_exits_130_without_traceback(self):
         # The child restores Python's Ctrl-C handling, which it would not have if the
@@ -306,7 +319,7 @@ class TestSubprocess(unittest.TestCase):
                 "    time.sleep(60)\n"
                 "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=wait)\n"
                 "sys.exit(main.main(['depth']))\n")
-        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=child_env(),
+        proc = subprocess.Popen([sys.executable, "-S", "-c", code], cwd=ROOT, env=child_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             self.assertEqual(proc.stdout.readline(), b"ready\n")

@@ -1,13 +1,16 @@
-"""Work and depth measured with the counting type, and the linear recurrence
-computed by a parallel scan, against the serial recurrence."""
+"""Part 4: work and depth measured with the counting type against the formulas,
+and the two work-efficient scans against itertools.accumulate."""
 
+import itertools
 import json
+import math
+import operator
+import random
 import unittest
-from decimal import Decimal
-from fractions import Fraction
 
 import main
-from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
+from tests.support import (AWKWARD_LENGTHS, ScanContract, close, matmul2, random_floats,
+                           random_matrices)
 
 
 class TestCounted(unittest.TestCase):
@@ -87,68 +90,48 @@ class TestMeasuredWorkDepth(unittest.TestCase):
             self.assertLessEqual(dep, 2 * k, n)
 
 
-class TestLinearRecurrenceScan(unittest.TestCase):
-    def test_compose_affine_is_associative_not_commutative(self):
-        f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)
-        c = main.compose_affine
-        self.assertEqual(c(c(f, g), h), c(f, c(g, h)))
-        self.assertNotEqual(c(f, g), c(g, f))
+class TestBrentKungScan(ScanContract, unittest.TestCase):
+    scan = staticmethod(main.brent_kung_scan)
 
-    def test_matches_serial_states_and_rnn_style(self):
-        for n in AWKWARD_LENGTHS[1:]:
-            xs = random_floats(n, seed=4)
-            scanned = main.linear_recurrence_scan(xs, 0.9)
-            serial = main.rnn_states(xs, 0.9)
-            scale = max(map(abs, serial))
-            for s, p in zip(serial, scanned):
-                self.assertTrue(close(s, p, rel=1e-12, scale=scale), n)
-            self.assertTrue(close(scanned[-1], main.rnn_style(xs, 0.9), rel=1e-12, scale=scale), n)
 
-    def test_ones_follow_the_geometric_series(self):
-        states = main.linear_recurrence_scan([1.0] * 64, 0.5)
-        for t, h in enumerate(states, start=1):
-            self.assertTrue(close(h, (1 - 0.5 ** t) / (1 - 0.5), rel=1e-14))
+def exclusive(xs, op=operator.add, identity=0):
+    """The exclusive scan from itertools.accumulate: [identity, x0, x0 op x1, ...]."""
+    return [identity] + list(itertools.accumulate(xs, op))[:-1] if xs else []
 
-    def test_selective_decays_match_an_index_loop(self):
-        xs = random_floats(100, seed=8)
-        decays = [0.5 + 0.5 * abs(x) for x in random_floats(100, seed=9)]
-        h, expected = 0.0, []
-        for t in range(100):
-            h = decays[t] * h + xs[t]
-            expected.append(h)
-        for e, p in zip(expected, main.linear_recurrence_scan(xs, decays)):
-            self.assertTrue(close(e, p, rel=1e-12))
 
-    def test_empty_input_has_no_states(self):
-        self.assertEqual(main.linear_recurrence_scan([]), [])
-        self.assertEqual(main.rnn_states([]), [])
+class TestBlellochScan(unittest.TestCase):
+    """Blelloch's exclusive scan: out[i] combines everything before i."""
 
-    def test_exact_decays_stay_exact_and_both_return_the_same_types(self):
-        cases = [([Fraction(1), Fraction(2), Fraction(-1)], Fraction(9, 10)),
-                 ([Decimal(1), Decimal(2), Decimal(-1)], Decimal("0.9")),
-                 ([1, 2, -1], 3),
-                 ([1, 2, -1], 0.5),
-                 ([1.0, 2.0, -1.0], [Fraction(1, 2), 2, 0.25])]
-        for xs, decay in cases:
-            serial, scanned = main.rnn_states(xs, decay), main.linear_recurrence_scan(xs, decay)
-            self.assertEqual(serial, scanned, (xs, decay))
-            self.assertEqual([type(h) for h in serial], [type(h) for h in scanned], (xs, decay))
-        self.assertEqual(main.rnn_states([Fraction(1)] * 3, Fraction(9, 10))[-1], Fraction(271, 100))
-        self.assertEqual(main.linear_recurrence_scan([Fraction(1)] * 3, Fraction(9, 10))[-1],
-                         Fraction(271, 100))
+    def test_blellochs_own_example(self):
+        self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]), [0, 3, 4, 11, 11, 15, 16, 22])
 
-    def test_decay_errors(self):
-        with self.assertRaisesRegex(ValueError, "linear_recurrence_scan requires one decay per input"):
-            main.linear_recurrence_scan([1.0, 2.0], [0.9])
-        with self.assertRaisesRegex(TypeError, "linear_recurrence_scan requires decay to be a number"):
-            main.linear_recurrence_scan([1.0], None)
-        with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
-            main.rnn_states([1.0], [0.9, 0.9])
-        for func in (main.rnn_states, main.linear_recurrence_scan):
-            with self.assertRaisesRegex(TypeError, "requires decay to be a number"):
-                func([1.0, 2.0, 3.0], "0.9")          # not three decays '0', '.', '9'
-        with self.assertRaisesRegex(TypeError, "linear_recurrence_scan requires xs"):
-            main.linear_recurrence_scan(["a", "b"])   # not blamed on parallel_scan
+    def test_ints_match_shifted_accumulate_at_awkward_lengths(self):
+        rng = random.Random(8)
+        for n in AWKWARD_LENGTHS:
+            xs = [rng.randint(-1000, 1000) for _ in range(n)]
+            self.assertEqual(main.blelloch_scan(xs), exclusive(xs), n)
+
+    def test_strings_and_matrices_keep_order(self):
+        # Not commutative: a swapped combine would show.
+        identity = ((1, 0), (0, 1))
+        for n in (0, 1, 2, 3, 5, 8, 13, 16, 17):
+            words = [chr(ord("a") + i % 26) + str(i) for i in range(n)]
+            self.assertEqual(main.blelloch_scan(words, identity=""), exclusive(words, identity=""), n)
+            mats = random_matrices(n, seed=n)
+            self.assertEqual(main.blelloch_scan(mats, matmul2, identity), exclusive(mats, matmul2, identity), n)
+
+    def test_floats_close_to_fsum_of_each_prefix(self):
+        xs = random_floats(1000, seed=6)
+        scale = math.fsum(map(abs, xs))
+        out = main.blelloch_scan(xs, identity=0.0)
+        for i in (0, 1, 2, 511, 998, 999):
+            self.assertTrue(close(out[i], math.fsum(xs[:i]), rel=1e-12, scale=scale), i)
+
+    def test_does_not_modify_input(self):
+        xs = random_floats(100)
+        before = list(xs)
+        main.blelloch_scan(xs)
+        self.assertEqual(xs, before)
 
 
 class TestWorkAndSsmSections(unittest.TestCase):
@@ -164,14 +147,6 @@ class TestWorkAndSsmSections(unittest.TestCase):
         self.assertEqual(at["hillis_steele", 1024], {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
         self.assertEqual((at["blelloch", 1024]["work"], at["brent_kung", 1024]["work"]), (2046, 2036))
         self.assertEqual(at["linear_scan_selective", 1024]["work"], 3 * 9217)
-
-    def test_ssm_section_text_and_json(self):
-        out, data = run_section(self, "ssm")
-        self.assertIn("scan 10 rounds", out)
-        self.assertIn("tanh", out)
-        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1023, 10))
-        self.assertLess(data["fixed_max_rel_diff"], 1e-12)
-        self.assertLess(data["selective_max_rel_diff"], 1e-12)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,70 @@
+"""Part 8: recall from a fixed-width state against a direct re-computation and
+the normal prediction."""
+
+import json
+import math
+import operator
+import random
+import unittest
+
+import main
+from tests.support import close
+
+
+def recall_reference(n, d, rng):
+    """recall_draw written out with index loops, and the cache as a true argmax of dot products."""
+    keys = [rng.getrandbits(d) for _ in range(n)]
+    values = [rng.choice((-1, 1)) for _ in range(n)]
+    vectors = [[1 if (key >> t) & 1 else -1 for t in range(d)] for key in keys]
+    state = [0] * d
+    for i in range(n):
+        for t in range(d):
+            state[t] += values[i] * vectors[i][t]
+    state_right = cache_right = 0
+    for j in range(n):
+        read = sum(state[t] * vectors[j][t] for t in range(d))
+        state_right += read * values[j] > 0
+        dots = [sum(map(operator.mul, vectors[i], vectors[j])) for i in range(n)]
+        cache_right += values[dots.index(max(dots))] == values[j]
+    return state_right, cache_right
+
+
+class TestCapacity(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rows = main.capacity_rows()
+
+    def test_recall_draw_matches_a_direct_recomputation(self):
+        for n, d in ((1, 8), (5, 8), (40, 16), (100, 64)):
+            self.assertEqual(main.recall_draw(n, d, random.Random(n)), recall_reference(n, d, random.Random(n)))
+
+    def test_measured_recall_follows_the_normal_prediction(self):
+        # About 2,400 reads a row: a standard error of at most sqrt(0.25 / 2400) = 0.010, so
+        # 0.035 is three and a half of them; the normal approximation adds under 0.01 here.
+        for r in self.rows:
+            self.assertLess(abs(r["state_recall"] - r["predicted_recall"]), 0.035, r)
+            self.assertEqual(r["cache_recall"], 1.0)
+            self.assertGreaterEqual(r["n"] * r["draws"], main.CAPACITY_READS)
+
+    def test_recall_falls_toward_a_coin_flip_and_memory_follows_n(self):
+        recalls = [r["state_recall"] for r in self.rows]
+        self.assertEqual(recalls, sorted(recalls, reverse=True))
+        self.assertGreater(recalls[0], 0.95)
+        self.assertLess(recalls[-1], 0.7)
+        for r in self.rows:
+            self.assertEqual((r["state_numbers"], r["cache_numbers"]), (r["d"], r["n"] * (r["d"] + 1)))
+
+    def test_predicted_recall_closed_form(self):
+        self.assertTrue(close(main.predicted_recall(65, 64), 0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
+        self.assertEqual(main.predicted_recall(1, 64), 1.0)
+        self.assertLess(main.predicted_recall(10**6, 64), 0.51)
+
+    def test_capacity_renders_from_its_json(self):
+        data = json.loads(json.dumps(self.rows))
+        out = main.render_capacity(data)
+        self.assertIn("toward a coin flip", " ".join(out.split()))
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,58 @@
+"""Part 6: the cost of attention at hand-checked points of Vaswani et al.'s Table 1."""
+
+import unittest
+
+import main
+from tests.support import run_section
+
+
+class TestCost(unittest.TestCase):
+    def test_attention_matrix_bytes_exact(self):
+        self.assertEqual(main.attention_matrix_bytes(2_048), 8 * 2**20)
+        self.assertEqual(main.attention_matrix_bytes(32_768), 2 * 2**30)
+        self.assertEqual(main.attention_matrix_bytes(131_072), 32 * 2**30)
+        self.assertEqual(main.attention_matrix_bytes(1_048_576), 2 * 2**40)
+        self.assertEqual(main.attention_matrix_bytes(1_000, bytes_per_value=4), 4_000_000)
+        self.assertEqual(main.attention_matrix_bytes(2**40), 2**81)        # no float rounding
+
+    def test_table_1_formulas_at_hand_checked_points(self):
+        table = main.cost_table(sizes=(512, 2_048), d=512, k=3, r=128)
+        at = {(r["layer"], r["n"]): r for r in table["layers"]}
+        self.assertEqual(at["self-attention", 512]["operations"], 512 ** 3)
+        self.assertEqual(at["recurrent", 512]["operations"], 512 ** 3)       # n = d: a tie
+        self.assertEqual(at["self-attention", 2_048]["operations"], 4 * at["recurrent", 2_048]["operations"])
+        self.assertEqual(at["convolutional", 512]["operations"], 3 * 512 ** 3)
+        self.assertEqual(at["restricted self-attention", 2_048]["operations"], 128 * 2_048 * 512)
+        self.assertEqual(at["recurrent", 2_048]["sequential_operations"], 2_048)
+        self.assertEqual(at["self-attention", 2_048]["max_path_length"], 1)
+        self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)    # 3**7 = 2187 >= 2048 > 729
+        self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 16)
+
+    def test_format_bytes(self):
+        self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
+        self.assertEqual(main.format_bytes(2 * 2**40), "2.00 TiB")
+        self.assertEqual(main.format_bytes(512), "512 B")
+
+
+class TestLanesAndCostSections(unittest.TestCase):
+
+    def test_cost_section_text_and_json(self):
+        out, data = run_section(self, "cost")
+        self.assertIn("32.0 GiB", out)
+        self.assertIn("Flash Attention", out)
+        self.assertIn("without constants", out)
+        self.assertIn("43,691 at n = 131,072", out)        # ceil(131072 / 3)
+        self.assertEqual(data["d"], 512)
+        self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
+        self.assertEqual(data["attention_cheaper_below_n"], 1_024)
+
+    def test_attention_beats_lstm_below_2d_with_constants(self):
+        # 4nd^2 + 2n^2d against 8nd^2: equal at n = 2d, attention cheaper below.
+        d = 512
+        for n, cheaper in ((1_023, True), (1_024, False), (4_096, False), (64, True)):
+            self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
+        self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
+
+
+if __name__ == "__main__":
+    unittest.main()

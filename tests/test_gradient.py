@@ -1,0 +1,87 @@
+"""Part 7: gradients against central differences, a hand-worked case and closed
+forms."""
+
+import json
+import math
+import random
+import unittest
+
+import main
+from tests.support import close, random_floats, run_section
+
+
+def central_difference(f, xs, index, eps=1e-6):
+    """(f(xs with xs[index] + eps) - f(xs with xs[index] - eps)) / (2 eps)."""
+    up, down = list(xs), list(xs)
+    up[index] += eps
+    down[index] -= eps
+    return (f(up) - f(down)) / (2 * eps)
+
+
+class TestInputGradients(unittest.TestCase):
+    def test_match_central_differences_of_rnn_tanh(self):
+        # A difference with eps = 1e-6 carries a rounding error near 1e-16 / 1e-6 = 1e-10:
+        # good to 1e-5 relative down to gradients of 1e-4; below, rounding wins.
+        for w in (0.5, 0.9, 2.0):
+            xs = random_floats(60, seed=int(10 * w))
+            grads = main.input_gradients(xs, w)
+            for k in range(len(xs)):
+                if grads[k] < 1e-4:
+                    break
+                numeric = central_difference(lambda v: main.rnn_tanh(v, w), xs, len(xs) - 1 - k)
+                self.assertTrue(close(grads[k], numeric, rel=1e-5, scale=0.0), (w, k, grads[k], numeric))
+
+    def test_two_steps_by_hand(self):
+        # h1 = tanh(x1), h2 = tanh(w h1 + x2): dh2/dx2 = 1 - h2^2, dh2/dx1 = (1 - h2^2) w (1 - h1^2).
+        w, x1, x2 = 0.7, 0.3, -0.4
+        h1 = math.tanh(x1)
+        h2 = math.tanh(w * h1 + x2)
+        g = main.input_gradients([x1, x2], w)
+        self.assertTrue(close(g[0], 1 - h2 * h2, rel=1e-15))
+        self.assertTrue(close(g[1], (1 - h2 * h2) * w * (1 - h1 * h1), rel=1e-15))
+
+    def test_linear_recurrence_gradient_is_decay_to_the_k(self):
+        # rnn_style is linear in its inputs: a finite difference is exact up to rounding.
+        xs = random_floats(40, seed=1)
+        for k in (0, 1, 5, 20, 39):
+            numeric = central_difference(main.rnn_style, xs, len(xs) - 1 - k, eps=1e-3)
+            self.assertTrue(close(numeric, 0.9 ** k, rel=1e-9, scale=0.0), k)
+
+    def test_empty_and_zero_weight(self):
+        self.assertEqual(main.input_gradients([]), [])
+        g = main.input_gradients([0.2, -0.5, 0.1], 0.0)          # w = 0: only the last input reaches h_N
+        self.assertEqual(g[1:], [0.0, 0.0])
+
+
+class TestAttentionWeight(unittest.TestCase):
+    def test_closed_form_is_the_softmax(self):
+        for n in (2, 10, 200, 5_000):
+            scores = [0.0] * (n - 1) + [5.0]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            self.assertTrue(close(main.attention_weight(n), exps[-1] / math.fsum(exps), rel=1e-12), n)
+        self.assertAlmostEqual(main.attention_weight(200), 0.4272, places=4)
+        self.assertEqual(main.attention_weight(1), 1.0)
+
+
+class TestGradientSection(unittest.TestCase):
+    def test_gradient_section_text_and_json(self):
+        out, data = run_section(self, "gradient")
+        rows = {r["k"]: r for r in data["rows"]}
+        self.assertEqual(sorted(rows), list(main.GRADIENT_DISTANCES))
+        self.assertEqual(set(rows[1]), {"k", "linear", "tanh", "tanh_wide", "gated", "attention"})
+        rng = random.Random(data["seed"])
+        xs = [rng.uniform(-1.0, 1.0) for _ in range(data["n"])]
+        for k, r in rows.items():
+            self.assertEqual(r["linear"], 0.9 ** k)
+            self.assertEqual(r["gated"], data["forget_gate"] ** k)
+            self.assertEqual(r["attention"], main.attention_weight(data["n"]))
+            self.assertEqual(r["tanh"], main.input_gradients(xs, data["w"])[k])
+        self.assertLess(rows[50]["tanh"], 1e-10)                 # the lesson's 50 tokens back
+        self.assertGreater(rows[100]["gated"], 0.3)
+        self.assertIn("3.3e-11", out)
+        self.assertIn("0.43 of the", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,180 @@
+"""The lesson's functions and its three sections against independent references:
+closed forms, math.fsum, itertools.accumulate, exact integer arithmetic, and a
+fake clock for the timing. Also runs main.py's docstring examples."""
+
+import doctest
+import functools
+import itertools
+import math
+import operator
+import random
+import sys
+import unittest
+from decimal import Decimal
+from fractions import Fraction
+
+import main
+from tests.support import (AWKWARD_LENGTHS, ScanContract, close, fake_clock, random_floats,
+                           random_matrices, matmul2)
+
+
+def load_tests(loader, tests, ignore):
+    """Run main.py's docstring examples as part of the suite (python -OO strips
+    the docstrings, and with them the examples: then only the rest runs)."""
+    if sys.flags.optimize < 2:
+        tests.addTests(doctest.DocTestSuite(main))
+    return tests
+
+
+class TestRnnStyle(unittest.TestCase):
+    def test_rnn_style_ones_is_geometric_series(self):
+        # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).
+        for n in AWKWARD_LENGTHS:
+            for d in (0.9, 0.5, 0.99):
+                self.assertTrue(close(main.rnn_style([1.0] * n, d), (1 - d ** n) / (1 - d)), (n, d))
+
+    def test_rnn_style_matches_weighted_fsum(self):
+        # h_N = sum_t d**(N-1-t) * x_t, summed exactly by math.fsum.
+        for n in AWKWARD_LENGTHS:
+            xs = random_floats(n)
+            expected = math.fsum(0.9 ** (n - 1 - t) * x for t, x in enumerate(xs))
+            self.assertTrue(close(main.rnn_style(xs), expected, scale=1.0), n)
+
+    def test_rnn_style_empty_is_zero(self):
+        self.assertEqual(main.rnn_style([]), 0.0)
+
+    def test_rnn_style_decay_one_is_plain_sum(self):
+        self.assertEqual(main.rnn_style([1, 2, 3], decay=1), 6)
+
+    def test_rnn_style_keeps_exact_numbers_exact(self):
+        self.assertEqual(main.rnn_style([Fraction(1)] * 3, Fraction(9, 10)), Fraction(271, 100))
+        self.assertEqual(main.rnn_style([Decimal(1)] * 3, Decimal("0.9")), Decimal("2.71"))
+        self.assertEqual(main.rnn_style([1, 2, 3], 2), 11)          # ints: 1*4 + 2*2 + 3
+        self.assertIsInstance(main.rnn_style([1, 2, 3], 2), int)
+        self.assertEqual(repr(main.rnn_style([])), "0.0")
+
+
+class TestRnnTanh(unittest.TestCase):
+    def test_rnn_tanh_is_nested_tanh(self):
+        # Written out for three steps, innermost first.
+        w, (a, b, c) = 0.7, (0.3, -1.2, 2.0)
+        expected = math.tanh(w * math.tanh(w * math.tanh(a) + b) + c)
+        self.assertEqual(main.rnn_tanh([a, b, c], w), expected)
+
+    def test_rnn_tanh_with_w_zero_forgets_all_but_the_last_input(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n)
+            self.assertEqual(main.rnn_tanh(xs, 0.0), math.tanh(xs[-1]))
+
+    def test_rnn_tanh_reaches_the_fixed_point_on_constant_input(self):
+        # h* = tanh(w h* + x), found by bisection on g(h) = tanh(w h + x) - h, decreasing for w < 1.
+        for w, x in ((0.9, 0.5), (0.5, -1.0), (0.99, 0.1)):
+            lo, hi = -1.0, 1.0
+            for _ in range(200):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if math.tanh(w * mid + x) > mid else (lo, mid)
+            self.assertTrue(close(main.rnn_tanh([x] * 5_000, w), lo, rel=1e-9), (w, x))
+
+    def test_rnn_tanh_states_stay_in_the_open_interval(self):
+        self.assertLess(abs(main.rnn_tanh([5.0] * 100, 3.0)), 1.0 + 1e-15)
+        self.assertEqual(main.rnn_tanh([]), 0.0)
+
+
+class TestAttentionStyle(unittest.TestCase):
+    def test_attention_style_is_the_mean(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n)
+            self.assertTrue(close(main.attention_style(xs), math.fsum(xs) / n), n)
+
+    def test_attention_style_is_order_independent(self):
+        xs = random_floats(1024)
+        shuffled = xs[:]
+        random.Random(1).shuffle(shuffled)
+        self.assertTrue(close(main.attention_style(xs), main.attention_style(shuffled)))
+
+    def test_attention_style_empty_raises_value_error(self):
+        with self.assertRaisesRegex(ValueError, "attention_style requires at least one value"):
+            main.attention_style([])
+
+
+class TestDepth(unittest.TestCase):
+    def test_depth_matches_smallest_power_of_two(self):
+        # attention depth is the smallest k >= 1 with 2**k >= n, found by counting.
+        for n in list(range(1, 300)) + [1023, 1024, 1025, 262_144]:
+            k = 1
+            while 2 ** k < n:
+                k += 1
+            self.assertEqual(main.depth(n), (n, k), n)
+
+    def test_depth_exact_above_float_precision(self):
+        # float log2 rounds 2**60 + 1 down to 60; the exact answer is 61.
+        for e in (53, 60, 100, 1000):
+            self.assertEqual(main.depth(2 ** e), (2 ** e, e))
+            self.assertEqual(main.depth(2 ** e + 1), (2 ** e + 1, e + 1))
+
+
+class TestBenchmark(unittest.TestCase):
+    """benchmark on a fake clock: what it returns from which samples."""
+    def test_long_first_calls_are_samples_then_rounds_alternate(self):
+        # Both first calls last longer than SAMPLE_SECONDS, so each is one-call
+        # samples and the first call is the first sample. Then rnn, attn, rnn, attn.
+        samples = [1.0, 2.0, 5.0, 3.0, 4.0, 0.5]
+        clock = fake_clock(samples)
+        self.assertEqual(main.benchmark(10, reps=3, timer=clock), (1.0, 0.5))
+
+    def test_benchmark_real_clock_positive(self):
+        rnn_s, attn_s = main.benchmark(100, reps=1)
+        self.assertGreater(rnn_s, 0)
+        self.assertGreater(attn_s, 0)
+
+
+class TestSerialScan(ScanContract, unittest.TestCase):
+    scan = staticmethod(main.serial_scan)
+
+
+class TestParallelScan(ScanContract, unittest.TestCase):
+    scan = staticmethod(main.parallel_scan)
+
+    def test_parallel_scan_runs_ceil_log2_rounds(self):
+        for n in AWKWARD_LENGTHS:
+            _, rounds = main.measure_work_depth(main.parallel_scan, n)     # depth: its rounds
+            self.assertEqual(rounds, 0 if n <= 1 else main.depth(n)[1], n)
+
+
+class TestTreeReduce(unittest.TestCase):
+    def test_tree_reduce_matches_functools_reduce(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            words = [str(i) for i in range(n)]
+            self.assertEqual(main.tree_reduce(words), functools.reduce(operator.add, words), n)
+            mats = random_matrices(n, seed=n)
+            self.assertEqual(main.tree_reduce(mats, matmul2), functools.reduce(matmul2, mats), n)
+
+    def test_tree_reduce_close_to_fsum(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n, seed=9)
+            self.assertTrue(close(main.tree_reduce(xs), math.fsum(xs), scale=math.fsum(map(abs, xs))), n)
+
+
+class TestCountMismatches(unittest.TestCase):
+    def test_count_mismatches_is_relative_to_the_values(self):
+        # 1e6 and 1e6 + 1e-4 differ by 1e-10 relative: not a mismatch; 0.1 apart is.
+        self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6 + 1e-4, 0.0]), 0)
+        self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6, 0.1]), 1)
+        with self.assertRaises(ValueError):
+            main.count_mismatches([1.0], [])
+
+    def test_count_mismatches_counts_nan_and_infinity(self):
+        # A broken scan that produced NaN or an infinity must not pass as "0 mismatches".
+        nan, inf = float("nan"), float("inf")
+        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [1.0, nan, 3.0]), 1)
+        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [inf, 2.0, -inf]), 2)
+        self.assertEqual(main.count_mismatches([1.0, nan, inf], [1.0, nan, inf]), 0)   # the same
+        self.assertEqual(main.count_mismatches([1.0, -inf], [1.0, inf]), 1)
+
+    def test_count_mismatches_infinite_expected_does_not_widen_tolerance(self):
+        # The tolerance comes from the finite values only (here 1e-9 x 1.0).
+        self.assertEqual(main.count_mismatches([1.0, float("inf")], [1.5, float("inf")]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

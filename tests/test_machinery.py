@@ -1,0 +1,116 @@
+"""The machinery: the input builders, the timing harness (with a fake clock),
+and the formatters, each against the value it stands for."""
+
+import math
+import random
+import unittest
+
+import main
+from tests.support import AWKWARD_LENGTHS, fake_clock
+
+
+class TestTiming(unittest.TestCase):
+    def test_sample_per_call_keeps_every_sample_in_order(self):
+        clock = fake_clock([1.0, 2.0, 5.0, 3.0, 4.0, 0.5])
+        got = main.sample_per_call([int, float], reps=3, timer=clock)
+        self.assertEqual(got, [[1.0, 5.0, 4.0], [2.0, 3.0, 0.5]])
+
+    def test_short_first_call_sizes_the_samples_and_is_not_one(self):
+        # rnn: two calibration calls (the faster, 1e-4 s, sets the loop count), then
+        # one sample per round of `loops` calls; attn's first call is a sample.
+        loops = main._loop_count(1e-4)
+        self.assertEqual(loops, math.ceil(main.SAMPLE_SECONDS / 1e-4))
+        clock = fake_clock([2e-4, 1e-4, 1.0, 0.005, 2.0, 0.006, 3.0, 0.004])
+        rnn, attn = main.sample_per_call([int, float], reps=3, timer=clock)
+        self.assertEqual(rnn, [0.005 / loops, 0.006 / loops, 0.004 / loops])
+        self.assertEqual(attn, [1.0, 2.0, 3.0])
+
+    def test_loop_count_fills_the_target(self):
+        # A 1 ms call against a 5 ms target gives 5 calls a sample.
+        self.assertEqual(main._loop_count(0.001, target=0.005), 5)
+        self.assertEqual(main._loop_count(0.010, target=0.005), 1)
+        self.assertEqual(main._loop_count(0.0, target=0.005), 1_000)
+
+    def test_spread_is_worst_over_best(self):
+        self.assertEqual(main.spread([2.0, 3.0, 2.5]), 1.5)
+        self.assertEqual(main.spread([7.0]), 1.0)
+
+
+class TestSeedInput(unittest.TestCase):
+    def test_seed_input_is_the_seed_scripts_comprehension(self):
+        for n in AWKWARD_LENGTHS + (1_000, 10_007):
+            self.assertEqual(main.seed_input(n), [0.001 * (i % 17) for i in range(n)], n)
+
+    def test_seed_input_floats_are_distinct_objects(self):
+        # As in the seed, every element is its own float: the memory a loop reads.
+        xs = main.seed_input(100)
+        self.assertEqual(len({id(x) for x in xs}), 100)
+
+
+class TestFormatting(unittest.TestCase):
+    """Each formatter against the value it stands for: the number shown times its
+    unit must give back the value to three significant digits."""
+
+    def read_back(self, text, units):
+        number, _, unit = text.partition(" ") if " " in text else (text.rstrip("KMGTP"), "", text[-1:])
+        return float(number), units[unit], number
+
+    def check_three_digits(self, values, formatter, units):
+        for v in values:
+            text = formatter(v)
+            number, scale, digits = self.read_back(text, units)
+            self.assertEqual(len(digits.replace(".", "").lstrip("0")), 3, (v, text))
+            self.assertLess(number, 1000, (v, text))
+            self.assertLessEqual(abs(number * scale - v), 0.005 * v, (v, text))
+
+    def test_format_seconds_three_significant_digits_across_units(self):
+        rng = random.Random(4)
+        values = [10 ** rng.uniform(-9, 3) for _ in range(2_000)]
+        values += [0.0009995, 0.0009996, 0.00099949, 0.9995, 9.995e-6, 99.95e-3, 999.5e-9]
+        units = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+        self.check_three_digits(values, main.format_seconds, units)
+
+    def test_format_seconds_edges(self):
+        self.assertEqual(main.format_seconds(0.004183), "4.18 ms")
+        self.assertEqual(main.format_seconds(4.12e-7), "412 ns")
+        self.assertEqual(main.format_seconds(0.0009996), "1.00 ms")     # not "1000 µs"
+        self.assertEqual(main.format_seconds(0.0009995), "999 µs")      # stored as 0.00099949999...
+        self.assertEqual(main.format_seconds(1e-12), "< 1 ns")
+        self.assertEqual(main.format_seconds(0), "< 1 ns")
+
+    def test_format_bytes_three_significant_digits_across_units(self):
+        rng = random.Random(5)
+        values = [int(2 ** rng.uniform(10, 49.9)) for _ in range(2_000)]      # up to TiB, the largest unit
+        values += [1023 * 2**30 + 2**29 + 1, 1000 * 2**20, 1024 * 2**30 - 1]
+        units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+        self.check_three_digits(values, main.format_bytes, units)
+
+    def test_format_bytes_edges(self):
+        self.assertEqual(main.format_bytes(1024 * 2**30), "1.00 TiB")   # not "1024 GiB"
+        self.assertEqual(main.format_bytes(1000 * 2**20), "0.977 GiB")
+        self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
+        self.assertEqual(main.format_bytes(512), "512 B")
+
+    def test_format_count_three_significant_digits(self):
+        rng = random.Random(6)
+        values = [int(10 ** rng.uniform(3, 17)) for _ in range(2_000)] + [999_999, 999_500, 10**12 - 1]
+        units = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+        self.check_three_digits(values, main._format_count, units)
+        self.assertEqual(main._format_count(10**12 - 1), "1.00T")        # not "1000G"
+        self.assertEqual(main._format_count(999), "999")
+
+
+class TestSpreadNote(unittest.TestCase):
+    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0, "attn_spread": 1.0}
+
+    def test_quiet_samples_print_no_note(self):
+        self.assertNotIn("noisy", main.render_wallclock([self.ROW]))
+
+    def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
+        rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
+        notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
+        self.assertEqual(notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,88 @@
+"""Part 3: the linear recurrence computed by a parallel scan, against the serial
+recurrence, an index loop, closed forms and exact numbers."""
+
+import unittest
+from decimal import Decimal
+from fractions import Fraction
+
+import main
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
+
+
+class TestLinearRecurrenceScan(unittest.TestCase):
+    def test_compose_affine_is_associative_not_commutative(self):
+        f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)
+        c = main.compose_affine
+        self.assertEqual(c(c(f, g), h), c(f, c(g, h)))
+        self.assertNotEqual(c(f, g), c(g, f))
+
+    def test_matches_serial_states_and_rnn_style(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            xs = random_floats(n, seed=4)
+            scanned = main.linear_recurrence_scan(xs, 0.9)
+            serial = main.rnn_states(xs, 0.9)
+            scale = max(map(abs, serial))
+            for s, p in zip(serial, scanned):
+                self.assertTrue(close(s, p, rel=1e-12, scale=scale), n)
+            self.assertTrue(close(scanned[-1], main.rnn_style(xs, 0.9), rel=1e-12, scale=scale), n)
+
+    def test_ones_follow_the_geometric_series(self):
+        states = main.linear_recurrence_scan([1.0] * 64, 0.5)
+        for t, h in enumerate(states, start=1):
+            self.assertTrue(close(h, (1 - 0.5 ** t) / (1 - 0.5), rel=1e-14))
+
+    def test_selective_decays_match_an_index_loop(self):
+        xs = random_floats(100, seed=8)
+        decays = [0.5 + 0.5 * abs(x) for x in random_floats(100, seed=9)]
+        h, expected = 0.0, []
+        for t in range(100):
+            h = decays[t] * h + xs[t]
+            expected.append(h)
+        for e, p in zip(expected, main.linear_recurrence_scan(xs, decays)):
+            self.assertTrue(close(e, p, rel=1e-12))
+
+    def test_empty_input_has_no_states(self):
+        self.assertEqual(main.linear_recurrence_scan([]), [])
+        self.assertEqual(main.rnn_states([]), [])
+
+    def test_exact_decays_stay_exact_and_both_return_the_same_types(self):
+        cases = [([Fraction(1), Fraction(2), Fraction(-1)], Fraction(9, 10)),
+                 ([Decimal(1), Decimal(2), Decimal(-1)], Decimal("0.9")),
+                 ([1, 2, -1], 3),
+                 ([1, 2, -1], 0.5),
+                 ([1.0, 2.0, -1.0], [Fraction(1, 2), 2, 0.25])]
+        for xs, decay in cases:
+            serial, scanned = main.rnn_states(xs, decay), main.linear_recurrence_scan(xs, decay)
+            self.assertEqual(serial, scanned, (xs, decay))
+            self.assertEqual([type(h) for h in serial], [type(h) for h in scanned], (xs, decay))
+        self.assertEqual(main.rnn_states([Fraction(1)] * 3, Fraction(9, 10))[-1], Fraction(271, 100))
+        self.assertEqual(main.linear_recurrence_scan([Fraction(1)] * 3, Fraction(9, 10))[-1],
+                         Fraction(271, 100))
+
+    def test_decay_errors(self):
+        with self.assertRaisesRegex(ValueError, "linear_recurrence_scan requires one decay per input"):
+            main.linear_recurrence_scan([1.0, 2.0], [0.9])
+        with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
+            main.rnn_states([1.0], [0.9, 0.9])
+
+    def test_an_infinite_decay_is_an_error_for_every_form_of_the_recurrence(self):
+        # 0 * inf is nan, so no h_0 = 0 exists to start from: all three refuse alike.
+        for func in (main.rnn_style, main.rnn_states, main.linear_recurrence_scan):
+            for decay in (float("inf"), float("nan")):
+                with self.assertRaisesRegex(ValueError, "requires a finite decay"):
+                    func([1.0, 2.0], decay)
+
+
+class TestWorkAndSsmSections(unittest.TestCase):
+
+    def test_ssm_section_text_and_json(self):
+        out, data = run_section(self, "ssm")
+        self.assertIn("scan 10 rounds", out)
+        self.assertIn("tanh", out)
+        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1023, 10))
+        self.assertLess(data["fixed_max_rel_diff"], 1e-12)
+        self.assertLess(data["selective_max_rel_diff"], 1e-12)
+
+
+if __name__ == "__main__":
+    unittest.main()

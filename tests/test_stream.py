@@ -1,0 +1,62 @@
+"""Part 9: streaming memory and one attention read against a direct softmax, and
+the model-scale figures against their formulas."""
+
+import json
+import math
+import unittest
+
+import main
+from tests.support import close
+
+
+class TestStream(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.result = main.stream_rows(tokens=(16, 64, 256), reps=1)
+
+    def test_cache_grows_linearly_and_the_state_stays(self):
+        rows = self.result["measured"]
+        per_token = [r["cache_bytes"] / r["tokens"] for r in rows]
+        self.assertLess(max(per_token) / min(per_token), 1.05)          # linear in T
+        self.assertEqual(len({r["state_bytes"] for r in rows}), 1)      # constant
+        # A key and a value of 64 floats: at least 2 * 64 float objects of 24 bytes.
+        self.assertGreater(per_token[-1], 2 * 64 * 24)
+
+    def test_attention_step_reads_the_cache(self):
+        # One read against a direct softmax-weighted sum.
+        xs, _ = main._stream_inputs(5, 4, 0)
+        cache = main._kv_pairs(xs)
+        keys, values = [k for k, _ in cache], [v for _, v in cache]
+        q = xs[-1]
+        scores = [sum(a * b for a, b in zip(q, k)) / 2 for k in keys]
+        weights = [math.exp(s) / math.fsum(math.exp(t) for t in scores) for s in scores]
+        expected = [math.fsum(w * v[i] for w, v in zip(weights, values)) for i in range(4)]
+        for got, want in zip(main._attend(q, keys, values), expected):
+            self.assertTrue(close(got, want, rel=1e-12))
+
+    def test_model_scale_figures(self):
+        self.assertEqual(main.kv_cache_bytes(1, 32, 32, 128), 512 * 2**10)
+        self.assertEqual(main.kv_cache_bytes(1, 32, 8, 128), 128 * 2**10)
+        self.assertEqual(main.kv_cache_bytes(32_768, 32, 32, 128), 16 * 2**30)
+        self.assertEqual(main.ssm_state_bytes(48, 2_048, 16), int(7.5 * 2**20))
+        self.assertEqual(main.ssm_state_bytes(48, 2_048, 16, d_conv=0), 6 * 2**20)
+        listed = main.stream_models()
+        ssm = listed[-1]
+        self.assertEqual((ssm["kind"], ssm["state_bytes"]), ("ssm state", main.ssm_state_bytes(48, 2_048, 16)))
+        models = {m["name"].split(",")[0]: m for m in listed if m["kind"] == "kv cache"}
+        self.assertEqual(models["7B"]["fills_device_at"], {"24": 49_152, "80": 163_840})
+        self.assertEqual(models["8B"]["passes_ssm_state_at"], 61)       # 7.5 MiB / 128 KiB = 60
+        for m in models.values():
+            n = m["passes_ssm_state_at"]
+            self.assertGreater(n * m["bytes_per_token"], ssm["state_bytes"])
+            self.assertLessEqual((n - 1) * m["bytes_per_token"], ssm["state_bytes"])
+
+    def test_stream_renders_from_its_json(self):
+        out = main.render_stream(json.loads(json.dumps(self.result)))
+        self.assertIn("bytes per token", out)
+        self.assertIn("49,152", out)
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
+
+
+if __name__ == "__main__":
+    unittest.main()

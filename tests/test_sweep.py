@@ -1,0 +1,84 @@
+"""Part 2, the Hard exercise: the exponent fit on data of known slope, the text
+chart on fixed points, and the section through the command line."""
+
+import unittest
+
+import main
+from tests.support import run_main, run_section
+
+
+class TestFitExponent(unittest.TestCase):
+    def test_fit_exponent_recovers_known_slopes(self):
+        ns = [64 * 2 ** k for k in range(10)]
+        for k in (0.0, 0.5, 1.0, 2.0):
+            self.assertAlmostEqual(main.fit_exponent(ns, [3e-7 * n ** k for n in ns]), k, places=9)
+
+    def test_fit_exponent_is_least_squares_on_noisy_data(self):
+        # Alternating +-10% noise on an n**1 line: the slope stays close to 1.
+        ns = [2 ** k for k in range(6, 17)]
+        ts = [1e-8 * n * (1.1 if i % 2 else 0.9) for i, n in enumerate(ns)]
+        self.assertAlmostEqual(main.fit_exponent(ns, ts), 1.0, delta=0.02)
+
+    def test_fit_exponent_needs_two_sizes(self):
+        with self.assertRaises(ValueError):
+            main.fit_exponent([100, 100], [1.0, 2.0])
+        with self.assertRaises(ValueError):
+            main.fit_exponent([1, 2], [1.0])
+
+
+class TestPlotLogLog(unittest.TestCase):
+    def grid(self, lines, height):
+        """Return the plotting area (height rows of text after the '|')."""
+        return [line.split("|", 1)[1] if "|" in line else "" for line in lines[:height]]
+
+    def test_plot_places_extremes_in_the_corners(self):
+        lines = main.plot_loglog({"r": [(10, 1e-3), (1000, 1e-1)], "a": [(10, 1e-5)]},
+                                 width=21, height=5)
+        rows = self.grid(lines, 5)
+        self.assertEqual(rows[0].rstrip(), " " * 20 + "r")      # largest n, largest time
+        self.assertEqual(rows[2].rstrip(), "r")                 # 1e-3 is halfway up in log
+        self.assertEqual(rows[4].rstrip(), "a")                 # smallest time, bottom-left
+
+    def test_plot_marks_shared_cells(self):
+        lines = main.plot_loglog({"r": [(1, 1.0), (4, 4.0)], "a": [(1, 1.0)]}, width=5, height=3)
+        self.assertEqual(self.grid(lines, 3)[2].rstrip(), "#")
+
+    def test_plot_rejects_empty_or_non_positive_points(self):
+        for series in ({}, {"r": []}, {"r": [(0, 1.0)]}, {"r": [(10, 0.0)]}):
+            with self.assertRaisesRegex(ValueError, "plot_loglog requires"):
+                main.plot_loglog(series)
+
+    def test_plot_labels_axes(self):
+        lines = main.plot_loglog({"r": [(64, 1e-6), (65_536, 1e-3)]}, width=40, height=10)
+        text = "\n".join(lines)
+        for label in ("1 µs", "1 ms", "64", "65,536", "N (log)"):
+            self.assertIn(label, text)
+        self.assertLessEqual(max(len(line) for line in lines), 80)
+
+
+class TestExerciseSections(unittest.TestCase):
+
+    def test_sweep_section_text_and_json(self):
+        sizes = "64,128,1024,2048"
+        out, data = run_section(self, "sweep", "--sizes", sizes, "--reps", "1")
+        self.assertIn("N (log)", out)
+        # The format, not the value: a noisy one-sample fit over two sizes may come out negative.
+        self.assertRegex(out, r"rnn_style N\^-?\d+\.\d\d, attention_style N\^-?\d+\.\d\d")
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
+        self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
+        self.assertEqual(data["fit_from_n"], 1024)
+        self.assertIsInstance(data["rnn_exponent"], float)
+
+    def test_sweep_with_one_size_has_no_exponent(self):
+        status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
+        self.assertEqual(status, 0)
+        self.assertIn("fitted growth: n/a (the fit needs two sizes)", out)
+
+    def test_default_run_has_no_exercise_sections(self):
+        _, out, _ = run_main("--sizes", "100", "--reps", "1")
+        self.assertEqual(out.count("=== "), 3)
+        self.assertNotIn("=== exercise", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
