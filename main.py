@@ -1631,35 +1631,36 @@ def _kv_pairs(xs):
     return [([0.9 * xi for xi in x], [0.5 * xi for xi in x]) for x in xs]
 
 
-def _traced_bytes(build):
-    """Return (what build() returns, the bytes it still holds), by tracemalloc;
-    tracing is left on if it was on before."""
-    import tracemalloc                  # imported here: only this section needs it
-    was_tracing = tracemalloc.is_tracing()
-    if not was_tracing:
-        tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        kept = build()
-        return kept, tracemalloc.get_traced_memory()[0] - before
-    finally:
-        if not was_tracing:
-            tracemalloc.stop()
+def object_bytes(obj):
+    """Return the bytes of obj and of every object inside it, for nested lists
+    and tuples of numbers, as sys.getsizeof counts each.
+
+    Deterministic, unlike tracemalloc, which misses the floats CPython
+    recycles through its free list. Each float is 24 bytes on 64-bit CPython.
+
+    >>> object_bytes([1.0, 2.0]) == sys.getsizeof([1.0, 2.0]) + 2 * sys.getsizeof(1.0)
+    True
+    """
+    if isinstance(obj, (list, tuple)):
+        return sys.getsizeof(obj) + sum(map(object_bytes, obj))
+    return sys.getsizeof(obj)
 
 
 def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
     """Return what generating one token costs after T tokens, for each T in
     tokens: the bytes held by a KV cache of T (key, value) pairs and by a
-    recurrent state of d numbers (tracemalloc), and the best seconds of one
+    recurrent state of d numbers (object_bytes), and the best seconds of one
     step of each (sample_per_call: an attention read over the T pairs, and
     tanh(W.h + x)); then the same at model scale from kv_cache_bytes and
     ssm_state_bytes."""
     d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
     xs, W = _stream_inputs(_require_size("stream_rows", "tokens", max(tokens)), d, seed)
-    h, state_bytes = _traced_bytes(lambda: [math.tanh(x) for x in xs[0]])
+    h = [math.tanh(x) for x in xs[0]]
+    state_bytes = object_bytes(h)
     measured = []
     for t in tokens:
-        cache, cache_bytes = _traced_bytes(lambda: _kv_pairs(xs[:t]))
+        cache = _kv_pairs(xs[:t])
+        cache_bytes = object_bytes(cache)
         keys, values = [k for k, _ in cache], [v for _, v in cache]
         q = xs[t - 1]
         for _ in range(STREAM_WARMUP):
@@ -1715,8 +1716,8 @@ def render_stream(result):
                        for m in caches)
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
-        f"a toy decoder of width d = {result['d']} in plain Python: memory by tracemalloc,",
-        "and the best time of one step with T tokens behind it",
+        f"a toy decoder of width d = {result['d']} in plain Python: memory as the sizes of",
+        "its Python objects, and the best time of one step with T tokens behind it",
         table,
         *_spread_note(spreads),
         *_wrap(

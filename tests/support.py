@@ -23,6 +23,13 @@ MAIN_PY = os.path.join(ROOT, "main.py")
 # never needs (together about 35 ms less per child here).
 CHILD = (sys.executable, "-S", "-m", "main")
 
+# The same command line with every timing sample fixed at 20 µs, for a child
+# whose output must not depend on how busy the machine is.
+FIXED_TIMES = (sys.executable, "-S", "-c",
+               "import sys, main\n"
+               "main.sample_per_call = lambda functions, reps=3, **_: [[2e-5] * reps for f in functions]\n"
+               "sys.exit(main.main(sys.argv[1:]))")
+
 # 0, 1, 2, 3, powers of two and their neighbours, and the lesson's 1,024.
 AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1023, 1024, 1025)
 

@@ -1,0 +1,87 @@
+"""The shape of main.py that a learner relies on: the lesson's functions
+first, each numbered part using only the lesson, earlier parts and the
+machinery, short lines, and nothing imported from outside the standard library."""
+
+import ast
+import os
+import re
+import sys
+import unittest
+
+from tests.support import MAIN_PY, ROOT
+
+LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
+          "rnn_tanh", "tree_reduce")
+
+
+def imported_modules(tree):
+    """Return the top-level names of every module that the parsed file imports."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+class TestLayout(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with open(MAIN_PY, encoding="utf-8") as f:
+            cls.source = f.read()
+        cls.tree = ast.parse(cls.source)
+        cls.lines = cls.source.splitlines()
+
+    def part_of_line(self):
+        """Return, for each line number, its part: 0 the lesson, 1-N the numbered
+        parts, None the machinery (from its first banner on)."""
+        part, parts = 0, {}
+        for number, line in enumerate(self.lines, start=1):
+            banner = re.match(r"# (\d+)\. ", line)
+            if banner:
+                part = int(banner.group(1))
+            elif line.startswith("# Machinery"):
+                part = None
+            parts[number] = part
+        return parts
+
+    def test_the_lessons_functions_come_first_in_the_seeds_order(self):
+        where = {node.name: node.lineno for node in self.tree.body
+                 if isinstance(node, ast.FunctionDef)}
+        lines = [where[name] for name in LESSON]
+        self.assertLessEqual(max(lines), 250, dict(zip(LESSON, lines)))
+        self.assertEqual(lines[:6], sorted(lines[:6]))
+
+    def test_no_part_uses_a_later_part(self):
+        parts = self.part_of_line()
+        defined = {node.name: parts[node.lineno] for node in self.tree.body
+                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+        for node in self.tree.body:
+            here = parts[node.lineno]
+            if here is None:                    # the machinery may call any part
+                continue
+            for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}:
+                there = defined.get(name)
+                if there is not None:
+                    self.assertLessEqual(there, here, f"line {node.lineno} uses {name}")
+
+    def test_no_line_is_longer_than_99_characters(self):
+        long = [n for n, line in enumerate(self.lines, start=1) if len(line) > 99]
+        self.assertEqual(long, [])
+
+    @unittest.skipUnless(hasattr(sys, "stdlib_module_names"), "needs Python 3.10+")
+    def test_imports_are_standard_library_or_project(self):
+        tests_dir = os.path.join(ROOT, "tests")
+        trees = {MAIN_PY: self.tree}
+        for name in os.listdir(tests_dir):
+            if name.endswith(".py"):
+                with open(os.path.join(tests_dir, name), encoding="utf-8") as f:
+                    trees[name] = ast.parse(f.read())
+        for path, tree in trees.items():
+            outside = imported_modules(tree) - set(sys.stdlib_module_names) - {"main", "tests"}
+            self.assertEqual(outside, set(), path)
+
+
+if __name__ == "__main__":
+    unittest.main()
