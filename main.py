@@ -30,6 +30,7 @@ Standard library only; Python 3.9 or newer.
 import array
 import collections
 import collections.abc
+import contextlib
 import decimal
 import functools
 import itertools
@@ -1691,11 +1692,38 @@ def stream_models():
     return models
 
 
+def _cache_growth(rows, d):
+    """Return the sentences that read the measured cache: its bytes per token,
+    and how the time of the next token grew against the number of tokens."""
+    small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
+    where = (f"(a key and a value of {d} Python floats; in fp16 on a GPU, {4 * d:,} bytes)")
+    if small["tokens"] == large["tokens"]:
+        return (f"The cache holds {large['cache_bytes'] / large['tokens']:,.0f} bytes per token "
+                f"here {where}; the state stays the same size whatever T is.")
+    span = large["tokens"] - small["tokens"]
+    per_token = (large["cache_bytes"] - small["cache_bytes"]) / span
+    growth = large["cache_token_s"] / small["cache_token_s"]
+    more = large["tokens"] / small["tokens"]
+    ns = [r["cache_token_s"] / r["tokens"] * 1e9 for r in (small, large)]
+    if growth > 1.25 * more:
+        reading = (f"faster than linear: {ns[0]:,.0f} ns per cached token at T = "
+                   f"{small['tokens']:,}, {ns[1]:,.0f} ns at {large['tokens']:,}")
+    elif growth < more / 1.25:
+        reading = ("slower than linear: at small T the step's fixed cost is a visible share "
+                   f"({ns[0]:,.0f} ns per cached token at T = {small['tokens']:,}, "
+                   f"{ns[1]:,.0f} ns at {large['tokens']:,})")
+    else:
+        reading = "about linear in T"
+    return (f"The cache grows by {per_token:,.0f} bytes per token here {where}. The time of "
+            f"the next token grew {growth:,.1f}x from T = {small['tokens']:,} to "
+            f"{large['tokens']:,}, for {more:,.3g}x the tokens: {reading}. A step that grows "
+            "linearly with T makes generating T tokens take time growing as T^2. The state "
+            "stays the same size, and its step does the same work whatever T is.")
+
+
 def render_stream(result):
     """Return the streaming tables as text."""
     rows, models = result["measured"], result["models"]
-    first, last = rows[0], rows[-1]
-    per_token = (last["cache_bytes"] - first["cache_bytes"]) / (last["tokens"] - first["tokens"])
     table = _table(("tokens T", "KV cache", "state", "next token: attention", "recurrent"),
                    [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]),
                      format_bytes(r["state_bytes"]), format_seconds(r["cache_token_s"]),
@@ -1711,7 +1739,6 @@ def render_stream(result):
                            format_bytes(m["bytes_at_32k"]), f"{m['passes_ssm_state_at']:,}",
                            *(f"{m['fills_device_at'][g]:,}" for g in devices))
                           for m in caches], left=1)
-    growth = last["cache_token_s"] / first["cache_token_s"]
     shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                        for m in caches)
     return "\n".join([
@@ -1720,12 +1747,7 @@ def render_stream(result):
         "its Python objects, and the best time of one step with T tokens behind it",
         table,
         *_spread_note(spreads),
-        *_wrap(
-            f"The cache grows by {per_token:,.0f} bytes per token here (a key and a value of "
-            f"{result['d']} Python floats; in fp16 on a GPU, {4 * result['d']:,} bytes), and so "
-            f"does the time of the next token: {growth:,.0f}x from T = {first['tokens']:,} to "
-            f"{last['tokens']:,}, so generating T tokens takes time growing as T^2. The state "
-            "stays the same size and so does its step."),
+        *_wrap(_cache_growth(rows, result["d"])),
         "",
         "At model scale, in fp16, from kv_cache_bytes and ssm_state_bytes: the last",
         "three columns give the context length at which the cache grows past the",
@@ -1788,7 +1810,11 @@ def _chunk_sum(start, stop):
 def _chunk_map(start, stop, decay):
     """The chunk's steps as one affine map (A, B): h_stop = A * h_start + B."""
     xs = _seed_chunk(start, stop)
-    return decay ** len(xs), rnn_style(xs, decay)
+    try:
+        a = decay ** len(xs)
+    except OverflowError:               # as the loop's floats do: an infinity
+        a = math.inf if decay > 0 or len(xs) % 2 == 0 else -math.inf
+    return a, rnn_style(xs, decay)
 
 
 def _summary(states):
@@ -1815,12 +1841,11 @@ def _run_chunks(executor, worker, bounds, *args):
 
 
 def _run_calls(executor, worker, calls):
-    """Return worker(*call) for every call, in order: on the executor's
-    processes, or in this process when executor is None."""
+    """Return worker(*call) for every call, in order: on the processes of
+    executor (a WorkerPool), or in this process when executor is None."""
     if executor is None:
         return [worker(*call) for call in calls]
-    futures = [executor.submit(worker, *call) for call in calls]
-    return [f.result() for f in futures]
+    return executor.run(worker, calls)
 
 
 def _require_chunks(func, n, processes):
@@ -1832,7 +1857,8 @@ def _require_chunks(func, n, processes):
 
 def parallel_mean(n, processes, executor=None):
     """Return the mean of seed_input(n) as `processes` partial sums, one per
-    chunk, combined at the end: the reduction, split across processes.
+    chunk, combined at the end: the reduction, split across the processes of
+    executor (a WorkerPool), or run in this process when it is None.
 
     >>> round(parallel_mean(34, 3) * 17 / 0.136, 9)       # two periods: mean 0.008
     1.0
@@ -1845,14 +1871,16 @@ def parallel_final_state(n, decay, processes, executor=None):
     """Return rnn_style(seed_input(n), decay), split across processes: each chunk
     is reduced to one affine map (A, B), h -> A*h + B, and the maps are
     composed in order (compose_affine). Equal to the serial recurrence up to
-    rounding.
+    rounding; where the composed floats overflow (|decay| > 1 over many
+    steps), the serial loop's answer, an infinity.
 
     >>> abs(parallel_final_state(1_000, 0.99, 4) - rnn_style(seed_input(1_000), 0.99)) < 1e-12
     True
     """
     bounds = _require_chunks("parallel_final_state", n, processes)
-    maps = _run_chunks(executor, _chunk_map, bounds, decay)
-    return functools.reduce(compose_affine, maps)[1]
+    decay = float(decay)                # as the loop computes with seed_input's floats
+    h = functools.reduce(compose_affine, _run_chunks(executor, _chunk_map, bounds, decay))[1]
+    return h if math.isfinite(h) else rnn_style(seed_input(n), decay)
 
 
 def parallel_states(n, decay, processes, executor=None):
@@ -1864,6 +1892,7 @@ def parallel_states(n, decay, processes, executor=None):
     at most about P/2 faster than the one serial pass; with one process it
     is that serial pass."""
     bounds = _require_chunks("parallel_states", n, processes)
+    decay = float(decay)
     maps = _run_chunks(executor, _chunk_map, bounds[:-1], decay)   # the last map is not needed
     starts = [0.0]                                                  # h_0 = 0
     for a, b in maps:
@@ -1897,7 +1926,7 @@ def warmup_errors(n, w, parts, warmups):
     """Return, for each warm-up length, the largest error at a chunk's start
     (where it is largest) when each of `parts` chunks of the tanh recurrence
     on seed_input(n) starts that many steps early from h = 0, against the
-    serial states; beside it the product of the factors w * (1 - h**2) over
+    serial states; beside it the product of the factors |w * (1 - h**2)| over
     the warm-up times |h| at its start, which the error follows."""
     xs = seed_input(_require_size("warmup_errors", "n", n))
     if not 2 <= parts <= n:
@@ -1912,7 +1941,7 @@ def warmup_errors(n, w, parts, warmups):
             worst = max(worst, abs(h - serial[start]))
             factor = abs(serial[first - 1]) if first > 0 else 0.0
             for t in range(first, start + 1):
-                factor *= w * (1 - serial[t] ** 2)
+                factor *= abs(w * (1 - serial[t] ** 2))
             predicted = max(predicted, factor)
         rows.append({"steps": steps, "max_abs_error": worst, "predicted": predicted})
     return rows
@@ -1925,31 +1954,33 @@ def cores_section(n=CORES_N, reps=3, max_processes=CORES_MAX, start_method=None)
     speedup against P = 1 and its largest error against an independent
     reference; the pool's start-up time, one warm dispatch's round trip and
     the n below which two processes do not pay; and warmup_errors. Where
-    processes cannot start, {"available": False, "reason": ...}."""
-    n = _require_size("cores_section", "n", n, low=2)
+    nothing can run side by side (n = 1, one CPU, processes that cannot
+    start), {"available": False, "reason": ...}."""
+    n = _require_size("cores_section", "n", n)
     cpus = _cpu_count()
     cap = min(cpus, max_processes, n, CORES_MAX)
+    if n == 1:
+        return {"available": False, "cpus": cpus, "reason": "N = 1: one value has no split"}
     if cap < 2:
         return {"available": False, "cpus": cpus,
                 "reason": f"{cpus} CPU available: nothing runs side by side"}
     try:
-        method = start_method or _start_method()
         began = time.perf_counter()
-        executor = _process_pool(cap, method)
+        pool = WorkerPool(cap, start_method)
     except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
         return {"available": False, "cpus": cpus,
                 "reason": f"processes cannot start here ({exc})"}
-    try:
-        list(executor.map(_chunk_sum, [0] * cap, [0] * cap))      # every worker up and answering
-        startup = time.perf_counter() - began
-        began = time.perf_counter()
-        list(executor.map(_chunk_sum, [0, 0], [0, 0]))
-        dispatch = time.perf_counter() - began
-        result = _cores_measure(n, reps, cap, executor)
-    except (OSError, RuntimeError) as exc:                 # BrokenProcessPool is a RuntimeError
-        return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+    with pool:
+        try:
+            pool.run(_chunk_sum, [(0, 0)] * cap)      # every worker up and answering
+            startup = time.perf_counter() - began
+            began = time.perf_counter()
+            pool.run(_chunk_sum, [(0, 0)] * 2)
+            dispatch = time.perf_counter() - began
+            result = _cores_measure(n, reps, cap, pool)
+        except (OSError, RuntimeError) as exc:
+            return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
+    method = pool.start_method
     per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
     chunk = _ceil_div(n, cap)
     return {"available": True, "cpus": cpus, "start_method": method, "n": n, **result,
@@ -2331,26 +2362,159 @@ def _cpu_count():
         return os.cpu_count() or 1
 
 
-def _process_pool(workers, start_method):
-    """Return a ProcessPoolExecutor of `workers` processes started by
-    start_method; its workers ignore Ctrl-C, which the parent handles."""
-    import concurrent.futures
-    import multiprocessing
-    context = multiprocessing.get_context(start_method)
-    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context,
-                                                  initializer=_ignore_sigint)
-
-
-def _ignore_sigint():
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _start_method():
     """Return 'fork' where the platform has it, else 'spawn' (chosen explicitly:
     CPython 3.14 changes the default on Linux)."""
     import multiprocessing
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while workers were up: exit status 128 + signum."""
+
+
+class WorkerPool:
+    """Worker processes that run module-level functions for this process, and
+    never outlive it.
+
+    Each worker reads (function, args) from its own pipe and writes back the
+    result: no helper threads, which a process limit would refuse. close()
+    (or leaving a `with` block, however it is left) kills and reaps every
+    worker with Ctrl-C, SIGTERM and SIGHUP held off until it is done. While
+    the pool is open, SIGTERM and SIGHUP raise _Signalled here, so that the
+    workers are closed on the way out; and a worker whose parent was killed
+    outright sees its pipe close and exits.
+
+    >>> with WorkerPool(2) as pool:
+    ...     pool.run(divmod, [(7, 2), (9, 4), (1, 1)])
+    [(3, 1), (2, 1), (1, 0)]
+    """
+
+    def __init__(self, workers, start_method=None):
+        import multiprocessing          # imported here: only the pool needs it
+        context = multiprocessing.get_context(start_method or _start_method())
+        self.start_method = context.get_start_method()
+        self.workers = []               # (process, this end of its pipe)
+        self.handlers = _catch_stop_signals()
+        # A fork server, not this process, is the parent of its workers.
+        parent = None if self.start_method == "forkserver" else os.getpid()
+        try:
+            for _ in range(workers):
+                here, there = context.Pipe()
+                process = context.Process(target=_worker_loop, args=(there, here, parent),
+                                          daemon=True)
+                self.workers.append((process, here))
+                process.start()
+                there.close()
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, function, calls):
+        """Return [function(*call) for call in calls], the calls dealt out to
+        the workers in turn; a worker's exception is raised here."""
+        pipes = [pipe for _, pipe in self.workers]
+        for k, call in enumerate(calls):
+            pipes[k % len(pipes)].send((function, tuple(call)))
+        results = []
+        for k in range(len(calls)):
+            try:
+                done, value = pipes[k % len(pipes)].recv()
+            except (EOFError, OSError):
+                raise RuntimeError("a worker process stopped") from None
+            if not done:
+                raise value
+            results.append(value)
+        return results
+
+    def close(self):
+        """Kill and reap every worker; restore the signal handlers."""
+        with _signals_held():
+            for process, _ in self.workers:
+                if process.pid is not None:
+                    process.kill()
+            for process, pipe in self.workers:
+                if process.pid is not None:
+                    process.join()
+                pipe.close()
+            self.workers = []
+            _restore_handlers(self.handlers)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _worker_loop(pipe, parent_end, parent):
+    """Run (function, args) from the pipe until it closes: the parent is gone.
+    A parent (process id `parent`) killed while this worker is busy, or even
+    before it started, is noticed within 0.2 s where the platform has interval
+    timers: this process's parent id is no longer `parent`."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
+    for signum in _stop_signals():
+        signal.signal(signum, signal.SIG_DFL)
+    parent_end.close()                  # held open here, it would hide the parent's exit
+    if parent is not None and hasattr(signal, "setitimer"):
+        def check_parent(signum=None, frame=None):
+            if os.getppid() != parent:
+                os._exit(1)
+
+        check_parent()
+        signal.signal(signal.SIGALRM, check_parent)
+        signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
+    while True:
+        try:
+            function, args = pipe.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = (True, function(*args))
+        except Exception as exc:        # sent back, and raised in the parent
+            answer = (False, exc)
+        try:
+            pipe.send(answer)
+        except (OSError, ValueError):
+            return
+
+
+def _stop_signals():
+    """Return the signals that ask this process to stop: SIGTERM, and SIGHUP where it exists."""
+    import signal
+    return [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+
+
+def _catch_stop_signals():
+    """Make SIGTERM and SIGHUP raise _Signalled; return the handlers they had."""
+    import signal
+
+    def stop(signum, frame):
+        raise _Signalled(signum)
+
+    return {signum: signal.signal(signum, stop) for signum in _stop_signals()}
+
+
+def _restore_handlers(handlers):
+    import signal
+    for signum, handler in handlers.items():
+        signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold off Ctrl-C, SIGTERM and SIGHUP (where the platform can) until the
+    block is done; one that came meanwhile is delivered then."""
+    import signal
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_stop_signals()})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # ============================================================================
@@ -2394,6 +2558,7 @@ SECTIONS = {
                      render_cores, ("--sizes", "--reps")),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
+DEFAULT_REPS = 3
 MAX_SIZES = 100                 # how many --sizes at most
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
@@ -2494,17 +2659,22 @@ def _build_parser(prog):
                               f"to {MAX_SIZE:,} (one million is 1000000 or 1_000_000). "
                               f"{MAX_SIZE:,} takes about 500 MB of memory and 1.5 s per size "
                               "here; in cores, about 1 GB and 25 s"))
-    parser.add_argument("--reps", type=option(_parse_reps), default=3, metavar="K",
+    parser.add_argument("--reps", type=option(_parse_reps), metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
-                              f"is kept (1 to {MAX_REPS}; default 3)"))
+                              f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS})"))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
     return parser
 
 
 def _parse_args(argv, prog):
-    """Return the options, with opts.sections the section names to run, each once."""
-    opts = _build_parser(prog).parse_intermixed_args(argv)
+    """Return the options, with opts.sections the section names to run, each
+    once, and opts.ignored the options given that no chosen section reads.
+    After '--' every word is a section name."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    opts = _build_parser(prog).parse_intermixed_args(argv[:cut])
+    opts.sections += argv[cut + 1:]
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:
             raise _UsageError(f"unknown section {_echo(name)} "
@@ -2512,18 +2682,44 @@ def _parse_args(argv, prog):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
+    given = [option for option, value in (("--sizes", opts.sizes), ("--reps", opts.reps))
+             if value is not None]
+    opts.ignored = [option for option in given
+                    if not any(option in SECTIONS[name].options for name in opts.sections)]
+    opts.reps = opts.reps or DEFAULT_REPS
     return opts
 
 
 def _run(opts, prog):
-    """Compute each chosen section, then return all of them as text or JSON."""
-    results = {name: SECTIONS[name].compute(opts) for name in opts.sections}
+    """Compute each chosen section and write it as soon as it is done (as text),
+    or all of them at the end as one JSON object; then the closing lines.
+    Return the exit status: 1 when a section ran out of memory, after what
+    was done is written."""
+    results = {}
+    for name in opts.sections:
+        try:
+            results[name] = SECTIONS[name].compute(opts)
+            text = None if opts.json else SECTIONS[name].render(results[name])
+        except MemoryError:
+            results.pop(name, None)
+            _write_results(results, opts)
+            _complain(f"{prog}: error: out of memory in section {name}; "
+                      "the sections before it are complete")
+            return 1
+        if text is not None:
+            _write(sys.stdout, "\n" * (len(results) > 1) + text + "\n")
+    _write_results(results, opts)
+    closing = None if opts.json else _closing(opts.sections, prog)
+    if closing is not None:
+        _write(sys.stdout, "\n" + closing + "\n")
+    return 0
+
+
+def _write_results(results, opts):
+    """Write the results as one JSON object, if --json asked for it."""
     if opts.json:
         import json                     # imported here: a text run does not need it
-        return json.dumps(results, indent=2) + "\n"
-    texts = [SECTIONS[name].render(data) for name, data in results.items()]
-    closing = _closing(opts.sections, prog)
-    return "\n\n".join(texts + [closing] * (closing is not None)) + "\n"
+        _write(sys.stdout, json.dumps(results, indent=2) + "\n")
 
 
 def _closing(sections, prog="main.py"):
@@ -2546,23 +2742,51 @@ ASCII_SPELLINGS = str.maketrans({"µ": "u", "²": "^2", "≈": "~", "×": "x", "
 
 
 def _write(stream, text):
-    """Write text to stream and flush it, in plain ASCII if the stream's encoding
-    cannot hold it; raise _OutputError if it cannot be written."""
+    """Write all of text to stream, in plain ASCII if the stream's encoding
+    cannot hold it; raise _OutputError if it cannot all be written."""
     if stream is None:
         raise _OutputError("the output is closed")
-    encoding = getattr(stream, "encoding", None)
-    if encoding:
-        try:
-            text.encode(encoding)
-        except UnicodeEncodeError:
-            text = text.translate(ASCII_SPELLINGS).encode("ascii", "replace").decode("ascii")
+    encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
-        stream.write(text)
-        stream.flush()
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.translate(ASCII_SPELLINGS).encode("ascii", "replace").decode("ascii")
+    try:
+        fd = _file_descriptor(stream)
+        if fd is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            stream.flush()
+            _write_all(fd, text.encode(encoding))
     except BrokenPipeError:
         raise
     except (OSError, ValueError) as exc:     # ENOSPC, EBADF; ValueError: a closed file
         raise _OutputError(getattr(exc, "strerror", None) or str(exc)) from None
+
+
+def _file_descriptor(stream):
+    """Return the stream's file descriptor on POSIX, where _write_all can use it;
+    else None (a StringIO, a closed file, another platform)."""
+    if os.name != "posix":
+        return None
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _write_all(fd, data):
+    """Write every byte of data to the file descriptor. One write may take only
+    part of it (an unbuffered stream, python -u), or nothing while a
+    non-blocking pipe is full: then wait until the reader makes room."""
+    import select
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            select.select([], [fd], [])
 
 
 def _complain(message):
@@ -2577,16 +2801,24 @@ def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status.
 
     0 on success; 2 for a bad argument (one line on stderr); 1 when the output
-    cannot be written (one line on stderr) or its reader went away (python
-    main.py | head -1, quietly); 130 on Ctrl-C.
+    cannot be written or a section ran out of memory (one line on stderr), or
+    when the output's reader went away (python main.py | head -1, quietly);
+    130 on Ctrl-C; 143 and 129 on SIGTERM and SIGHUP while worker processes
+    run (which end with this one).
     """
     prog = _program_name()
     try:
         try:
-            text = _run(_parse_args(argv, prog), prog)
+            opts = _parse_args(argv, prog)
         except _HelpRequested as exc:
-            text = exc.args[0]
-        _write(sys.stdout, text)
+            _write(sys.stdout, exc.args[0])
+            return 0
+        if opts.ignored:
+            readers = [s for s in opts.sections]
+            _complain(f"{prog}: note: {_readable_list(readers)} "
+                      f"{'ignores' if len(readers) == 1 else 'ignore'} "
+                      f"{' and '.join(opts.ignored)}")
+        return _run(opts, prog)
     except _UsageError as exc:
         _complain(f"{prog}: error: {exc}")
         return 2
@@ -2598,8 +2830,24 @@ def main(argv=None):
         _silence_stdout()               # the reader went away: say nothing more
         return 1
     except KeyboardInterrupt:
+        _ignore_stop_signals()
         return 130
-    return 0
+    except _Signalled as exc:
+        _ignore_stop_signals()
+        return 128 + exc.args[0]
+
+
+def _ignore_stop_signals():
+    """Ignore Ctrl-C, SIGTERM and SIGHUP from now on: the program is ending
+    because of one, and another must not cut short its way out."""
+    import signal
+    for signum in (signal.SIGINT, *_stop_signals()):
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def _readable_list(words):
+    """Return 'a', 'a and b', 'a, b and c'."""
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
 def _silence_stdout():

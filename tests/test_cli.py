@@ -10,7 +10,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import unittest
 from unittest import mock
 
@@ -62,6 +61,24 @@ class TestSections(unittest.TestCase):
         self.assertEqual((status, len(calls)), (0, 1))
         self.assertEqual(out.count("=== serial-depth"), 1)
         self.assertLess(out.index("serial-depth"), out.index("prefix-sum"))
+
+    def test_after_a_double_dash_every_word_is_a_section(self):
+        status, out, err = run_main("--", "--json")
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("unknown section '--json'", err)
+        status, out, _ = run_main("depth", "--", "scan")
+        self.assertEqual(status, 0)
+        self.assertLess(out.index("serial-depth"), out.index("prefix-sum"))
+
+    def test_an_option_no_chosen_section_reads_is_one_note(self):
+        status, out, err = run_main("gradient", "--sizes", "5", "--reps", "7")
+        self.assertEqual(status, 0)
+        self.assertEqual(err, "main.py: note: gradient ignores --sizes and --reps\n")
+        self.assertIn("=== the second problem", out)
+        _, _, err = run_main("depth", "cost", "--reps", "2")
+        self.assertEqual(err, "main.py: note: depth and cost ignore --reps\n")
+        _, _, err = run_main("depth", "wallclock", "--sizes", "100", "--reps", "1")
+        self.assertEqual(err, "")                       # wallclock reads both
 
     def test_all_with_an_unknown_name_is_an_error(self):
         for argv in (["all", "bogus"], ["bogus", "all"]):
@@ -253,9 +270,7 @@ class TestSubprocess(unittest.TestCase):
 
         start("bad argument", [*CHILD, "--sizes", "1,000,000"])
         start("ascii", [*FIXED_TIMES, "wallclock", *FAST], PYTHONIOENCODING="ascii")
-        cls.cp932 = tempfile.TemporaryFile()
-        start("cp932", [*FIXED_TIMES, "wallclock", *FAST], stdout=cls.cp932,
-              PYTHONIOENCODING="cp932")
+        start("cp932", [*FIXED_TIMES, "wallclock", *FAST], PYTHONIOENCODING="cp932")
         if os.path.exists("/dev/full"):
             for argv in (["depth"], ["--help"]):
                 cls.files.append(open("/dev/full", "w"))
@@ -272,14 +287,14 @@ class TestSubprocess(unittest.TestCase):
             for stream in (proc.stdout, proc.stderr):
                 if stream:
                     stream.close()
-        for f in [cls.cp932, *cls.files]:
+        for f in cls.files:
             f.close()
 
-    def result(self, name):
-        """Return (exit status, stdout, stderr) of the child, stdout and stderr decoded."""
+    def result(self, name, encoding="utf-8"):
+        """Return (exit status, stdout, stderr) of the child, decoded."""
         proc = self.children[name]
         out, err = proc.communicate(timeout=60)
-        return proc.returncode, (out or b"").decode("utf-8", "replace"), err.decode()
+        return proc.returncode, (out or b"").decode(encoding), err.decode()
 
     def test_bad_argument_exits_2_without_traceback(self):
         status, out, err = self.result("bad argument")
@@ -293,10 +308,8 @@ class TestSubprocess(unittest.TestCase):
         out.encode("ascii")
 
     def test_cp932_file_gets_the_results(self):
-        status, _, err = self.result("cp932")
+        status, text, err = self.result("cp932", "cp932")
         self.assertEqual((status, err), (0, ""))
-        self.cp932.seek(0)
-        text = self.cp932.read().decode("cp932")
         self.assertIn("=== wall-clock", text)
         self.assertIn(" us ", text)
 

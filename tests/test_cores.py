@@ -96,11 +96,11 @@ class TestSplitsInThisProcess(SplitContract, unittest.TestCase):
 class TestSplitsOnAProcessPool(SplitContract, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.executor = main._process_pool(3, main._start_method())
+        cls.executor = main.WorkerPool(3)
 
     @classmethod
     def tearDownClass(cls):
-        cls.executor.shutdown(wait=True, cancel_futures=True)
+        cls.executor.close()
 
 
 class TestWarmup(unittest.TestCase):
@@ -113,6 +113,13 @@ class TestWarmup(unittest.TestCase):
         for r in rows[:3]:                                           # above rounding it follows the product
             self.assertLess(abs(math.log10(r["max_abs_error"] / r["predicted"])), 0.2, r)
 
+    def test_a_negative_weight_is_predicted_by_the_product_of_magnitudes(self):
+        # The factors w(1 - h^2) are negative for w < 0: the prediction multiplies
+        # their sizes, as the error does.
+        for r in main.warmup_errors(20_000, -0.9, 2, (0, 50, 100)):
+            self.assertGreater(r["predicted"], 0, r)
+            self.assertLess(abs(math.log10(r["max_abs_error"] / r["predicted"])), 0.2, r)
+
     def test_no_warm_up_error_is_the_state_it_forgot(self):
         # Starting from 0 instead of h, one step later the error is exactly what tanh makes of it.
         n = 1_000
@@ -121,6 +128,15 @@ class TestWarmup(unittest.TestCase):
         x = 0.001 * (start % 17)
         row = main.warmup_errors(n, 0.9, 2, (0,))[0]
         self.assertEqual(row["max_abs_error"], abs(math.tanh(x) - states[start]))
+
+
+class TestSplitsGiveTheLoopsAnswer(unittest.TestCase):
+    """Where the composed floats overflow, the split answers as the serial loop does."""
+
+    def test_final_state_overflowing_to_infinity(self):
+        for decay in (2.0, -2.0, 5, 1.5):
+            want = main.rnn_style(main.seed_input(3_000), decay)
+            self.assertEqual(main.parallel_final_state(3_000, decay, 2), want, decay)
 
 
 class TestCoresSection(unittest.TestCase):
@@ -148,10 +164,18 @@ class TestCoresSection(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
 
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
-        with mock.patch.object(main, "_process_pool", side_effect=OSError("no fork here")):
+        # Two CPUs as far as the section can tell, so that it tries to start processes.
+        with mock.patch.object(main, "_cpu_count", return_value=2), \
+                mock.patch.object(main, "WorkerPool", side_effect=OSError("no fork here")):
             status, out, err = run_main("cores", "depth", "--sizes", "1000")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("not run: processes cannot start here (no fork here)", out)
+        self.assertIn("=== serial-depth comparison ===", out)
+
+    def test_one_value_is_said_in_one_line_and_the_run_goes_on(self):
+        status, out, err = run_main("cores", "depth", "--sizes", "1")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("not run: N = 1: one value has no split", out)
         self.assertIn("=== serial-depth comparison ===", out)
 
     def test_one_cpu_is_said_in_one_line(self):

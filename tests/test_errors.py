@@ -51,7 +51,7 @@ BAD_CALLS = {
     "parallel_states": [((10, 0.9, 11), {}), ((HUGE, 0.9, 2), {})],
     "parallel_tanh": [((10, 0.9, 0, 0), {}), ((HUGE, 0.9, 0, 2), {})],
     "warmup_errors": [((100, 0.9, 1, (0,)), {}), ((HUGE, 0.9, 2, (0,)), {})],
-    "cores_section": [((1,), {}), ((HUGE,), {})],
+    "cores_section": [((0,), {}), ((HUGE,), {})],
     "seed_input": [((-1,), {}), ((HUGE,), {})],
     "uniform_inputs": [((HUGE, random.Random(0)), {})],
     "sample_per_call": [(([int], 0), {}), (([int], main.MAX_REPS + 1), {})],

@@ -51,6 +51,31 @@ class TestStream(unittest.TestCase):
             self.assertGreater(n * m["bytes_per_token"], ssm["state_bytes"])
             self.assertLessEqual((n - 1) * m["bytes_per_token"], ssm["state_bytes"])
 
+    def test_render_reads_one_length_and_lengths_that_fall(self):
+        one = main.render_stream(main.stream_rows((1,), 1, 1))
+        self.assertIn("bytes per token", one)
+        self.assertNotIn("grew", one)
+        falling = " ".join(main.render_stream(main.stream_rows((64, 2), 4, 1)).split())
+        self.assertIn("from T = 2 to 64, for 32x the tokens", falling)
+
+    def test_the_growth_sentence_follows_the_numbers(self):
+        def row(tokens, seconds):
+            return {"tokens": tokens, "cache_bytes": 100 * tokens, "cache_token_s": seconds}
+        reading = {k: main._cache_growth([row(100, 1e-5), row(400, s)], 4)
+                   for k, s in (("linear", 4e-5), ("faster", 1e-4), ("slower", 1.5e-5))}
+        self.assertIn("about linear in T", reading["linear"])
+        self.assertIn("faster than linear", reading["faster"])
+        self.assertIn("slower than linear", reading["slower"])
+
+    def test_a_callers_memory_tracing_is_left_on(self):
+        import tracemalloc
+        tracemalloc.start()
+        try:
+            main.stream_rows((4,), 2, 1)
+            self.assertTrue(tracemalloc.is_tracing())
+        finally:
+            tracemalloc.stop()
+
     def test_stream_renders_from_its_json(self):
         out = main.render_stream(json.loads(json.dumps(self.result)))
         self.assertIn("bytes per token", out)

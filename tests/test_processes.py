@@ -1,0 +1,265 @@
+"""The machinery's worker pool and how the program ends: workers never outlive
+it (Ctrl-C once or three times, SIGTERM, SIGHUP, an exception, the parent
+killed outright), limits end in one line and never in a hang (processes or
+files that cannot be had, memory), and output is all written or the program
+says it was not. The signal and limit cases run in real child processes,
+started side by side; every process a test starts is killed when it ends."""
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+from unittest import mock
+
+import main
+from tests.support import CHILD, ROOT, child_env, run_main
+
+# A child that runs the command line with the depth section replaced by two
+# workers that sleep; it prints their process ids once they are up.
+BUSY = (sys.executable, "-S", "-c",
+        "import signal, sys, time, main\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "def busy(opts):\n"
+        "    with main.WorkerPool(2) as pool:\n"
+        "        print('ready', *[p.pid for p, _ in pool.workers], flush=True)\n"
+        "        pool.run(time.sleep, [(60,), (60,)])\n"
+        "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=busy)\n"
+        "sys.exit(main.main(['depth']))\n")
+
+# name: the signals sent once the workers are up, a pause between them.
+ENDINGS = {"ctrl-c twice": [signal.SIGINT, signal.SIGINT],
+           "ctrl-c three times": [signal.SIGINT] * 3,
+           "sigterm": [signal.SIGTERM],
+           "sighup": [signal.SIGHUP],
+           "killed outright": [signal.SIGKILL]}
+
+
+def alive(pid):
+    """Return True if the process exists and is not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:                     # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def gone_within(pids, seconds):
+    """Return True once none of the pids is alive, False if one still is after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (150_000_000, 150_000_000))
+
+
+@unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "needs POSIX signals")
+class TestChildren(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.children, cls.workers = {}, {}
+
+        def start(name, argv, **options):
+            cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(),
+                                                  stdout=subprocess.PIPE,
+                                                  stderr=subprocess.PIPE, **options)
+
+        for name in ENDINGS:
+            start(name, BUSY)
+        cls.start_short_writes()
+        start("out of memory", [*CHILD, "depth", "wallclock", "--sizes", "10000000",
+                                "--reps", "1"], preexec_fn=limit_memory)
+        start("imports", [sys.executable, "-S", "-c",
+                          "import sys, main; print(sorted({'argparse', 'json', 'multiprocessing'}"
+                          " & set(sys.modules)))"])
+        for name in ENDINGS:
+            ready = cls.children[name].stdout.readline().split()
+            cls.workers[name] = [int(pid) for pid in ready[1:]]
+        for k in range(max(map(len, ENDINGS.values()))):      # a round of signals at a time
+            time.sleep(0.02 * (k > 0))
+            for name, signals in ENDINGS.items():
+                if k < len(signals):
+                    cls.children[name].send_signal(signals[k])
+
+    @classmethod
+    def start_short_writes(cls):
+        """Start the command line writing to a 4 KiB non-blocking pipe under
+        python -u, with nobody reading until its test runs."""
+        cls.expected = run_main("depth", "scan", "cost", "gradient")[1].encode()
+        cls.short_writes = None
+        if not (hasattr(os, "set_blocking") and sys.platform.startswith("linux")):
+            return
+        import fcntl
+        reader, writer = os.pipe()
+        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+        os.set_blocking(writer, False)
+        cls.children["short writes"] = subprocess.Popen(
+            [*CHILD, "depth", "scan", "cost", "gradient"], cwd=ROOT,
+            env=child_env(PYTHONUNBUFFERED="1"), stdout=writer, stderr=subprocess.PIPE)
+        os.close(writer)
+        cls.short_writes = os.fdopen(reader, "rb")
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.short_writes:
+            cls.short_writes.close()
+        for proc in cls.children.values():
+            proc.kill()
+            proc.communicate()
+        for pids in cls.workers.values():
+            for pid in pids:
+                if alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+
+    def result(self, name):
+        proc = self.children[name]
+        out, err = proc.communicate(timeout=30)
+        return proc.returncode, (out or b"").decode(), err.decode()
+
+    def check_ending(self, name, status):
+        self.assertEqual(len(self.workers[name]), 2, name)
+        got, _, err = self.result(name)
+        self.assertEqual(got, status, (name, err))
+        self.assertLessEqual(len(err.splitlines()), 1, err)
+        self.assertTrue(gone_within(self.workers[name], 1.0), name)
+
+    def test_ctrl_c_twice_while_workers_are_busy_ends_them_and_exits_130(self):
+        self.check_ending("ctrl-c twice", 130)
+
+    def test_ctrl_c_three_times_ends_the_workers_and_exits_130(self):
+        self.check_ending("ctrl-c three times", 130)
+
+    def test_sigterm_ends_the_workers_and_exits_143(self):
+        self.check_ending("sigterm", 128 + signal.SIGTERM)
+
+    def test_sighup_ends_the_workers_and_exits_129(self):
+        self.check_ending("sighup", 128 + signal.SIGHUP)
+
+    def test_workers_of_a_parent_killed_outright_end_within_a_second(self):
+        self.assertEqual(self.result("killed outright")[0], -signal.SIGKILL)
+        self.assertTrue(gone_within(self.workers["killed outright"], 1.0))
+
+    def test_running_out_of_memory_prints_what_finished_and_one_line(self):
+        status, out, err = self.result("out of memory")
+        self.assertEqual(status, 1)
+        self.assertIn("=== serial-depth comparison ===", out)
+        self.assertNotIn("=== wall-clock", out)
+        self.assertEqual(err.splitlines(), ["main.py: error: out of memory in section wallclock; "
+                                            "the sections before it are complete"])
+
+    def test_a_full_non_blocking_pipe_gets_every_byte_unbuffered(self):
+        # python -u writes straight to the pipe: a write takes what fits, and the
+        # rest waits until the reader (this test, started last) makes room.
+        if self.short_writes is None:
+            self.skipTest("needs Linux pipes")
+        got = b"".join(iter(lambda: self.short_writes.read(4096), b""))
+        status, _, err = self.result("short writes")
+        self.assertGreater(len(self.expected), 4096)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(got, self.expected)
+
+    def test_heavy_modules_are_imported_only_when_main_runs(self):
+        self.assertEqual(self.result("imports")[:2], (0, "[]\n"))
+
+
+class TestPoolInThisProcess(unittest.TestCase):
+    def test_an_exception_in_the_parent_ends_the_workers(self):
+        with self.assertRaises(ZeroDivisionError):
+            with main.WorkerPool(2) as pool:
+                processes = [p for p, _ in pool.workers]
+                1 / 0
+        self.assertTrue(all(p.exitcode is not None for p in processes))
+        self.assertEqual(multiprocessing.active_children(), [])
+
+    def test_a_workers_exception_is_raised_here_and_the_pool_goes_on(self):
+        with main.WorkerPool(2) as pool:
+            with self.assertRaises(ZeroDivisionError):
+                pool.run(divmod, [(1, 0)])
+            self.assertEqual(pool.run(divmod, [(7, 2), (8, 3), (9, 4)]), [(3, 1), (2, 2), (2, 1)])
+
+    def test_the_signal_handlers_are_restored(self):
+        before = signal.getsignal(signal.SIGTERM)
+        with main.WorkerPool(1):
+            self.assertIsNot(signal.getsignal(signal.SIGTERM), before)
+        self.assertIs(signal.getsignal(signal.SIGTERM), before)
+
+    def run_cores_when(self, failure):
+        """Run cores and depth with the second worker's start, or pipe, failing."""
+        with mock.patch.object(main, "_cpu_count", return_value=2), failure:
+            status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("=== serial-depth comparison ===", out)
+        self.assertEqual(multiprocessing.active_children(), [])
+        return [line for line in out.splitlines() if line.startswith("not run:")]
+
+    def test_a_process_limit_is_one_line_and_the_run_goes_on(self):
+        start = multiprocessing.process.BaseProcess.start
+        calls = []
+
+        def second_fails(process):
+            calls.append(process)
+            if len(calls) == 2:
+                raise BlockingIOError(11, "Resource temporarily unavailable")
+            start(process)
+
+        lines = self.run_cores_when(
+            mock.patch.object(multiprocessing.process.BaseProcess, "start", second_fails))
+        self.assertEqual(lines, ["not run: processes cannot start here "
+                                 "([Errno 11] Resource temporarily unavailable)"])
+        self.assertFalse(calls[0].is_alive())
+
+    def test_a_file_limit_is_one_line_and_the_run_goes_on(self):
+        pipe = multiprocessing.context.BaseContext.Pipe
+        calls = []
+
+        def second_fails(context, *args, **kwargs):
+            calls.append(1)
+            if len(calls) == 2:
+                raise OSError(24, "Too many open files")
+            return pipe(context, *args, **kwargs)
+
+        lines = self.run_cores_when(
+            mock.patch.object(multiprocessing.context.BaseContext, "Pipe", second_fails))
+        self.assertEqual(lines, ["not run: processes cannot start here "
+                                 "([Errno 24] Too many open files)"])
+
+
+class TestOutOfMemory(unittest.TestCase):
+    def run_with_scan_out_of_memory(self, *options):
+        def fails(opts):
+            raise MemoryError
+        scan = main.SECTIONS["scan"]._replace(compute=fails)
+        with mock.patch.dict(main.SECTIONS, {"scan": scan}):
+            return run_main("depth", "scan", "cost", *options)
+
+    def test_the_sections_before_are_printed_then_one_line(self):
+        status, out, err = self.run_with_scan_out_of_memory()
+        self.assertEqual(status, 1)
+        self.assertIn("=== serial-depth comparison ===", out)
+        self.assertNotIn("=== what attention costs", out)
+        self.assertEqual(err, "main.py: error: out of memory in section scan; "
+                              "the sections before it are complete\n")
+
+    def test_json_holds_the_sections_before(self):
+        status, out, err = self.run_with_scan_out_of_memory("--json")
+        self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
+        self.assertEqual(len(err.splitlines()), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
