@@ -113,6 +113,15 @@ class TestWarmup(unittest.TestCase):
         for r in rows[:3]:                                           # above rounding it follows the product
             self.assertLess(abs(math.log10(r["max_abs_error"] / r["predicted"])), 0.2, r)
 
+    def test_a_warm_up_fails_where_the_step_does_not_contract_from_every_start(self):
+        # w = 2 has two stable states: a chunk started from 0 can settle in the wrong
+        # one for good. w = 0.9 contracts from every start: the error vanishes.
+        table = {w["w"]: w["rows"] for w in main.warmup_table()["weights"]}
+        self.assertGreater(table[2.0][-1]["max_abs_error"], 1.0)
+        self.assertEqual(table[2.0][-1]["steps"], 2_000)
+        self.assertLess(table[0.9][3]["max_abs_error"], 1e-12)         # after 200 steps
+        self.assertLess(table[2.0][-1]["predicted"], 1e-100)            # small along the true states
+
     def test_a_negative_weight_is_predicted_by_the_product_of_magnitudes(self):
         # The factors w(1 - h^2) are negative for w < 0: the prediction multiplies
         # their sizes, as the error does.
@@ -150,7 +159,8 @@ class TestCoresSection(unittest.TestCase):
         d = self.data
         if not d["available"]:
             self.skipTest(d["reason"])
-        self.assertLessEqual({"cpus", "start_method", "n", "rows", "pool_startup_s", "warmup"}, set(d))
+        self.assertLessEqual({"cpus", "start_method", "n", "rows", "pool_startup_s", "warmup",
+                              "build_s", "pass_costs", "spin"}, set(d))
         self.assertEqual(d["n"], 20_000)
         self.assertIn(d["start_method"], ("fork", "spawn"))
         for row in d["rows"]:
@@ -158,10 +168,26 @@ class TestCoresSection(unittest.TestCase):
             self.assertLess(row["max_rel_error"], 1e-9, row)
             if row["processes"] == 1:
                 self.assertEqual(row["speedup"], 1.0)
-        self.assertEqual({w["steps"] for w in d["warmup"]}, set(main.CORES_WARMUPS))
+        self.assertEqual([w["w"] for w in d["warmup"]["weights"]], list(main.WARMUP_WEIGHTS))
         text = main.render_cores(d)
-        self.assertIn("Brent's bound", text)
+        self.assertIn("P*c2 / (c1 + c2)", text)
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
+
+    def test_the_ideal_comes_from_the_measured_pass_costs(self):
+        if not self.data["available"]:
+            self.skipTest(self.data["reason"])
+        costs = self.data["pass_costs"]
+        c1, c2 = costs["first_pass_s_per_value"], costs["rescan_s_per_value"]
+        for p, ideal in costs["ideal_every_state"].items():
+            self.assertAlmostEqual(ideal, int(p) * c2 / (c1 + c2))
+            self.assertTrue(int(p) / 2 <= ideal <= int(p), (p, ideal))       # between P/2 and P
+        top = max(costs["ideal_every_state"], key=int)
+        self.assertIn(f"= {costs['ideal_every_state'][top]:.2f}x as fast", " ".join(
+            main.render_cores(self.data).split()))
+
+    def test_a_speedup_below_one_is_called_a_slowdown(self):
+        self.assertEqual(main._speed(0.85, 2), "a slowdown on 2 processes: 0.85x the serial speed")
+        self.assertEqual(main._speed(1.52, 2), "1.52x as fast on 2 processes")
 
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
         # Two CPUs as far as the section can tell, so that it tries to start processes.
