@@ -1241,7 +1241,7 @@ LAYER_TYPES = {
                       ("O(log_k n)", lambda n, d, k, r: _ceil_log(n, k))),
     "restricted self-attention": (("r*n*d", lambda n, d, k, r: r * n * d),
                                   ("O(1)", lambda n, d, k, r: 1),
-                                  ("O(n/r)", lambda n, d, k, r: _ceil_div(n, r))),
+                                  ("O(n/r)", lambda n, d, k, r: _ceil_div(n - 1, r - 1))),
 }
 
 
@@ -1259,15 +1259,18 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
 
     d is the model width, k the convolution kernel (k >= 2: a path through
     kernels of width 1 never grows) and r the neighbourhood of restricted
-    self-attention. The counts are Table 1's, without constants. Beside
-    them: the path through contiguous (not dilated) kernels, ceil(n / k)
-    layers (the paper's section 4), and the n below which a self-attention
+    self-attention. The counts are Table 1's, without constants; a path
+    length is a number of layers, each reaching k - 1 (or r - 1) positions
+    further back: ceil(log_k n) layers of dilated kernels, and ceil((n - 1) /
+    (r - 1)) of restricted attention. Beside them: the layers of contiguous
+    (not dilated) kernels, ceil((n - 1) / (k - 1)), which the paper's section
+    4 gives as O(n/k); and the n below which a self-attention
     layer costs less than an LSTM layer once the constants are counted:
     4nd^2 + 2n^2d (four projections; scores and weighted sum) against 8nd^2
     (four gates, each with an input and a recurrent d x d matrix), so n < 2d.
     """
-    if k < 2:
-        raise ValueError(f"cost_table requires k >= 2, got {k}")
+    if min(k, r) < 2:
+        raise ValueError(f"cost_table requires k and r >= 2, got k = {k}, r = {r}")
     layers = []
     for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
         for n in sizes:
@@ -1276,9 +1279,9 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
                            "max_path_length": path(n, d, k, r),
                            "formulas": [ops_f, seq_f, path_f]})
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
-    contiguous = [{"n": n, "layers": _ceil_div(n, k)} for n in sizes]
+    contiguous = [{"n": n, "layers": _ceil_div(n - 1, k - 1)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
-            "contiguous_conv_path": contiguous, "attention_cheaper_below_n": 2 * d}
+            "contiguous_conv_layers": contiguous, "attention_cheaper_below_n": 2 * d}
 
 
 def render_cost(result):
@@ -1303,7 +1306,7 @@ def render_cost(result):
         for n in sizes)
     memory = _table(("tokens n", "n x n matrix"),
                     [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in result["memory"]])
-    contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_path"]}
+    contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_layers"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         f"model width d = {d}, convolution kernel k = {result['k']}, "
@@ -1320,11 +1323,14 @@ def render_cost(result):
         "positions.",
         "",
         depth_table,
-        "Table 1 counts a whole matrix multiply as one sequential operation; as a",
-        "chain of additions, each of its sums has depth log2 n (the depth section).",
-        "The convolution's O(log_k n) path holds for dilated kernels; contiguous",
-        f"kernels need O(n/k) layers: {contiguous[big]:,} at n = {big:,} "
-        "(the paper's section 4).",
+        *_wrap(
+            "Table 1 counts a whole matrix multiply as one sequential operation. As chains "
+            "of additions, its score sums (q . k over d numbers) have depth log2 d, and its "
+            "softmax sums and weighted sums (over n positions) depth log2 n (the depth "
+            "section). A path length counts layers, each reaching k - 1 (or r - 1) positions "
+            "further back: dilated kernels need ceil(log_k n), restricted attention "
+            "ceil((n - 1)/(r - 1)). A stack of contiguous kernels needs ceil((n - 1)/(k - 1)) "
+            f"layers, {contiguous[big]:,} at n = {big:,}: the paper's O(n/k), section 4."),
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
@@ -1490,10 +1496,33 @@ def recall_draw(n, d, rng):
     return state_right, cache_right
 
 
+def exact_recall(n, d):
+    """Return the exact share of right reads from a d-number state holding n
+    pairs, for recall_draw's write and read: P(B > (n - 2) * d / 2) with
+    B ~ Binomial((n - 1) * d, 1/2), a tie counting as wrong.
+
+    Reading k_j returns the sign of d * v_j plus the crosstalk, what the other
+    pairs add: (n - 1) * d independent random +-1s, 2B - (n - 1) * d in all.
+
+    >>> exact_recall(1, 64), round(exact_recall(64, 64), 4)
+    (1.0, 0.8394)
+    """
+    if min(n, d) < 1 or (n - 1) * d > MAX_SIZE:
+        raise ValueError(f"exact_recall requires n, d >= 1 and (n - 1) * d <= {MAX_SIZE:,}")
+    trials = (n - 1) * d
+    lowest = max(0, (n - 2) * d // 2 + 1)          # the smallest B above (n - 2) * d / 2
+    term, right = math.comb(trials, lowest), 0     # term = C(trials, b), b from lowest up
+    for b in range(lowest, trials + 1):
+        right += term
+        term = term * (trials - b) // (b + 1)
+    return right / 2 ** trials
+
+
 def predicted_recall(n, d):
-    """Return Phi(sqrt(d / (n - 1))): the share of right reads from a d-number state
-    holding n pairs, taking the crosstalk of the n - 1 others as normal with
-    variance (n - 1) * d against the signal d. 1.0 for n = 1.
+    """Return Phi(sqrt(d / (n - 1))): exact_recall's share of right reads with the
+    crosstalk of the n - 1 other pairs taken as normal, variance (n - 1) * d
+    against the signal d (Phi: the normal distribution's cumulative). It reads
+    a little high: it counts no ties. 1.0 for n = 1.
 
     >>> round(predicted_recall(65, 64), 3)          # Phi(1)
     0.841
@@ -1523,6 +1552,7 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
             state_right += s
             cache_right += c
         rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
+                     "exact_recall": exact_recall(n, d),
                      "predicted_recall": predicted_recall(n, d),
                      "cache_recall": cache_right / (n * draws),
                      "state_numbers": d, "cache_numbers": n * (d + 1)})
@@ -1532,25 +1562,37 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
 def render_capacity(rows):
     """Return the recall table as text, with the trade it shows."""
     d = rows[0]["d"]
-    table = _table(("pairs n", "n / d", "state recall", "predicted", "cache recall",
+    table = _table(("pairs n", "n / d", "measured", "exact", "normal", "cache recall",
                     "state holds", "cache holds"),
                    [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
-                     f"{r['predicted_recall']:.3f}", f"{r['cache_recall']:.3f}",
-                     f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
+                     f"{r['exact_recall']:.3f}", f"{r['predicted_recall']:.3f}",
+                     f"{r['cache_recall']:.3f}", f"{r['state_numbers']:,}",
+                     f"{r['cache_numbers']:,}") for r in rows])
+    first, last = rows[0], rows[-1]
+    at_d = [r for r in rows if r["n"] == r["d"]]
+    middle = (f", {at_d[0]['exact_recall']:.2f} at n = d (one read in "
+              f"{1 / (1 - at_d[0]['exact_recall']):.1f} wrong)" if at_d else "")
     return "\n".join([
         "=== the third problem: what a fixed-width state can hold ===",
         f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
         f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
         table,
         *_wrap(
-            f"recall = share of reads that return the right value, over about "
-            f"{rows[0]['n'] * rows[0]['draws']:,} reads per row; predicted = "
-            "Phi(sqrt(d / (n - 1))), the crosstalk of the other pairs taken as normal. The "
-            "state holds about d pairs well and slides toward a coin flip (0.5) as n grows, "
-            "because every write adds into the same d numbers. The cache (attention over "
-            "the stored pairs) gets every read right and pays n*(d+1) numbers of memory, "
+            f"measured = share of reads that came back right, over about "
+            f"{first['n'] * first['draws']:,} reads per row; exact = the share this write and "
+            "read give, counted exactly: what the other pairs add to s . k (the crosstalk) is "
+            "a sum of (n - 1)d random +-1s; normal = the same with that sum taken as normal, "
+            "Phi(sqrt(d / (n - 1))), which reads a little high. The state's recall is "
+            f"{first['exact_recall']:.2f} at n = {first['n']:,}{middle}, and "
+            f"{last['exact_recall']:.2f} at n = {last['n']:,}, sliding toward a coin flip "
+            "(0.5): every write adds into the same d numbers. The cache (attention over the "
+            f"stored pairs) finds the stored key itself (recall "
+            f"{min(r['cache_recall'] for r in rows):.3f} or more) and pays n*(d+1) numbers of "
+            "memory, "
             "linear in n: the trade of the lesson's last table, where a fixed state suits "
-            "streaming and a cache suits exact recall."),
+            "streaming and a cache suits exact recall. Attention solved this on RNNs in 2014 "
+            "(Bahdanau, Cho and Bengio: the decoder reads every encoder state, as the cache "
+            "does here); what 2017 removed was the recurrence."),
     ])
 
 
@@ -1569,11 +1611,13 @@ STREAM_SEED = 5
 STREAM_WARMUP = 5               # untimed reads of a fresh cache, whose first reads run slower
 GIB = 2**30
 
-# (name, layers, KV heads, head dim) of two transformer shapes, and an SSM's
-# (name, layers, d_model, d_state): the sizes of well-known 7B, 8B and 1.4B models.
-STREAM_TRANSFORMERS = (("7B, multi-head (32 layers, 32 KV heads of 128)", 32, 32, 128),
-                       ("8B, grouped-query (32 layers, 8 KV heads of 128)", 32, 8, 128))
-STREAM_SSM = ("1.4B-class SSM (48 layers, d = 2,048, d_state 16)", 48, 2_048, 16)
+# (name, layers, KV heads, head dim, parameters) of two transformers, and
+# (name, layers, d_model, state per channel) of an SSM of the same class.
+STREAM_TRANSFORMERS = (("Llama-2-7B, multi-head (32 layers, 32 KV heads of 128)",
+                        32, 32, 128, 6_738_415_616),
+                       ("Llama-3-8B, grouped-query (32 layers, 8 KV heads of 128)",
+                        32, 8, 128, 8_030_261_248))
+STREAM_SSM = ("7B-class SSM shaped as Falcon Mamba 7B", 64, 4_096, 16)
 DEVICE_BYTES = (24 * GIB, 80 * GIB)
 
 
@@ -1675,20 +1719,24 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
 
 
 def stream_models():
-    """Return, at model scale, the KV cache of each of STREAM_TRANSFORMERS (bytes
-    per token, at 32K tokens, and the context at which it passes the SSM's
-    state and fills each of DEVICE_BYTES), then the state of STREAM_SSM."""
+    """Return, at model scale in fp16, the KV cache of each of STREAM_TRANSFORMERS
+    (bytes per token and at 32K tokens, the context at which it passes the
+    SSM's state, and how many tokens of it fit on each of DEVICE_BYTES next to
+    the model's weights), then the state of STREAM_SSM."""
     ssm_name, ssm_layers, d_model, d_state = STREAM_SSM
     ssm = ssm_state_bytes(ssm_layers, d_model, d_state)
     models = []
-    for name, layers, kv_heads, head_dim in STREAM_TRANSFORMERS:
+    for name, layers, kv_heads, head_dim, parameters in STREAM_TRANSFORMERS:
         per_token = kv_cache_bytes(1, layers, kv_heads, head_dim)
-        models.append({"name": name, "kind": "kv cache", "bytes_per_token": per_token,
+        weights = 2 * parameters
+        models.append({"name": name, "kind": "kv cache", "weights_bytes": weights,
+                       "bytes_per_token": per_token,
                        "bytes_at_32k": kv_cache_bytes(32_768, layers, kv_heads, head_dim),
                        "passes_ssm_state_at": ssm // per_token + 1,
-                       "fills_device_at": {str(b // GIB): _ceil_div(b, per_token)
-                                           for b in DEVICE_BYTES}})
-    models.append({"name": ssm_name, "kind": "ssm state", "state_bytes": ssm})
+                       "tokens_fit_beside_weights": {
+                           str(b // GIB): max(0, b - weights) // per_token for b in DEVICE_BYTES}})
+    models.append({"name": ssm_name, "kind": "ssm state", "state_bytes": ssm,
+                   "layers": ssm_layers, "d_model": d_model, "d_state": d_state})
     return models
 
 
@@ -1732,12 +1780,13 @@ def render_stream(result):
                for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
     caches = [m for m in models if m["kind"] == "kv cache"]
     ssm = next(m for m in models if m["kind"] == "ssm state")
-    devices = list(caches[0]["fills_device_at"])
-    model_table = _table(("KV cache", "per token", "at 32K", "> SSM",
-                          *(f"{g} GiB" for g in devices)),
-                         [(m["name"].split(" (")[0], format_bytes(m["bytes_per_token"]),
-                           format_bytes(m["bytes_at_32k"]), f"{m['passes_ssm_state_at']:,}",
-                           *(f"{m['fills_device_at'][g]:,}" for g in devices))
+    devices = list(caches[0]["tokens_fit_beside_weights"])
+    model_table = _table(("KV cache", "weights", "per token", "at 32K", "> SSM",
+                          *(f"fit {g} GiB" for g in devices)),
+                         [(m["name"].split(",")[0], format_bytes(m["weights_bytes"]),
+                           format_bytes(m["bytes_per_token"]), format_bytes(m["bytes_at_32k"]),
+                           f"{m['passes_ssm_state_at']:,}",
+                           *(f"{m['tokens_fit_beside_weights'][g]:,}" for g in devices))
                           for m in caches], left=1)
     shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                        for m in caches)
@@ -1749,17 +1798,19 @@ def render_stream(result):
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),
         "",
-        "At model scale, in fp16, from kv_cache_bytes and ssm_state_bytes: the last",
-        "three columns give the context length at which the cache grows past the",
-        "SSM's state and fills a 24 GB and an 80 GB device:",
+        *_wrap(
+            "At model scale, in fp16 (2 bytes a number): > SSM is the context length at "
+            "which the cache grows past the SSM's state below; fit is how many tokens of "
+            "cache fit on a 24 GiB and an 80 GiB device beside the model's weights."),
         model_table,
         *_wrap(
-            f"{shapes}. The {ssm['name']} carries a constant "
-            f"{format_bytes(ssm['state_bytes'])} of state and convolution, whatever the "
-            "context. (The weights come on top: 7B parameters are 13 GiB in fp16.) This is "
-            "the lesson's \"when to still pick an RNN\" table: streaming with constant "
-            "memory, very long contexts, and small devices favour a recurrent state; a "
-            "transformer's cache grows with every token."),
+            f"{shapes}. A {ssm['name']} ({ssm['layers']} layers, d = {ssm['d_model']:,}) "
+            f"carries a constant {format_bytes(ssm['state_bytes'])}, whatever the context: for "
+            f"each layer, {2 * ssm['d_model']:,} channels of {ssm['d_state']} numbers of state, "
+            "and the last 4 inputs of each channel that its convolution keeps. This is the "
+            "lesson's table of when to still pick an "
+            "RNN: streaming with constant memory, very long contexts, and small devices "
+            "favour a recurrent state; a transformer's cache grows with every token."),
     ])
 
 

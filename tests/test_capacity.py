@@ -38,11 +38,26 @@ class TestCapacity(unittest.TestCase):
         for n, d in ((1, 8), (5, 8), (40, 16), (100, 64)):
             self.assertEqual(main.recall_draw(n, d, random.Random(n)), recall_reference(n, d, random.Random(n)))
 
-    def test_measured_recall_follows_the_normal_prediction(self):
-        # About 2,400 reads a row: a standard error of at most sqrt(0.25 / 2400) = 0.010, so
-        # 0.035 is three and a half of them; the normal approximation adds under 0.01 here.
+    def test_exact_recall_is_the_binomial_tail(self):
+        # The sum written out with math.comb for each count b of +1s among the
+        # (n - 1) d crosstalk terms: right when d + 2b - (n - 1) d > 0 (a tie is wrong).
+        for n, d in ((1, 8), (2, 8), (3, 5), (9, 16), (17, 64), (65, 64)):
+            trials = (n - 1) * d
+            right = sum(math.comb(trials, b) for b in range(trials + 1)
+                        if d + 2 * b - trials > 0)
+            self.assertEqual(main.exact_recall(n, d), right / 2 ** trials, (n, d))
+
+    def test_exact_recall_at_the_sections_sizes(self):
+        got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
+        self.assertEqual(got, [0.979, 0.9214, 0.8394, 0.7577, 0.689, 0.6362])
+        for r in self.rows:                     # the normal approximation reads high
+            self.assertGreater(r["predicted_recall"], r["exact_recall"], r)
+
+    def test_measured_recall_follows_the_exact_share(self):
+        # About 2,400 reads a row: a standard error of at most sqrt(0.25 / 2400) = 0.010,
+        # so 0.03 is three of them.
         for r in self.rows:
-            self.assertLess(abs(r["state_recall"] - r["predicted_recall"]), 0.035, r)
+            self.assertLess(abs(r["state_recall"] - r["exact_recall"]), 0.03, r)
             self.assertEqual(r["cache_recall"], 1.0)
             self.assertGreaterEqual(r["n"] * r["draws"], main.CAPACITY_READS)
 

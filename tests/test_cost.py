@@ -7,6 +7,23 @@ from tests.support import run_section
 
 
 class TestCost(unittest.TestCase):
+    def test_a_path_length_is_a_count_of_layers(self):
+        # Walk it: a stack of causal windows that each reach `reach` positions back
+        # connects the last position to the first after this many layers.
+        def layers_to_connect(n, reach):
+            covered, layers = 0, 0
+            while covered < n - 1:
+                covered += reach
+                layers += 1
+            return layers
+        table = main.cost_table(sizes=(131_072, 1_000, 2), k=3, r=128)
+        for row in table["contiguous_conv_layers"]:
+            self.assertEqual(row["layers"], layers_to_connect(row["n"], 2), row)
+        self.assertEqual(table["contiguous_conv_layers"][0]["layers"], 65_536)
+        for row in table["layers"]:
+            if row["layer"] == "restricted self-attention":
+                self.assertEqual(row["max_path_length"], layers_to_connect(row["n"], 127), row)
+
     def test_attention_matrix_bytes_exact(self):
         self.assertEqual(main.attention_matrix_bytes(2_048), 8 * 2**20)
         self.assertEqual(main.attention_matrix_bytes(32_768), 2 * 2**30)
@@ -26,7 +43,7 @@ class TestCost(unittest.TestCase):
         self.assertEqual(at["recurrent", 2_048]["sequential_operations"], 2_048)
         self.assertEqual(at["self-attention", 2_048]["max_path_length"], 1)
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)    # 3**7 = 2187 >= 2048 > 729
-        self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 16)
+        self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
 
     def test_format_bytes(self):
         self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
@@ -41,7 +58,7 @@ class TestLanesAndCostSections(unittest.TestCase):
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)
         self.assertIn("without constants", out)
-        self.assertIn("43,691 at n = 131,072", out)        # ceil(131072 / 3)
+        self.assertIn("65,536 at n = 131,072", " ".join(out.split()))      # 131,071 / 2
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 1_024)

@@ -42,6 +42,7 @@ BAD_CALLS = {
     "attention_weight": [((0,), {})],
     "gradient_rows": [((1,), {}), ((HUGE,), {}), ((10, 0, (10,)), {}), ((10, 0, (-1,)), {})],
     "predicted_recall": [((0, 64), {}), ((4, 0), {})],
+    "exact_recall": [((0, 64), {}), ((4, 0), {}), ((HUGE, 64), {})],
     "recall_draw": [((HUGE, 64, random.Random(0)), {})],
     "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0})],
     "stream_rows": [(((0,),), {}), (((HUGE,),), {}), (((8,), HUGE), {})],

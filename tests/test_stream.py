@@ -40,12 +40,17 @@ class TestStream(unittest.TestCase):
         self.assertEqual(main.kv_cache_bytes(32_768, 32, 32, 128), 16 * 2**30)
         self.assertEqual(main.ssm_state_bytes(48, 2_048, 16), int(7.5 * 2**20))
         self.assertEqual(main.ssm_state_bytes(48, 2_048, 16, d_conv=0), 6 * 2**20)
+        self.assertEqual(main.ssm_state_bytes(64, 4_096, 16), 20 * 2**20)   # 64 x 8,192 x 20 x 2
         listed = main.stream_models()
         ssm = listed[-1]
-        self.assertEqual((ssm["kind"], ssm["state_bytes"]), ("ssm state", main.ssm_state_bytes(48, 2_048, 16)))
+        self.assertEqual((ssm["kind"], ssm["state_bytes"]), ("ssm state", 20 * 2**20))
         models = {m["name"].split(",")[0]: m for m in listed if m["kind"] == "kv cache"}
-        self.assertEqual(models["7B"]["fills_device_at"], {"24": 49_152, "80": 163_840})
-        self.assertEqual(models["8B"]["passes_ssm_state_at"], 61)       # 7.5 MiB / 128 KiB = 60
+        # 24 GiB less Llama-2-7B's 6.74e9 fp16 weights (12.6 GiB), in tokens of 512 KiB.
+        self.assertEqual(models["Llama-2-7B"]["tokens_fit_beside_weights"],
+                         {"24": (24 * 2**30 - 2 * 6_738_415_616) // 2**19,
+                          "80": (80 * 2**30 - 2 * 6_738_415_616) // 2**19})
+        self.assertEqual(models["Llama-2-7B"]["tokens_fit_beside_weights"]["24"], 23_446)
+        self.assertEqual(models["Llama-3-8B"]["passes_ssm_state_at"], 161)    # 20 MiB / 128 KiB
         for m in models.values():
             n = m["passes_ssm_state_at"]
             self.assertGreater(n * m["bytes_per_token"], ssm["state_bytes"])
@@ -79,7 +84,7 @@ class TestStream(unittest.TestCase):
     def test_stream_renders_from_its_json(self):
         out = main.render_stream(json.loads(json.dumps(self.result)))
         self.assertIn("bytes per token", out)
-        self.assertIn("49,152", out)
+        self.assertIn("23,446", out)
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
 
 
