@@ -171,8 +171,10 @@ def rnn_tanh(xs, w=0.9):
     """Return the last hidden state of the classic RNN step h = tanh(w*h + x), from h = 0.
 
     Two tanh steps do not compose into one step of the same form, so unlike
-    rnn_style's linear step there is no exact regrouping: computed step by
-    step, its depth is N. Every state lies in (-1, 1).
+    rnn_style's linear step its steps have no exact regrouping: computed step
+    by step, its depth is N. (Newton's method can still solve all N states
+    at once, each iteration a scan, converging to the serial answer: DEER,
+    Lim et al. 2024.) Every state lies in (-1, 1).
 
     >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)
     0.950815
@@ -249,14 +251,17 @@ def render_depth(rows):
     return "\n".join([
         "=== serial-depth comparison ===",
         table,
-        "Both do about N additions; the depth is the longest chain of them that",
-        "must run one after another. rnn depth is the depth of rnn_style's loop as",
-        "written, and of any nonlinear recurrence (tanh, LSTM gates): those cannot",
-        "be regrouped exactly. The lesson's recurrence is linear, so it can also be",
-        "regrouped into a scan of depth log2 N (the ssm section). depth ratio =",
-        "rnn depth / attn depth: how many times shorter the reduction's chain is,",
-        "the most that enough parallel units could gain. A count, not a measured",
-        "time; the work section measures these depths on the running code.",
+        *_wrap(
+            "Both do work in proportion to N: N - 1 additions for the mean, N multiply-add "
+            "steps for the recurrence. The depth is the longest chain of them that must run "
+            "one after another. rnn depth is the depth of rnn_style's loop as written, and of "
+            "any nonlinear recurrence (tanh, LSTM gates): their steps cannot be regrouped "
+            "exactly. The lesson's recurrence is linear, so it can also be regrouped into a "
+            "scan of depth log2 N to 2 log2 N (the ssm and work sections). depth ratio = rnn "
+            "depth / attn depth: how many times shorter the reduction's chain is, the most "
+            "that enough parallel units could gain. A count, not a measured time. The work "
+            "section measures depth on the running code in operations (an add, a multiply): "
+            "each of the recurrence's N steps is two, so its depth there is 2N - 1."),
     ])
 
 
@@ -343,12 +348,14 @@ def render_scan(result):
 
 TAKEAWAY = """\
 takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
-steps with no exact regrouping: extra cores shorten it only approximately (the
-cores section). A reduction is a tree of depth ceil(log2 N), and so is a
-linear recurrence regrouped as a scan (the ssm section: how state-space
-models train in parallel). Attention pays for its short tree by scoring all
-N^2 pairs: O(N^2) work, and O(N^2) memory when the scores are stored, which
-Flash Attention avoids (the cost section)."""
+steps as written, and its steps have no exact regrouping: a warm-up split
+shortens it only where the step contracts (the cores section). A reduction is
+a tree of depth ceil(log2 N). A linear recurrence regrouped as a scan is a
+prefix network: log2 N rounds and N log2 N work (Hillis-Steele), or about
+2 log2 N levels and O(N) work (Brent-Kung, Blelloch), as the work section
+measures: how state-space models train in parallel. Attention pays for its
+short depth by scoring all N^2 pairs: O(N^2) work, and O(N^2) memory when the
+scores are stored, which Flash Attention avoids (the cost section)."""
 
 
 # ============================================================================
@@ -361,8 +368,11 @@ Flash Attention avoids (the cost section)."""
 #   x, h     an input and a hidden state; h_t is the state after step t
 #   decay    the linear step's factor a in h = a*h + x; w the tanh step's
 #   op       an associative combine: op(op(a, b), c) == op(a, op(b, c))
-#   step     one link of a chain: a step cannot start before the one before
-#   work     how many operations run in all; depth, the longest chain of them
+#   step     one link of a chain: it cannot start before the one before it
+#            ends. A step of h = a*h + x is two operations (a multiply, an add).
+#   combine  one application of op: one step of a scan
+#   work     how many operations (or steps) run in all; depth, the longest
+#            chain of them. Each section says which it counts.
 #   d        a state's or a model's width; P the number of lanes or processes
 #   madds    multiply-adds
 # ============================================================================
@@ -468,27 +478,29 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
     first = rows[0]["width"]
-    table = _table(("width", "time / step", f"vs width {first}", "madds / step", "depth",
+    table = _table(("width", "time / step", f"vs width {first}", "madds / step",
                     "madds / combine", "diagonal"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
-                     f"{r['madds_per_step']:,}", f"{r['depth']:,}",
-                     f"{r['madds_per_combine']:,}", f"{r['madds_per_diagonal_combine']:,}")
-                    for r in rows])
+                     f"{r['madds_per_step']:,}", f"{r['madds_per_combine']:,}",
+                     f"{r['madds_per_diagonal_combine']:,}") for r in rows])
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         "madds = multiply-adds. A dense recurrence does width^2 of them a step (a",
         "diagonal one, as in state-space models, only width); at small widths the",
-        "interpreter's fixed cost per step hides part of that growth. The depth is",
-        "the loop as written: N steps whatever the width. The work within a step",
-        "can be spread across cores; the chain of steps, as written, cannot.",
+        "interpreter's fixed cost per step hides part of that growth. The timed",
+        f"sequence is {rows[0]['depth']:,} steps long, and its depth is {rows[0]['depth']:,} "
+        "steps at every width:",
+        "the loop as written is one chain. The work within a step can be spread",
+        "across cores; the chain of steps, as written, cannot.",
         "This step is linear, so it could also be scanned (the ssm section), but",
         "each combine of two steps multiplies two width x width matrices: width^3",
         "madds (+ width^2) against width^2 for a step, and a scan does at least one",
-        "combine per step. That cost, not serial order, is why state-space models",
-        "keep the state matrix diagonal: a diagonal combine (last column) costs",
-        "2 x width. A tanh step (rnn_tanh) cannot be scanned exactly at all.",
+        "combine per step. That cost is why S5 and Mamba keep the state matrix",
+        "diagonal (S4 used a diagonal-plus-low-rank matrix and trained as a",
+        "convolution): a diagonal combine (last column) costs 2 x width. A tanh",
+        "step cannot be regrouped exactly at all.",
     ])
 
 
@@ -566,6 +578,8 @@ def plot_loglog(series, width=56, height=14):
         if t_lo <= 10.0 ** k <= t_hi:
             label = format_seconds(10.0 ** k).replace(".00 ", " ").replace(".0 ", " ")
             labels[height - 1 - _log_position(10.0 ** k, t_lo, t_hi, height)] = label
+    if not any(labels):                 # under a decade: label the two ends instead
+        labels[0], labels[-1] = format_seconds(t_hi), format_seconds(t_lo)
     pad = max(len(s) for s in labels)
     lines = [f"{label:>{pad}} |{''.join(cells)}".rstrip() for label, cells in zip(labels, grid)]
     lines.append(" " * pad + " +" + "-" * width)
@@ -590,6 +604,24 @@ def _log_position(value, low, high, cells):
     return round(scale * (cells - 1))
 
 
+def _slope_reading(result):
+    """Return the sentence that reads the fitted exponents, chosen by their values."""
+    exponents = (result["rnn_exponent"], result["attn_exponent"])
+    if None in exponents:
+        return "With one size there is no slope to read."
+    if all(0.8 <= k <= 1.2 for k in exponents):
+        return ("On one core both lines have slope about 1: each does N additions one after "
+                "another (sum() too, only in C); the gap between them is the interpreter's "
+                "constant factor.")
+    if max(exponents) < 0.8:
+        return ("Both slopes are well below 1: at these sizes the fixed cost of a call is a "
+                "large share of its time (below about N = 1,000 here), so the time grows "
+                "more slowly than N.")
+    return ("A slope far from 1 here means these sizes are too few or too small, or the "
+            "machine was busy: each function does N additions one after another, so its time "
+            "grows as N once the fixed cost of a call is a small share (from about N = 1,000).")
+
+
 def render_sweep(result):
     """Return the sweep as a table, a log-log chart, the fitted exponents and their reading."""
     rows = result["rows"]
@@ -609,10 +641,8 @@ def render_sweep(result):
         *chart,
         "",
         fit,
-        "On one core both lines have slope 1: each does N additions one after",
-        "another (sum() too, only in C); the gap between them is the interpreter's",
-        "constant factor. At small N they flatten where the fixed cost of a call",
-        "dominates. On a GPU the reduction's line would stay flat until its cores",
+        *_wrap(_slope_reading(result)),
+        "On a GPU the reduction's line would stay flat until its cores",
         "are saturated, while rnn_style's loop as written would still grow as N:",
         "its depth is N (the depth section), as is any nonlinear RNN's. The",
         "lesson's linear recurrence could instead run as a scan (the ssm section).",
@@ -724,9 +754,12 @@ def render_ssm(result):
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
+        "  (selective: a decay that depends on each input, as in Mamba's selective scan)",
         f"last state equals rnn_style(xs): {matches} (within 1e-9)",
-        f"depth: serial {r['serial_steps']:,} dependent combines (N - 1), "
-        f"scan {r['scan_rounds']} rounds",
+        f"depth: serial {r['serial_steps']:,} dependent combines, scan {r['scan_rounds']} rounds "
+        "(N - 1 combines:",
+        "h_1 = x_1 takes none; the depth table counts rnn_style's loop from h_0 = 0,",
+        "N steps)",
         "This is rnn_style's own recurrence: its loop as written is a chain, but",
         "the step h -> a*h + x is linear in h, so two steps compose into one step",
         "of the same form and the steps can be combined in any grouping.",
@@ -1180,6 +1213,7 @@ def render_lanes(result):
     verdict = {True: "agrees", False: "DOES NOT AGREE"}
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
+        "(a step here is one tick of the machine; a multiply-add counts as one operation)",
         table,
         "speedup = (N - 1) / reduce steps: how many times fewer steps the reduction",
         "takes than on one lane. busy = share of lane-steps doing useful work. With",
@@ -1355,8 +1389,9 @@ GRADIENT_SEED = 0
 GRADIENT_DISTANCES = (1, 5, 10, 20, 50, 100)
 GRADIENT_W = 0.9                # the tanh RNN's recurrent weight, as in rnn_tanh
 GRADIENT_W_WIDE = 2.0           # a larger weight, to show it does not help
-FORGET_GATE = 0.99              # a gated cell's forget gate
+FORGET_GATE = 0.99              # a gated cell's forget gate, held fixed
 SCORE_GAP = 5.0                 # how far the needed token's attention score stands above the rest
+ATTENTION_LONG_N = 1_024        # a longer context, where the same gap weighs less
 
 
 def input_gradients(xs, w=0.9):
@@ -1414,9 +1449,15 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
     tanh, wide = input_gradients(xs, GRADIENT_W), input_gradients(xs, GRADIENT_W_WIDE)
     rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "tanh_wide": wide[k],
              "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
+    edge = math.sqrt(1 - 1 / GRADIENT_W_WIDE)      # |h| below this: w(1 - h^2) > 1
+    wide_states = tanh_states(xs, GRADIENT_W_WIDE)
     return {"n": n, "seed": seed, "w": GRADIENT_W, "w_wide": GRADIENT_W_WIDE,
             "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows,
-            "tanh_last": tanh[0], "gated_at_1000": FORGET_GATE ** 1000}
+            "tanh_last": tanh[0], "gated_at_1000": FORGET_GATE ** 1000,
+            "wide_factor_above_1_below_h": edge,
+            "wide_share_beyond": sum(abs(h) >= edge for h in wide_states) / n,
+            "attention_long_n": ATTENTION_LONG_N,
+            "attention_long": attention_weight(ATTENTION_LONG_N)}
 
 
 def render_gradient(result):
@@ -1424,31 +1465,45 @@ def render_gradient(result):
     r = result
     rows = r["rows"]
     table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}", f"tanh, w={r['w_wide']:g}",
-                    f"gated, f={r['forget_gate']:g}", "attention"),
+                    f"cell, f={r['forget_gate']:g}", "attention"),
                    [(f"{row['k']:,}", *(f"{row[key]:.2e}" for key in
                                         ("linear", "tanh", "tanh_wide", "gated", "attention")))
                     for row in rows])
     at = {row["k"]: row for row in rows}
     far = 50 if 50 in at else rows[-1]["k"]
+    share = at[far]["tanh"] / r["tanh_last"]
+    faster = "faster" if at[far]["tanh_wide"] < at[far]["tanh"] else "no faster"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}); "
-        "attention: d out / d v_j",
+        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}). The tanh columns",
+        "are computed by the chain rule on this input; the others are closed forms: the",
+        "linear recurrence 0.9^k, a gated cell's memory d c_N / d c_(N-k) = f^k with its",
+        "forget gate held at f, and attention's weight d out / d v_j.",
         table,
         *_wrap(
             "Through a recurrence the signal is a product of k per-step factors. The tanh "
-            "RNN's factor is w * (1 - h^2), at most w. A larger w could push it past 1 only "
-            f"while h stays near 0; here (w = {r['w_wide']:g}) the state saturates, 1 - h^2 "
-            f"shrinks, and the signal fades faster still. At k = {far} the tanh RNN "
-            f"(w = {r['w']:g}) passes {at[far]['tanh']:.1e} of an input's effect to the last "
-            "state; in float32 (resolution 1.2e-7), adding that to the last token's "
-            f"{r['tanh_last']:.2f} in the same weight gradient changes nothing, so a "
-            "dependency that far back cannot be learned from this signal. A gated cell "
-            "(LSTM, GRU) carries its memory through c = f*c + ..., fading as f^k: slowly, "
-            f"but to {r['gated_at_1000']:.1e} after 1,000 steps. Attention's weight depends "
-            f"on content, not distance: the needed token gets {rows[0]['attention']:.2f} of "
-            f"the output whether it is 1 or {r['n'] - 1} tokens back (the lesson's "
-            "inductive bias: an RNN assumes recency, attention assumes nothing)."),
+            "RNN's factor is w * (1 - h^2), at most w; it exceeds 1 only while |h| < "
+            f"sqrt(1 - 1/w), {r['wide_factor_above_1_below_h']:.3f} for w = {r['w_wide']:g}. "
+            f"Here {r['wide_share_beyond']:.0%} of the w = {r['w_wide']:g} states lie beyond "
+            f"it, and the signal fades {faster} than at w = {r['w']:g}. At k = {far} the "
+            f"tanh RNN (w = {r['w']:g}) passes "
+            f"{at[far]['tanh']:.1e} of an input's effect to the last state, against "
+            f"{r['tanh_last']:.2f} for the last input itself (d h_N / d x_N): {share:.0e} of "
+            "it. A weight's gradient adds such terms over every position, so the far input's "
+            "term is drowned by the near ones. That relative scale is what defeats learning "
+            "(Bengio et al. 1994; Pascanu et al. 2013), not the precision of the numbers: in "
+            "float64 the term is still there, and still drowned. A gated cell (LSTM, GRU) "
+            "carries its memory through c = f*c + ..., fading as f^k: slowly, but to "
+            f"{r['gated_at_1000']:.1e} after 1,000 steps at f = {r['forget_gate']:g}. A "
+            "learned gate can sit nearer 1, and the 1997 LSTM had no forget gate at all "
+            f"(f = 1). Attention's weight depends on content, not distance: with its score "
+            f"{r['score_gap']:g} above the other n - 1 tokens', the needed token gets "
+            f"e^{r['score_gap']:g} / (e^{r['score_gap']:g} + n - 1) of the output, "
+            f"{rows[0]['attention']:.2f} at n = {r['n']} and {r['attention_long']:.3f} at "
+            f"n = {r['attention_long_n']:,}, whether it is 1 or n - 1 tokens back. (Positional "
+            "encodings and recency biases such as ALiBi let a model make it depend on "
+            "distance.) This is the lesson's inductive bias: an RNN assumes recency, "
+            "attention assumes nothing."),
     ])
 
 
@@ -2465,11 +2520,20 @@ def _format_ratio(ratio):
 
 
 def _format_percent(share):
-    """Return a share as a percentage with two decimals, or two significant digits below 1%."""
+    """Return a share as a percentage with three significant digits: 99.1%, 1.56%, 0.0977%.
+
+    >>> _format_percent(1 / 1024), _format_percent(1.0)
+    ('0.0977%', '100%')
+    """
     if share is None:
         return "n/a"
     pct = 100 * share
-    return f"{pct:.2f}%" if pct >= 1 else f"{pct:.2g}%"
+    if pct == 0:
+        return "0%"
+    decimals = max(0, 2 - math.floor(math.log10(pct)))
+    if decimals and round(pct, decimals) >= 10 ** (3 - decimals):    # rounded up a decade
+        decimals -= 1
+    return f"{pct:.{decimals}f}%"
 
 
 def _timing_table(rows):
@@ -2486,7 +2550,7 @@ def _spread_note(spreads):
     """Return one line naming the largest of the (what, spread) pairs if it is
     above SPREAD_WARNING, else no line."""
     what, worst = max(spreads, key=lambda pair: pair[1])
-    if worst <= SPREAD_WARNING:
+    if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
     return [f"noisy: {what}: samples differ {worst:.2f}x (worst / best)"]
 

@@ -92,7 +92,7 @@ class TestLanesAndCostSections(unittest.TestCase):
         # The section's data at N = 1,000, simulated at 1,000 rather than 65,536 (0.1 s less).
         data = json.loads(json.dumps(main.lanes_section((1_000,), simulated_n=1_000)))
         out = main.render_lanes(data)
-        self.assertIn("0.0061%", out)
+        self.assertIn("0.00610%", out)
         self.assertIn("lane_steps, which fills the first table, agrees", out)
         self.assertIn("rnn_step_steps, which fills the second, agrees", out)
         rows = data["rows"]

@@ -111,6 +111,11 @@ class TestSpreadNote(unittest.TestCase):
         notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
         self.assertEqual(notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
 
+    def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
+        self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
+        self.assertEqual(main._spread_note([("a", 1.506), ("b", 1.2)]),
+                         ["noisy: a: samples differ 1.51x (worst / best)"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -58,6 +58,24 @@ class TestSkillFile(unittest.TestCase):
         self.assertEqual(main.format_bytes(main.ssm_state_bytes(20, 2048, 16)), "3.12 MiB")      # 3.125, rounded half to even
         self.assertIn("= 3.1 MiB", " ".join(self.text.split()))
 
+    def test_the_gradient_figures_are_the_gradient_sections(self):
+        text = " ".join(self.text.split())
+        data = main.gradient_rows()
+        far = next(row for row in data["rows"] if row["k"] == 50)
+        self.assertEqual(f"{far['tanh'] / data['tanh_last']:.0e}", "4e-11")
+        self.assertIn("about 4e-11 of the last input's effect", text)
+        self.assertEqual(f"{main.FORGET_GATE ** 100:.2f}", "0.37")
+        self.assertIn("0.37 after 100 steps at a forget gate of 0.99", text)
+
+    def test_rope_rwkv_and_state_precision_are_stated_as_the_sources_do(self):
+        text = " ".join(self.text.split())
+        self.assertIn("a little over 2x without fine-tuning", text)     # YaRN, dynamic scaling
+        self.assertNotIn("about 4x", text)
+        self.assertIn("linear-attention RNN (RWKV)", text)
+        self.assertEqual(main.ssm_state_bytes(48, 2048, 16, d_conv=0, bytes_per_value=4),
+                         12 * 2**20)
+        self.assertIn("the 6 MiB of state become 12 MiB if the state is kept in fp32", text)
+
     def test_serial_depth_is_not_tied_to_the_token_budget(self):
         self.assertIsNone(re.search(r"above, serial depth dominates", self.text))
         self.assertIn("does not grow with T", self.text)

@@ -7,6 +7,19 @@ import main
 from tests.support import run_main, run_section
 
 
+class TestSlopeReading(unittest.TestCase):
+    def reading(self, rnn, attn):
+        return main._slope_reading({"rnn_exponent": rnn, "attn_exponent": attn})
+
+    def test_the_sentence_follows_the_fitted_slopes(self):
+        self.assertIn("slope about 1", self.reading(0.97, 1.05))
+        small = self.reading(0.47, 0.12)                  # the sizes 1 ... 16
+        self.assertIn("well below 1", small)
+        self.assertNotIn("slope about 1", small)
+        self.assertIn("far from 1", self.reading(1.6, 0.9))
+        self.assertIn("no slope", self.reading(None, None))
+
+
 class TestFitExponent(unittest.TestCase):
     def test_fit_exponent_recovers_known_slopes(self):
         ns = [64 * 2 ** k for k in range(10)]
