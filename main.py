@@ -1558,6 +1558,8 @@ def exact_recall(n, d):
 
     Reading k_j returns the sign of d * v_j plus the crosstalk, what the other
     pairs add: (n - 1) * d independent random +-1s, 2B - (n - 1) * d in all.
+    Computed as 1 minus the lower tail, summed in floats from its largest
+    term down (to about 1e-10, relative).
 
     >>> exact_recall(1, 64), round(exact_recall(64, 64), 4)
     (1.0, 0.8394)
@@ -1565,12 +1567,18 @@ def exact_recall(n, d):
     if min(n, d) < 1 or (n - 1) * d > MAX_SIZE:
         raise ValueError(f"exact_recall requires n, d >= 1 and (n - 1) * d <= {MAX_SIZE:,}")
     trials = (n - 1) * d
-    lowest = max(0, (n - 2) * d // 2 + 1)          # the smallest B above (n - 2) * d / 2
-    term, right = math.comb(trials, lowest), 0     # term = C(trials, b), b from lowest up
-    for b in range(lowest, trials + 1):
-        right += term
-        term = term * (trials - b) // (b + 1)
-    return right / 2 ** trials
+    top = (n - 2) * d // 2                      # wrong reads: B <= top
+    if top < 0:
+        return 1.0
+    term = math.exp(math.lgamma(trials + 1) - math.lgamma(top + 1)
+                    - math.lgamma(trials - top + 1) - trials * math.log(2))
+    wrong = 0.0
+    for b in range(top, -1, -1):                # P(B = b), from b = top down
+        wrong += term
+        term *= b / (trials - b + 1)
+        if term < wrong * 1e-17:
+            break
+    return 1.0 - wrong
 
 
 def predicted_recall(n, d):

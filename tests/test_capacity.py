@@ -32,7 +32,8 @@ def recall_reference(n, d, rng):
 class TestCapacity(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.rows = main.capacity_rows()
+        cls.reads = 800                 # a third of the section's reads: 0.1 s less
+        cls.rows = main.capacity_rows(reads=cls.reads)
 
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (100, 64)):
@@ -41,11 +42,12 @@ class TestCapacity(unittest.TestCase):
     def test_exact_recall_is_the_binomial_tail(self):
         # The sum written out with math.comb for each count b of +1s among the
         # (n - 1) d crosstalk terms: right when d + 2b - (n - 1) d > 0 (a tie is wrong).
-        for n, d in ((1, 8), (2, 8), (3, 5), (9, 16), (17, 64), (65, 64)):
+        for n, d in ((1, 8), (2, 8), (3, 5), (4, 1), (3, 1), (9, 16), (17, 64), (33, 32)):
             trials = (n - 1) * d
             right = sum(math.comb(trials, b) for b in range(trials + 1)
                         if d + 2 * b - trials > 0)
-            self.assertEqual(main.exact_recall(n, d), right / 2 ** trials, (n, d))
+            self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
+                            (n, d))
 
     def test_exact_recall_at_the_sections_sizes(self):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
@@ -54,12 +56,12 @@ class TestCapacity(unittest.TestCase):
             self.assertGreater(r["predicted_recall"], r["exact_recall"], r)
 
     def test_measured_recall_follows_the_exact_share(self):
-        # About 2,400 reads a row: a standard error of at most sqrt(0.25 / 2400) = 0.010,
-        # so 0.03 is three of them.
+        # 800 reads or more a row: a standard error of at most sqrt(0.25 / 800) = 0.018,
+        # so 0.053 is three of them.
         for r in self.rows:
-            self.assertLess(abs(r["state_recall"] - r["exact_recall"]), 0.03, r)
+            self.assertLess(abs(r["state_recall"] - r["exact_recall"]), 0.053, r)
             self.assertEqual(r["cache_recall"], 1.0)
-            self.assertGreaterEqual(r["n"] * r["draws"], main.CAPACITY_READS)
+            self.assertGreaterEqual(r["n"] * r["draws"], self.reads)
 
     def test_recall_falls_toward_a_coin_flip_and_memory_follows_n(self):
         recalls = [r["state_recall"] for r in self.rows]

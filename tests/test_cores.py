@@ -12,7 +12,7 @@ from fractions import Fraction
 from unittest import mock
 
 import main
-from tests.support import CHILD, ROOT, child_env, close, run_main
+from tests.support import close, run_main
 
 SIZES = (7, 1_000, 1_001)
 
@@ -210,17 +210,6 @@ class TestCoresSection(unittest.TestCase):
         self.assertFalse(result["available"])
         self.assertEqual(main.render_cores(result).splitlines()[1],
                          "not run: 1 CPU available: nothing runs side by side")
-
-
-@unittest.skipUnless(main._cpu_count() >= 2, "needs two CPUs")
-class TestCoresAsModule(unittest.TestCase):
-    def test_python_dash_m_main_runs_the_section(self):
-        # As a module (python -m main) the workers are found by name as well; the
-        # script form, python main.py, is what CI's smoke run starts.
-        proc = subprocess.run([*CHILD, "cores", "--sizes", "5000", "--reps", "1"],
-                              cwd=ROOT, env=child_env(), capture_output=True, timeout=60)
-        self.assertEqual((proc.returncode, proc.stderr), (0, b""))
-        self.assertIn(b"processes started by", proc.stdout)
 
 
 if __name__ == "__main__":

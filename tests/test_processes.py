@@ -63,6 +63,16 @@ def gone_within(pids, seconds):
     return True
 
 
+def set_subreaper(on):
+    """Make this process adopt its orphaned descendants (Linux), so that it can
+    reap the workers of a child it killed; return whether the platform could."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(36, int(on), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def limit_memory():
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (150_000_000, 150_000_000))
@@ -73,6 +83,7 @@ class TestChildren(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.children, cls.workers = {}, {}
+        set_subreaper(True)             # PR_SET_CHILD_SUBREAPER: orphans come back to us
 
         def start(name, argv, **options):
             cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(),
@@ -84,6 +95,7 @@ class TestChildren(unittest.TestCase):
         cls.start_short_writes()
         start("out of memory", [*CHILD, "depth", "wallclock", "--sizes", "10000000",
                                 "--reps", "1"], preexec_fn=limit_memory)
+        start("pool as a module", [*CHILD, "cores", "--sizes", "5000", "--reps", "1"])
         start("imports", [sys.executable, "-S", "-c",
                           "import sys, main; print(sorted({'argparse', 'json', 'multiprocessing'}"
                           " & set(sys.modules)))"])
@@ -125,6 +137,11 @@ class TestChildren(unittest.TestCase):
             for pid in pids:
                 if alive(pid):
                     os.kill(pid, signal.SIGKILL)
+                try:
+                    os.waitpid(pid, 0)  # an orphan this process adopted: reap it
+                except ChildProcessError:
+                    pass                # another process's child, reaped there
+        set_subreaper(False)
 
     def result(self, name):
         proc = self.children[name]
@@ -172,6 +189,14 @@ class TestChildren(unittest.TestCase):
         self.assertGreater(len(self.expected), 4096)
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(got, self.expected)
+
+    @unittest.skipUnless(main._cpu_count() >= 2, "needs two CPUs")
+    def test_python_dash_m_main_finds_the_workers_by_name(self):
+        # As a module (python -m main) the workers are found by name as well; the
+        # script form, python main.py, is what CI's smoke run starts.
+        status, out, err = self.result("pool as a module")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("processes started by", out)
 
     def test_heavy_modules_are_imported_only_when_main_runs(self):
         self.assertEqual(self.result("imports")[:2], (0, "[]\n"))
