@@ -55,6 +55,9 @@ BAD_CALLS = {
     "cores_section": [((0,), {}), ((HUGE,), {})],
     "seed_input": [((-1,), {}), ((HUGE,), {})],
     "uniform_inputs": [((HUGE, random.Random(0)), {})],
+    "adding_problem": [((1, 5), {}), ((HUGE, 5), {}), ((10, HUGE), {})],
+    "train_section": [((), {"steps": 0}), ((), {"steps": HUGE})],
+    "train_models": [((), {"steps": 0}), ((), {"steps": HUGE})],
     "sample_per_call": [(([int], 0), {}), (([int], main.MAX_REPS + 1), {})],
     "spread": [(([],), {}), (([0.0, 1.0],), {})],
     "format_seconds": [((-1.0,), {}), ((NAN,), {}), ((INF,), {})],
@@ -67,7 +70,9 @@ BAD_CALLS = {
 NO_BAD_INPUT = {"combine_madds", "compose_affine", "kv_cache_bytes", "ssm_state_bytes",
                 "attention_matrix_bytes", "input_gradients", "rnn_tanh", "tanh_states",
                 "serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan",
-                "depth_rows", "work_rows", "lanes_rows", "stream_models", "object_bytes", "warmup_table", "main"}
+                "depth_rows", "work_rows", "lanes_rows", "stream_models", "object_bytes", "warmup_table", "main",
+                "rnn_loss", "mingru_loss", "mingru_states", "attention_loss", "initial_parameters",
+                "test_mse", "mingru_scan_check", "mingru_depths"}
 
 
 def public_functions():

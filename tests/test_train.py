@@ -1,0 +1,174 @@
+"""Part 11: the adding problem's examples, each model's gradient against central
+differences, the minGRU's scan against its loop, the baseline against its
+closed form, and a short training run that lowers every model's loss."""
+
+import json
+import math
+import random
+import unittest
+from fractions import Fraction
+
+import main
+from tests.support import close
+
+
+def central_difference(loss, params, k, pairs, target, eps=1e-6):
+    """(loss(params with params[k] + eps) - loss(params with params[k] - eps)) / (2 eps)."""
+    up, down = list(params), list(params)
+    up[k] += eps
+    down[k] -= eps
+    return (loss(up, pairs, target)[0] - loss(down, pairs, target)[0]) / (2 * eps)
+
+
+class TestAddingProblem(unittest.TestCase):
+    def test_two_markers_one_in_each_half_and_the_target_is_their_sum(self):
+        for length in (2, 3, 10, 81):
+            for pairs, target in main.adding_problem(length, 50, seed=length):
+                self.assertEqual(len(pairs), length)
+                marked = [t for t, (_, m) in enumerate(pairs) if m == 1.0]
+                self.assertEqual(len(marked), 2)
+                self.assertLess(marked[0], length // 2)
+                self.assertGreaterEqual(marked[1], length // 2)
+                self.assertEqual(target, pairs[marked[0]][0] + pairs[marked[1]][0])
+                self.assertTrue(all(0 <= v < 1 and m in (0.0, 1.0) for v, m in pairs))
+
+    def test_the_seed_reproduces_the_examples(self):
+        self.assertEqual(main.adding_problem(20, 5, seed=4), main.adding_problem(20, 5, seed=4))
+        self.assertNotEqual(main.adding_problem(20, 5, seed=4), main.adding_problem(20, 5, seed=5))
+
+    def test_the_baseline_is_the_variance_of_the_sum(self):
+        # E[(U + V - 1)^2] for independent U, V uniform in [0, 1), from their moments.
+        mean, square = Fraction(1, 2), Fraction(1, 3)
+        exact = 2 * square + 1 + 2 * mean * mean - 4 * mean
+        self.assertEqual(exact, Fraction(1, 6))
+        self.assertAlmostEqual(main.BASELINE_MSE, float(exact), places=15)
+        sample = main.adding_problem(2, 5_000, seed=1)
+        mse = math.fsum((target - 1) ** 2 for _, target in sample) / len(sample)
+        self.assertLess(abs(mse - 1 / 6), 0.01)         # a standard error is about 0.0022
+
+
+class TestGradients(unittest.TestCase):
+    """Every model's gradient against central differences of its loss."""
+
+    def check(self, model, length, rel=1e-5):
+        loss = main.TRAIN_MODELS[model][0]
+        params = main.uniform_inputs(main.TRAIN_MODELS[model][1], random.Random(length), -1, 1)
+        pairs, target = main.adding_problem(length, 1, seed=length)[0]
+        _, gradient = loss(params, pairs, target)
+        for k in range(len(params)):
+            numeric = central_difference(loss, params, k, pairs, target)
+            self.assertTrue(close(gradient[k], numeric, rel=rel, scale=1e-4), (model, k))
+
+    def test_tanh_rnn(self):
+        self.check("tanh_rnn", 6)
+
+    def test_mingru(self):
+        self.check("mingru", 7)
+
+    def test_attention(self):
+        self.check("attention", 9)
+
+
+class TestMinGruScan(unittest.TestCase):
+    def test_scan_and_loop_give_the_same_states_and_gradient(self):
+        params = main.uniform_inputs(main.TRAIN_MODELS["mingru"][1], random.Random(3), -1, 1)
+        for length in (2, 5, 16, 33):
+            for pairs, target in main.adding_problem(length, 3, seed=length):
+                for a, b in zip(main.mingru_states(params, pairs),
+                                main.mingru_states(params, pairs, scan=False)):
+                    self.assertTrue(all(abs(x - y) <= 1e-12 for x, y in zip(a, b)), length)
+                by_scan = main.mingru_loss(params, pairs, target)[1]
+                by_loop = main.mingru_loss(params, pairs, target, scan=False)[1]
+                self.assertTrue(all(abs(x - y) <= 1e-12 for x, y in zip(by_scan, by_loop)))
+
+    def test_the_loop_is_the_gate_written_out(self):
+        # h_t = (1 - z_t) h_(t-1) + z_t h~_t, channel by channel, as index loops.
+        params = main.uniform_inputs(main.TRAIN_MODELS["mingru"][1], random.Random(4), -1, 1)
+        pairs, _ = main.adding_problem(8, 1, seed=2)[0]
+        width = main.MINGRU_WIDTH
+        for i, states in enumerate(main.mingru_states(params, pairs)):
+            h = 0.0
+            for (v, m), got in zip(pairs, states):
+                z = 1 / (1 + math.exp(-(params[2 * i] * v + params[2 * i + 1] * m
+                                        + params[2 * width + i])))
+                candidate = (params[3 * width + 2 * i] * v + params[3 * width + 2 * i + 1] * m
+                             + params[5 * width + i])
+                h = (1 - z) * h + z * candidate
+                self.assertTrue(close(got, h, rel=1e-12, scale=1.0))
+
+    def test_the_scan_is_shallower_than_the_loop(self):
+        d = main.mingru_depths(64)
+        self.assertEqual(d["loop_depth"], 2 * 63)          # a multiply and an add per step
+        self.assertEqual(d["scan_depth"], 2 * 6)           # 2 log2 N, as part 4 counts
+
+
+class TestTraining(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.result = main.train_section(lengths=(3,), steps=20, processes=1)
+
+    def test_a_short_run_lowers_every_models_loss(self):
+        held_out = main.adding_problem(5, 100, seed=99)
+        for model, (loss, _) in main.TRAIN_MODELS.items():
+            def mse(params):
+                return math.fsum(loss(params, pairs, y)[0] for pairs, y in held_out) / 100
+            params = main.initial_parameters(model)
+            moments = ([0.0] * len(params), [0.0] * len(params))
+            trained = main._train_steps(model, 5, list(params), moments, 0, 150)[0]
+            self.assertLess(mse(trained), mse(params), model)
+
+    def test_the_runs_do_not_depend_on_how_many_processes_ran_them(self):
+        params = main.initial_parameters("mingru")
+        moments = ([0.0] * len(params), [0.0] * len(params))
+        once = main._train_steps("mingru", 5, list(params),
+                                 ([0.0] * len(params), [0.0] * len(params)), 0, 60)
+        first = main._train_steps("mingru", 5, list(params), moments, 0, 30)
+        then = main._train_steps("mingru", 5, first[0], first[1], 30, 30)
+        self.assertEqual(once[0], then[0])               # two chunks are one run
+
+    def test_json_has_the_documented_fields(self):
+        data = json.loads(json.dumps(self.result))
+        self.assertAlmostEqual(data["baseline"], 1 / 6)
+        self.assertEqual(data["steps"], 20)
+        self.assertEqual({r["model"] for r in data["rows"]}, {"tanh_rnn", "mingru", "attention"})
+        for row in data["rows"]:
+            self.assertEqual(set(row), {"model", "length", "test_mse", "seconds"})
+        self.assertEqual(set(data["scan_check"]), {"max_abs_diff_states", "max_abs_diff_gradient"})
+        self.assertLess(max(data["scan_check"].values()), 1e-12)
+        text = main.render_train(data)
+        self.assertIn("one attention read", text)
+        self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
+
+    def test_sentences_follow_the_table(self):
+        lengths = (10, 80)
+        learned = {("tanh_rnn", 10): "learned", ("tanh_rnn", 80): "learned nothing",
+                   ("mingru", 10): "learned", ("mingru", 80): "learned"}
+        text = main._train_reading(learned, lengths)
+        self.assertIn("The tanh RNN learned at T = 10 and learned nothing at T = 80", text)
+        self.assertIn("also the one that remembers", text)
+        nothing = dict.fromkeys(learned, "learned nothing")
+        text = main._train_reading(nothing, lengths)
+        self.assertNotIn("The tanh RNN", text)
+        self.assertNotIn("remembers", text)
+
+
+class TestProgressLine(unittest.TestCase):
+    def test_only_a_terminal_gets_the_line_and_it_is_cleared_at_the_end(self):
+        import io
+        self.assertIsNone(main._progress_line(io.StringIO()))
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        terminal = Terminal()
+        show = main._progress_line(terminal)
+        show(500, 10_000, "mingru", 80, 0.123)
+        show(None)
+        written = terminal.getvalue()
+        self.assertIn("train: mingru at T = 80: step 500 of 10,000, loss 0.123", written)
+        self.assertTrue(written.endswith("\r" + " " * 78 + "\r"))
+
+
+if __name__ == "__main__":
+    unittest.main()
