@@ -17,10 +17,10 @@ The file reads in the lesson's order:
     the lesson   rnn_style, attention_style, serial_scan, parallel_scan,
                  benchmark, depth (the seed script's six), rnn_tanh and
                  tree_reduce; then its sections depth, wallclock and scan
-    parts 1-11   the exercises and the lesson's other claims: hidden (1),
+    parts 1-14   the exercises and the lesson's other claims: hidden (1),
                  sweep (2), ssm (3), work (4), lanes (5), cost (6),
                  gradient (7), capacity (8), stream (9), cores (10),
-                 train (11)
+                 train (11), teacher (12), deer (13), linear (14)
     machinery    inputs, timing, formatting, the process pool, the command
                  line
 
@@ -348,15 +348,18 @@ def render_scan(result):
 
 
 TAKEAWAY = """\
-takeaway: a nonlinear recurrence (tanh, LSTM gates) is a chain of N dependent
-steps as written, and its steps have no exact regrouping: a warm-up split
-shortens it only where the step contracts (the cores section). A reduction is
-a tree of depth ceil(log2 N). A linear recurrence regrouped as a scan is a
-prefix network: log2 N rounds and N log2 N work (Hillis-Steele), or about
-2 log2 N levels and O(N) work (Brent-Kung, Blelloch), as the work section
-measures: how state-space models train in parallel. Attention pays for its
-short depth by scoring all N^2 pairs: O(N^2) work, and O(N^2) memory when the
-scores are stored, which Flash Attention avoids (the cost section)."""
+takeaway: a recurrence is serial as written: a chain of N dependent steps. A
+reduction is a tree of depth ceil(log2 N). A linear recurrence regrouped as a
+scan is a prefix network: log2 N rounds and N log2 N work (Hillis-Steele), or
+about 2 log2 N levels and O(N) work (Brent-Kung, Blelloch), as the work
+section measures: how state-space models train in parallel. A nonlinear one
+has no exact regrouping of its steps, but Newton's method solves it in a few
+scans where its steps contract along the way (the deer section). Attention
+pays for its short depth by scoring all N^2 pairs: O(N^2) work, and O(N^2)
+memory when the scores are stored, which Flash Attention avoids (the cost
+section). It is one end of a continuum that linear attention and state-space
+models fill (the linear section); generating, every model goes one token at
+a time (the teacher section)."""
 
 
 # ============================================================================
@@ -2707,6 +2710,391 @@ def _train_reading(verdicts, lengths):
 
 
 # ============================================================================
+# 12. What runs in parallel: training on a known sequence, against generating
+# ============================================================================
+#
+# Training with teacher forcing knows every input of the sequence: attention
+# computes all N positions at once. Generating, each output is the next
+# input: every model makes its tokens one after another. Three small models
+# of width 1, their work and depth measured on the code that runs (part 4).
+
+TEACHER_SIZES = (64, 256, 1_024)
+TEACHER_W = 0.5                 # the tanh RNN's recurrent weight
+TEACHER_DECAY = 0.9             # the linear recurrence's decay
+TEACHER_SEED = 29
+
+
+def _counted_op(fn, x):
+    """Return fn(x), counted as one operation when x is a Counted (exp, tanh, 1/x)."""
+    if isinstance(x, Counted):
+        x.tally.work += 1
+        return Counted(fn(x.value), x.tally, x.depth + 1)
+    return fn(x)
+
+
+def _attend_one(q, keys):
+    """Return softmax(q * k_j) . k_j over the keys (values = keys, width 1):
+    scores side by side, their sums as trees."""
+    weights = [_counted_op(math.exp, q * k) for k in keys]
+    total = _counted_op(lambda t: 1 / t, tree_reduce(weights))
+    return tree_reduce([w * k for w, k in zip(weights, keys)]) * total
+
+
+def attention_training(xs):
+    """Return every output of a causal attention layer when every input is known."""
+    return [_attend_one(x, xs[:i + 1]) for i, x in enumerate(xs)]
+
+
+def attention_generating(x, n):
+    """Return n outputs of the same layer generating: each output is the next input."""
+    cache, outputs = [], []
+    for _ in range(n):
+        cache.append(x)
+        x = _attend_one(x, cache)
+        outputs.append(x)
+    return outputs
+
+
+def tanh_training(xs, w=TEACHER_W):
+    """Return every state of h = tanh(w*h + x) on known inputs: a chain all the same."""
+    states, h = [], 0.0
+    for x in xs:
+        h = _counted_op(math.tanh, w * h + x)
+        states.append(h)
+    return states
+
+
+def tanh_generating(x, n, w=TEACHER_W):
+    """Return n states of the tanh RNN generating: each state is the next input."""
+    states, h = [], 0.0
+    for _ in range(n):
+        h = _counted_op(math.tanh, w * h + x)
+        x = h
+        states.append(h)
+    return states
+
+
+def scan_training(xs, decay=TEACHER_DECAY):
+    """Return every state of h = decay*h + x on known inputs, by the scan (part 3)."""
+    return linear_recurrence_scan(xs, decay)
+
+
+def scan_generating(x, n, decay=TEACHER_DECAY):
+    """Return n states of the linear recurrence generating: each the next input."""
+    states, h = [], 0.0
+    for _ in range(n):
+        h = decay * h + x
+        x = h
+        states.append(h)
+    return states
+
+
+TEACHER_MODELS = {"attention": (attention_training, attention_generating),
+                  "tanh RNN": (tanh_training, tanh_generating),
+                  "linear, by scan": (scan_training, scan_generating)}
+
+
+def _counted_run(run):
+    """Return (work, depth) of run(tally), which computes on Counted values."""
+    tally = Tally()
+    outputs = run(tally)
+    return tally.work, _depth_of(outputs)
+
+
+def teacher_rows(sizes=TEACHER_SIZES, seed=TEACHER_SEED):
+    """Return, for each model and N, the work and depth of training on N known
+    inputs, and of generating N tokens from one."""
+    rows = []
+    for n in sizes:
+        _require_size("teacher_rows", "n", n, low=2, high=MAX_QUADRATIC_N)
+        values = uniform_inputs(n, random.Random(seed), -0.5, 0.5)
+        for name, (training, generating) in TEACHER_MODELS.items():
+            train = _counted_run(lambda tally: training([Counted(v, tally) for v in values]))
+            generate = _counted_run(lambda tally: generating(Counted(values[0], tally), n))
+            rows.append({"model": name, "n": n, "train_work": train[0], "train_depth": train[1],
+                         "generate_work": generate[0], "generate_depth": generate[1]})
+    return rows
+
+
+def render_teacher(rows):
+    """Return the training and generating tables as text, and what they mean."""
+    sizes = sorted({r["n"] for r in rows})
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    at = {(r["model"], r["n"]): r for r in rows}
+    ends = (sizes[0], sizes[-1])
+    train = _table(("training: depth", *(f"N = {n:,}" for n in sizes), f"work, {ends[1]:,}"),
+                   [(m, *(f"{at[m, n]['train_depth']:,}" for n in sizes),
+                     _format_count(at[m, ends[1]]["train_work"])) for m in models], left=1)
+    generate = _table(("generating: depth", *(f"N = {n:,}" for n in sizes),
+                       *(f"work/token, {n:,}" for n in ends)),
+                      [(m, *(f"{at[m, n]['generate_depth']:,}" for n in sizes),
+                        *(f"{at[m, n]['generate_work'] / n:,.1f}" for n in ends))
+                       for m in models], left=1)
+    big = sizes[-1]
+    attention, rnn = at["attention", big], at["tanh RNN", big]
+    return "\n".join([
+        "=== what runs in parallel: training on a known sequence, against generating ===",
+        *_wrap("Three models of width 1, work and depth in operations measured on the code "
+               "that runs (part 4): a causal attention layer (scores, softmax, weighted sum), "
+               f"a tanh RNN (w = {TEACHER_W:g}) and a linear recurrence (decay "
+               f"{TEACHER_DECAY:g}) computed by the scan."),
+        train,
+        generate,
+        *_wrap(
+            f"Training on a known sequence, attention's depth at N = {big:,} is "
+            f"{attention['train_depth']:,} against the tanh RNN's {rnn['train_depth']:,}: every "
+            "position at once, paid for with work that grows as N^2 "
+            f"({_format_count(attention['train_work'])} operations against "
+            f"{_format_count(rnn['train_work'])}). This is where the lesson's faster training "
+            "per epoch comes from; the scan gives a linear recurrence the same short depth. "
+            "Generating, each output is the next input, so every model's depth grows as N "
+            "times its depth per token, whatever its architecture, and attention's work per "
+            "token grows with the tokens behind it while a recurrence's does not (the stream "
+            "section measures the memory side of this). A transformer parallelizes only the "
+            "prompt."),
+    ])
+
+
+# ============================================================================
+# 13. A tanh RNN computed in parallel: Newton's method, one scan an iteration
+# ============================================================================
+#
+# h_t = tanh(w*h_(t-1) + x_t) for t = 1 ... T is a system of T equations.
+# Linearized around a guess g, each step becomes h_t = J_t*h_(t-1) + b_t with
+# J_t = w*(1 - f_t^2), f_t = tanh(w*g_(t-1) + x_t), b_t = f_t - J_t*g_(t-1): a
+# linear recurrence, so each Newton iteration is one scan (DEER: Lim et al.
+# 2024; Gonzalez et al. 2024). After k iterations the first k states are
+# exact, so T iterations always suffice; a contracting step needs far fewer.
+
+DEER_WEIGHTS = (0.5, 0.9, 1.5, 3.0)
+DEER_LENGTHS = (64, 256, 1_024, 4_096)
+DEER_SEED = 21
+DEER_TOLERANCE = 1e-12
+
+
+def deer_states(xs, w, tolerance=DEER_TOLERANCE):
+    """Return (states, iterations): every state of h_t = tanh(w*h_(t-1) + x_t)
+    from h_0 = 0, solved by Newton iterations that are each a linear scan,
+    from the guess h = 0, until no state moves by more than `tolerance`
+    (at most len(xs) + 1 iterations: k iterations make the first k exact).
+
+    >>> states, iterations = deer_states([0.5, -0.2, 0.9], 0.9)
+    >>> max(abs(a - b) for a, b in zip(states, tanh_states([0.5, -0.2, 0.9], 0.9))) < 1e-15
+    True
+    """
+    xs = list(xs)
+    guess = [0.0] * len(xs)
+    for iteration in range(1, len(xs) + 2):
+        before = [0.0] + guess[:-1]                     # g_(t-1), with g_0 = h_0 = 0
+        f = [math.tanh(w * g + x) for g, x in zip(before, xs)]
+        slopes = [w * (1 - ft * ft) for ft in f]
+        offsets = [ft - j * g for ft, j, g in zip(f, slopes, before)]
+        new = linear_recurrence_scan(offsets, slopes)
+        moved = max((abs(a - b) for a, b in zip(new, guess)), default=0.0)
+        guess = new
+        if moved <= tolerance:
+            return guess, iteration
+    return guess, len(xs) + 1
+
+
+def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED):
+    """Return, for each w and T, the Newton iterations, the largest difference
+    from tanh_states, and the depth that buys: iterations x the scan's rounds
+    x 2 (a combine is a multiply and a multiply-add) against T steps."""
+    rng = random.Random(seed)
+    inputs = {t: uniform_inputs(_require_size("deer_rows", "length", t, high=MAX_DEER_LENGTH), rng)
+              for t in lengths}
+    rows = []
+    for w in weights:
+        for t in lengths:
+            states, iterations = deer_states(inputs[t], w)
+            serial = tanh_states(inputs[t], w)
+            rows.append({"w": w, "length": t, "iterations": iterations,
+                         "max_abs_diff": max(abs(a - b) for a, b in zip(states, serial)),
+                         "depth": iterations * 2 * depth(t)[1], "serial_depth": t,
+                         "share_expanding": sum(abs(w * (1 - h * h)) > 1 for h in serial) / t})
+    return rows
+
+
+def render_deer(rows):
+    """Return the Newton table as text, and what it costs."""
+    weights = list(dict.fromkeys(r["w"] for r in rows))
+    lengths = list(dict.fromkeys(r["length"] for r in rows))
+    at = {(r["w"], r["length"]): r for r in rows}
+    table = _table(("iterations", *(f"T = {t:,}" for t in lengths), "largest difference"),
+                   [(f"w = {w:g}", *(f"{at[w, t]['iterations']:,}" for t in lengths),
+                     f"{max(at[w, t]['max_abs_diff'] for t in lengths):.1e}") for w in weights],
+                   left=1)
+    long = lengths[-1]
+    depths = _table((f"at T = {long:,}", "depth: iterations x 2 x rounds", "serial depth"),
+                    [(f"w = {w:g}", f"{at[w, long]['depth']:,}", f"{long:,}") for w in weights],
+                    left=1)
+    fewest = min(weights, key=lambda w: at[w, long]["iterations"])
+    most = max(weights, key=lambda w: at[w, long]["iterations"])
+    shares = ", ".join(f"{at[w, long]['share_expanding']:.0%} at w = {w:g}" for w in weights)
+    return "\n".join([
+        "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
+        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs uniform in [-1, 1), solved from h = 0 "
+               f"until no state moves by more than {DEER_TOLERANCE:g}; largest difference = "
+               "from the serial states (tanh_states), over every T"),
+        table,
+        depths,
+        *_wrap(
+            "Linearized around the current guess, each tanh step becomes a linear step "
+            "h_t = J_t h_(t-1) + b_t, and a linear recurrence is a scan: one Newton iteration "
+            "is one scan of depth about 2 log2 T. After k iterations the first k states are "
+            "exact, so T iterations always suffice; here "
+            f"w = {fewest:g} needed {at[fewest, long]['iterations']} at T = {long:,} and "
+            f"w = {most:g} needed {at[most, long]['iterations']}. An error in a guess travels "
+            "along the true states through the factors w(1 - h^2); the share of steps where "
+            f"that factor is above 1 is {shares}. Where it stays below 1, errors fade within "
+            "a few steps and a few iterations do (even at w = 3, whose states saturate); "
+            "unlike the cores section's warm-up, Newton's method needs this only along the "
+            "true states, not from every start. What it costs: every iteration does the "
+            "whole sequence's work again, a scan's N log2 N combines against the loop's N "
+            "steps."),
+    ])
+
+
+# ============================================================================
+# 14. Linear attention is an RNN: one computation, three ways
+# ============================================================================
+#
+# Causal linear attention (Katharopoulos et al. 2020) with a positive feature
+# map phi(x) = elu(x) + 1: out_i = sum_(j<=i) (phi(q_i).phi(k_j)) v_j /
+# sum_(j<=i) phi(q_i).phi(k_j). Parallel, it is masked attention; recurrent,
+# it carries S = sum phi(k) v^T and z = sum phi(k), a d x d state; chunked, it
+# is parallel inside a chunk and recurrent across chunks (Mamba-2, xLSTM).
+
+LINEAR_D = 16
+LINEAR_SIZES = (512, 1_024)
+LINEAR_CHUNK = 64
+LINEAR_SEED = 23
+
+
+def _phi(vector):
+    """elu(x) + 1 for each x: x + 1 above 0, e^x below: always positive."""
+    return [x + 1 if x > 0 else math.exp(x) for x in vector]
+
+
+def _linear_inputs(n, d, seed):
+    """Return fixed-seed queries, keys and values: n vectors of d each."""
+    rng = random.Random(seed)
+    return [[uniform_inputs(d, rng) for _ in range(n)] for _ in range(3)]
+
+
+def linear_attention_parallel(qs, ks, vs):
+    """Return every output as masked attention: the N x N scores phi(q_i).phi(k_j)
+    for j <= i, each row's weighted sum of the values over its sum."""
+    fq, fk = list(map(_phi, qs)), list(map(_phi, ks))
+    scores = [[sum(map(operator.mul, q, k)) for k in fk[:i + 1]] for i, q in enumerate(fq)]
+    return [[sum(map(operator.mul, row, column)) / sum(row) for column in zip(*vs[:len(row)])]
+            for row in scores]
+
+
+def linear_attention_recurrent(qs, ks, vs):
+    """Return every output as an RNN: the d x d state S += phi(k) v^T and the
+    d-vector z += phi(k), then out = phi(q)^T S / phi(q).z, one token at a time."""
+    d = len(vs[0])
+    S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
+    out = []
+    for q, k, v in zip(map(_phi, qs), map(_phi, ks), vs):
+        for row, ki in zip(S, k):
+            row[:] = [s + ki * vj for s, vj in zip(row, v)]
+        z = list(map(operator.add, z, k))
+        norm = sum(map(operator.mul, q, z))
+        out.append([sum(qi * row[j] for qi, row in zip(q, S)) / norm for j in range(d)])
+    return out
+
+
+def linear_attention_chunked(qs, ks, vs, chunk=LINEAR_CHUNK):
+    """Return every output chunk by chunk: masked attention within a chunk of
+    `chunk` positions, plus the state S, z of all the chunks before it."""
+    d = len(vs[0])
+    S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
+    out = []
+    for start in range(0, len(qs), chunk):
+        fq = list(map(_phi, qs[start:start + chunk]))
+        fk = list(map(_phi, ks[start:start + chunk]))
+        v = vs[start:start + chunk]
+        for i, q in enumerate(fq):
+            scores = [sum(map(operator.mul, q, k)) for k in fk[:i + 1]]
+            norm = sum(map(operator.mul, q, z)) + sum(scores)
+            out.append([(sum(qi * row[j] for qi, row in zip(q, S))
+                         + sum(s * vj[j] for s, vj in zip(scores, v))) / norm for j in range(d)])
+        for k, vj in zip(fk, v):                        # the chunk joins the state
+            for row, ki in zip(S, k):
+                row[:] = [s + ki * x for s, x in zip(row, vj)]
+            z = list(map(operator.add, z, k))
+    return out
+
+
+LINEAR_FORMS = {"parallel": linear_attention_parallel, "recurrent": linear_attention_recurrent,
+                "chunked": linear_attention_chunked}
+
+
+def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
+    """Return, for each N, each form's seconds (one sample each: the forms take
+    long enough), the bytes of what it holds beside the inputs (object_bytes),
+    its work in multiply-adds and its depth in steps (counts, for one output
+    column), and the largest difference between the forms' outputs."""
+    rows = []
+    for n in sizes:
+        _require_size("linear_rows", "n", n, high=MAX_QUADRATIC_N)
+        qs, ks, vs = _linear_inputs(n, _require_size("linear_rows", "d", d, high=MAX_WIDTH), seed)
+        outputs, seconds = {}, {}
+        for name, form in LINEAR_FORMS.items():
+            began = time.perf_counter()
+            outputs[name] = form(qs, ks, vs)
+            seconds[name] = time.perf_counter() - began
+        held = {"parallel": object_bytes([[0.0] * (i + 1) for i in range(n)]),
+                "recurrent": object_bytes([[0.0] * d for _ in range(d)] + [[0.0] * d]),
+                "chunked": object_bytes([[0.0] * (i + 1) for i in range(chunk)]
+                                        + [[0.0] * d for _ in range(d + 1)])}
+        rounds, chunk_rounds = depth(n)[1], depth(chunk)[1]
+        counts = {"parallel": (n * (n + 1) * d, 3 + rounds + depth(d)[1]),
+                  "recurrent": (n * (2 * d * d + 2 * d), n),
+                  "chunked": (n * ((chunk + 1) * d + 2 * d * d + 2 * d),
+                              _ceil_div(n, chunk) + 3 + chunk_rounds + depth(d)[1])}
+        difference = max(abs(a - b) for name in ("recurrent", "chunked")
+                         for row_a, row_b in zip(outputs["parallel"], outputs[name])
+                         for a, b in zip(row_a, row_b))
+        for name in LINEAR_FORMS:
+            rows.append({"n": n, "d": d, "form": name, "seconds": seconds[name],
+                         "held_bytes": held[name], "work": counts[name][0],
+                         "depth": counts[name][1], "max_abs_diff": difference})
+    return rows
+
+
+def render_linear(rows):
+    """Return the three forms' table as text, with what the state means for recall."""
+    table = _table(("N", "form", "time", "holds", "work (madds)", "depth (steps)"),
+                   [(f"{r['n']:,}", r["form"], format_seconds(r["seconds"]),
+                     format_bytes(r["held_bytes"]), _format_count(r["work"]),
+                     f"{r['depth']:,}") for r in rows], left=2)
+    d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
+    return "\n".join([
+        "=== linear attention is an RNN: one computation, three ways ===",
+        *_wrap(f"causal linear attention, feature map elu(x) + 1, d = {d}, chunks of "
+               f"{LINEAR_CHUNK}; time measured once on this machine; holds = what each form "
+               "keeps beside the inputs (the score rows, the d x d state and d-vector z, or a "
+               "chunk's rows and the state), as Python objects; work (multiply-adds) and depth "
+               "are counts: parallel N(N + 1)d and 3 + log2 N + log2 d, recurrent "
+               "N(2d^2 + 2d) and N, chunked N((C + 1)d + 2d^2 + 2d) and N/C + 3 + log2 C + "
+               "log2 d"),
+        table,
+        *_wrap(
+            f"The three forms agree to {worst:.1e}. Parallel, it is attention: N^2 scores, "
+            "short depth. Recurrent, it is an RNN: a fixed d x d state, one token at a time, "
+            "work 2N d^2 and depth N. Chunked, it is both: parallel inside a chunk, a state "
+            "carried from chunk to chunk, the form Mamba-2 and xLSTM train with. The state S "
+            "is the capacity section's s = sum of v k, written as an outer product: d x d "
+            "numbers instead of d, so it holds more pairs, but still a fixed number: reads "
+            "fill with crosstalk as n grows past d, where a KV cache does not."),
+    ])
+
+
+# ============================================================================
 # Machinery: limits and inputs
 # ============================================================================
 
@@ -2717,6 +3105,9 @@ MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N o
 MAX_READS = 1_000_000           # capacity reads per size
 MAX_TRAIN_LENGTH = 100_000      # adding-problem examples: the training loop is pure Python
 MAX_TRAIN_STEPS = 1_000_000
+MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations, 70 s of
+                                # linear attention in parallel
+MAX_DEER_LENGTH = 65_536        # up to T + 1 scans of T pairs
 
 
 def _require_size(func, name, n, low=1, high=MAX_SIZE):
@@ -3191,6 +3582,12 @@ SECTIONS = {
     "train": Section("problem 2, learned: three models trained (about 30 s)",
                      lambda opts: train_section(progress=_progress_line(sys.stderr)),
                      render_train, ()),
+    "teacher": Section("training in parallel, generating one token at a time",
+                       lambda opts: teacher_rows(), render_teacher, ()),
+    "deer": Section("a tanh RNN solved in parallel by Newton's method",
+                    lambda opts: deer_rows(), render_deer, ()),
+    "linear": Section("linear attention as an RNN, computed three ways",
+                      lambda opts: linear_rows(), render_linear, ()),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3

@@ -58,6 +58,9 @@ BAD_CALLS = {
     "adding_problem": [((1, 5), {}), ((HUGE, 5), {}), ((10, HUGE), {})],
     "train_section": [((), {"steps": 0}), ((), {"steps": HUGE})],
     "train_models": [((), {"steps": 0}), ((), {"steps": HUGE})],
+    "teacher_rows": [(((1,),), {}), (((HUGE,),), {})],
+    "deer_rows": [((), {"lengths": (0,)}), ((), {"lengths": (HUGE,)})],
+    "linear_rows": [((), {"sizes": (0,)}), ((), {"sizes": (HUGE,)}), ((), {"d": HUGE})],
     "sample_per_call": [(([int], 0), {}), (([int], main.MAX_REPS + 1), {})],
     "spread": [(([],), {}), (([0.0, 1.0],), {})],
     "format_seconds": [((-1.0,), {}), ((NAN,), {}), ((INF,), {})],
@@ -72,7 +75,10 @@ NO_BAD_INPUT = {"combine_madds", "compose_affine", "kv_cache_bytes", "ssm_state_
                 "serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan",
                 "depth_rows", "work_rows", "lanes_rows", "stream_models", "object_bytes", "warmup_table", "main",
                 "rnn_loss", "mingru_loss", "mingru_states", "attention_loss", "initial_parameters",
-                "test_mse", "mingru_scan_check", "mingru_depths"}
+                "test_mse", "mingru_scan_check", "mingru_depths", "attention_training",
+                "attention_generating", "tanh_training", "tanh_generating", "scan_training",
+                "scan_generating", "linear_attention_parallel", "linear_attention_recurrent",
+                "linear_attention_chunked", "deer_states"}
 
 
 def public_functions():
