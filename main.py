@@ -3541,16 +3541,406 @@ def _signals_held():
 
 
 # ============================================================================
+# Machinery: figures, as SVG text
+# ============================================================================
+#
+# One small plotting layer: a Figure collects SVG elements; _chart draws series
+# on axes (linear or log) with ticks, lines, markers and a legend. Colours are
+# the Okabe-Ito palette, which colour-blind readers can tell apart, and every
+# series also has its own dash and marker. Numbers are written with one decimal,
+# so that the same results give the same bytes.
+
+FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2", "1,2", "12,4")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "down", "plus")
+
+
+def _xml(text):
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _n(x):
+    """A coordinate, written the same way every time."""
+    return f"{x:.1f}"
+
+
+class Figure:
+    """An SVG drawing of FIGURE_WIDTH x FIGURE_HEIGHT (a viewBox, so it scales),
+    elements in the order they are added; svg() returns the document."""
+
+    def __init__(self, title, subtitle="", height=FIGURE_HEIGHT):
+        self.title, self.height, self.parts = title, height, []
+        self.text(FIGURE_WIDTH / 2, 22, title, size=15, anchor="middle", weight="bold")
+        if subtitle:
+            self.text(FIGURE_WIDTH / 2, 40, subtitle, size=11, anchor="middle", color="#444")
+
+    def text(self, x, y, text, size=11, anchor="start", weight="normal", color="#000",
+             rotate=None):
+        turn = f' transform="rotate({rotate} {_n(x)} {_n(y)})"' if rotate else ""
+        self.parts.append(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" '
+                          f'text-anchor="{anchor}" font-weight="{weight}" fill="{color}"{turn}>'
+                          f'{_xml(text)}</text>')
+
+    def line(self, x1, y1, x2, y2, color="#000", width=1.0, dash=""):
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
+                          f'stroke="{color}" stroke-width="{width}"{dashes}/>')
+
+    def polyline(self, points, color, dash="", width=1.8):
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+        self.parts.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
+                          f'stroke-width="{width}"{dashes}/>')
+
+    def marker(self, x, y, kind, color, group="marker", size=4.0):
+        """One point: a circle, square, triangle, diamond, cross, down or plus."""
+        if kind == "circle":
+            shape = f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}"'
+        elif kind == "square":
+            shape = (f'<rect x="{_n(x - size)}" y="{_n(y - size)}" width="{_n(2 * size)}" '
+                     f'height="{_n(2 * size)}"')
+        else:
+            s = size * 1.2
+            corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
+                       "down": [(0, s), (s, -s * 0.8), (-s, -s * 0.8)],
+                       "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)],
+                       "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)],
+                       "plus": [(0, -s), (0, s), (0, 0), (s, 0), (-s, 0), (0, 0)]}[kind]
+            path = " ".join(f"{_n(x + dx)},{_n(y + dy)}" for dx, dy in corners)
+            shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
+        self.parts.append(f'{shape} fill="{color}" class="{group}"/>')
+
+    def node(self, x, y, label, group, color="#fff"):
+        """A labelled circle of a dependency graph."""
+        self.parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="9" fill="{color}" '
+                          f'stroke="#000" class="{group}"/>')
+        if label:
+            self.text(x, y + 3.5, label, size=8, anchor="middle")
+
+    def svg(self):
+        return "\n".join([
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{FIGURE_WIDTH}" '
+            f'height="{self.height}" viewBox="0 0 {FIGURE_WIDTH} {self.height}" '
+            'font-family="sans-serif">',
+            f"<title>{_xml(self.title)}</title>",
+            f'<rect x="0" y="0" width="{FIGURE_WIDTH}" height="{self.height}" fill="#fff"/>',
+            *self.parts, "</svg>", ""])
+
+
+Axis = collections.namedtuple("Axis", "label log low high")
+
+
+def _ticks(axis):
+    """Return the tick values of an axis: powers of ten on a log axis (or its two
+    ends when it spans less than a decade), steps of 1, 2 or 5 x 10^k otherwise."""
+    low, high = axis.low, axis.high
+    if axis.log:
+        ticks = [10.0 ** k for k in range(math.floor(math.log10(low)),
+                                          math.ceil(math.log10(high)) + 1)
+                 if low <= 10.0 ** k <= high * (1 + 1e-9)]
+        if len(ticks) < 3:                          # under two decades: 1, 2 and 5 x 10^k
+            ticks = sorted(m * 10.0 ** k for k in range(math.floor(math.log10(low)),
+                                                      math.ceil(math.log10(high)) + 1)
+                           for m in (1, 2, 5) if low <= m * 10.0 ** k <= high * (1 + 1e-9))
+        if len(ticks) < 2:
+            return [low, high]
+        return ticks[::_ceil_div(len(ticks), 8)]      # at most 8 ticks
+    raw = (high - low) / 5 or 1.0
+    step = min((m * 10 ** math.floor(math.log10(raw)) for m in (1, 2, 5, 10)),
+               key=lambda s: abs(s - raw))
+    first = math.ceil(low / step - 1e-9)
+    return [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
+
+
+def _tick_label(value):
+    if value == 0:
+        return "0"
+    if abs(value) >= 1e4 or abs(value) < 1e-2:
+        mantissa, exponent = f"{value:.0e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def _position(value, axis, start, length):
+    """Return where value falls along an axis drawn from start over length."""
+    if axis.log:
+        share = (math.log(value) - math.log(axis.low)) / (math.log(axis.high) - math.log(axis.low)
+                                                           or 1.0)
+    else:
+        share = (value - axis.low) / ((axis.high - axis.low) or 1.0)
+    return start + share * length
+
+
+def _axis_for(label, values, log=False, low=None, high=None):
+    """Return an Axis over the values (padded a little), or from low to high."""
+    values = [v for v in values if v is not None and (v > 0 or not log)]
+    lo = min(values) if low is None else low
+    hi = max(values) if high is None else high
+    if log:
+        return Axis(label, True, lo / 1.4, hi * 1.4) if lo == hi else Axis(label, True, lo, hi)
+    pad = (hi - lo) * 0.05 or 1.0
+    return Axis(label, False, lo - pad if low is None else lo, hi + pad if high is None else hi)
+
+
+def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
+    """Draw series, each (label, [(x, y), ...]), in box (left, top, width,
+    height) against the two axes; the series named in points_only get markers
+    and no line. Points outside a log axis are left out."""
+    left, top, width, height = box
+    fig.line(left, top + height, left + width, top + height)
+    fig.line(left, top, left, top + height)
+    for value in _ticks(x_axis):
+        x = _position(value, x_axis, left, width)
+        fig.line(x, top + height, x, top + height + 4)
+        fig.line(x, top, x, top + height, color="#ddd", width=0.6)
+        fig.text(x, top + height + 16, _tick_label(value), size=10, anchor="middle")
+    for value in _ticks(y_axis):
+        y = _position(value, y_axis, top + height, -height)
+        fig.line(left - 4, y, left, y)
+        fig.line(left, y, left + width, y, color="#ddd", width=0.6)
+        fig.text(left - 7, y + 3.5, _tick_label(value), size=10, anchor="end")
+    fig.text(left + width / 2, top + height + 34, x_axis.label, size=11, anchor="middle")
+    fig.text(left - 48, top + height / 2, y_axis.label, size=11, anchor="middle", rotate=-90)
+    for k, (label, points) in enumerate(series):
+        color, dash, kind = PALETTE[k % 7], DASHES[k % 7], MARKERS[k % 7]
+        shown = [(_position(x, x_axis, left, width), _position(y, y_axis, top + height, -height))
+                 for x, y in points
+                 if (x > 0 or not x_axis.log) and (y is not None and (y > 0 or not y_axis.log))]
+        if len(shown) > 1 and label not in points_only:
+            fig.polyline(shown, color, dash)
+        for x, y in shown:
+            fig.marker(x, y, kind, color)
+        if legend:
+            ly = top + 8 + 15 * k
+            fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
+                     dash=dash)
+            fig.marker(left + width + 22, ly, kind, color, group="legend")
+            fig.text(left + width + 40, ly + 4, label, size=10)
+
+
+FIGURE_N = 16                   # the depth figure's sequence
+CHART_BOX = (72, 58, 350, 272)  # left, top, width, height; the legend goes to the right
+MEASURED = "measured on one machine: times differ from machine to machine"
+
+
+def figure_depth(rows):
+    """Return the dependency graphs for N = 16 as SVG: the recurrence's chain,
+    the reduction's tree and the Hillis-Steele network, with their depths."""
+    n = FIGURE_N
+    chain_depth, tree_depth = depth(n)
+    fig = Figure(f"N = {n}: a recurrence is a chain, a reduction is a tree",
+                 f"depth = longest path of dependent steps; the table's depth ratio at "
+                 f"N = {rows[-1]['n']:,} is {rows[-1]['depth_ratio']:,.0f}x", height=600)
+    xs = [38 + 37.5 * i for i in range(n)]
+    fig.text(20, 66, f"recurrence h_t = f(h_(t-1), x_t): depth {chain_depth}", size=12,
+             weight="bold")
+    for i, x in enumerate(xs):
+        if i:
+            fig.line(xs[i - 1] + 9, 90, x - 9, 90, width=1.4)
+        fig.node(x, 90, f"h{i + 1}", "chain")
+    fig.text(20, 136, f"reduction x_1 + ... + x_{n}, a tree: depth {tree_depth}", size=12,
+             weight="bold")
+    level, y = [(x, f"x{i + 1}") for i, x in enumerate(xs)], 300
+    for x, label in level:
+        fig.node(x, y, label, "tree")
+    for _ in range(tree_depth):
+        up = [((a[0] + b[0]) / 2, "+") for a, b in zip(level[0::2], level[1::2])]
+        for k, (x, _) in enumerate(up):
+            for child in level[2 * k:2 * k + 2]:
+                fig.line(child[0], y - 9, x, y - 31, width=1.0)
+            fig.node(x, y - 40, "+", "tree", color="#cfe3f3")
+        level, y = up + level[len(up) * 2:], y - 40
+    rounds = list(itertools.takewhile(lambda s: s < n, (2 ** k for k in range(n))))
+    fig.text(20, 346, f"Hillis-Steele scan: every prefix in {len(rounds)} rounds "
+             "(a row a round)", size=12, weight="bold")
+    for r in range(len(rounds) + 1):
+        y = 370 + 52 * r
+        for i, x in enumerate(xs):
+            if r:
+                fig.line(x, y - 43, x, y - 9, color="#888", width=0.8)
+                if i >= rounds[r - 1]:
+                    fig.line(xs[i - rounds[r - 1]], y - 43, x, y - 9, color=PALETTE[0], width=1.0)
+            fig.node(x, y, "", "scan", color="#fff" if r == 0 else "#fde0c5")
+    return fig.svg()
+
+
+def figure_sweep(result):
+    """Return the sweep's times against N, log-log, with the fitted exponents."""
+    rows = result["rows"]
+    fit = ("" if result["rnn_exponent"] is None else
+           f" (fit: N^{result['rnn_exponent']:.2f} and N^{result['attn_exponent']:.2f})")
+    fig = Figure("Time per call against sequence length, one core", MEASURED + fit)
+    series = [("rnn_style", [(r["n"], r["rnn_s"]) for r in rows]),
+              ("attention_style", [(r["n"], r["attn_s"]) for r in rows])]
+    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
+           _axis_for("seconds per call (log)", [p[1] for _, s in series for p in s], log=True))
+    return fig.svg()
+
+
+def figure_work(rows):
+    """Return work against depth for every algorithm at every size, log-log."""
+    fig = Figure("Work against depth, counted on the code that runs",
+                 "one line per algorithm, one point per N; lower left is cheap and short")
+    names = list(dict.fromkeys(r["algorithm"] for r in rows))
+    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
+              for name in names]
+    _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
+           _axis_for("work (log)", [r["work"] for r in rows], log=True))
+    return fig.svg()
+
+
+def figure_lanes(result):
+    """Return steps against lanes for the recurrence and the reduction, with the busy share."""
+    rows = result["rows"]
+    n = rows[-1]["n"]
+    rows = [r for r in rows if r["n"] == n]
+    fig = Figure(f"Steps against lanes, N = {n:,} values",
+                 "labels: the share of lane-steps the reduction keeps busy")
+    series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
+              ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
+    x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
+    y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    left, top, width, height = CHART_BOX
+    for r in rows:
+        if r["reduction_steps"]:
+            fig.text(_position(r["lanes"], x_axis, left, width) + 5,
+                     _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
+                     f"{_format_percent(r['reduction_utilization'])} busy", size=9)
+    return fig.svg()
+
+
+def figure_gradient(result):
+    """Return each column's effect of an input k steps back against k, log y."""
+    rows = result["rows"]
+    fig = Figure("How much of an input k steps back reaches the end",
+                 f"{result['n']} inputs, seed {result['seed']}; tanh columns by the chain rule, "
+                 "the others closed forms")
+    columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
+               (f"tanh, w = {result['w_wide']:g}", "tanh_wide"),
+               (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
+    series = [(label, [(r["k"], abs(r[key])) for r in rows]) for label, key in columns]
+    _chart(fig, CHART_BOX, series, _axis_for("distance k", [r["k"] for r in rows], low=0),
+           _axis_for("|d h_N / d x_(N-k)| (log)",
+                     [v for _, s in series for _, v in s if v > 0], log=True))
+    return fig.svg()
+
+
+def figure_capacity(rows):
+    """Return recall against n/d: measured points, the exact curve, the normal
+    approximation and the cache."""
+    fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
+                 "measured: random draws; exact: a binomial tail; a coin flip reads 0.5")
+    at = [r["n"] / r["d"] for r in rows]
+    series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
+              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
+              ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
+              ("KV cache", list(zip(at, (r["cache_recall"] for r in rows))))]
+    _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True),
+           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
+    return fig.svg()
+
+
+def figure_stream(result):
+    """Return memory and next-token time against T for the cache and the state."""
+    rows = result["measured"]
+    fig = Figure("One token at a time: a KV cache against a recurrent state",
+                 MEASURED, height=640)
+    tokens = [r["tokens"] for r in rows]
+    memory = [("KV cache", [(r["tokens"], r["cache_bytes"]) for r in rows]),
+              ("state", [(r["tokens"], r["state_bytes"]) for r in rows])]
+    _chart(fig, (72, 58, 350, 220), memory, _axis_for("tokens T (log)", tokens, log=True),
+           _axis_for("bytes held (log)", [v for _, s in memory for _, v in s], log=True))
+    time_ = [("attention", [(r["tokens"], r["cache_token_s"]) for r in rows]),
+             ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
+    _chart(fig, (72, 360, 350, 220), time_, _axis_for("tokens T (log)", tokens, log=True),
+           _axis_for("seconds for the next token (log)",
+                     [v for _, s in time_ for _, v in s], log=True))
+    return fig.svg()
+
+
+def figure_cores(result):
+    """Return each task's measured speedup at the most processes, the ideal of
+    every state, and the cores' worth the spin measured."""
+    if not result["available"]:
+        return None
+    rows = result["rows"]
+    top = max(r["processes"] for r in rows)
+    tasks = list(dict.fromkeys(r["task"] for r in rows))
+    fig = Figure(f"Speedup on {top} processes, by task", MEASURED)
+    measured = [(k + 1, r["speedup"]) for k, r in enumerate(
+        r for r in rows if r["processes"] == top)]
+    every = tasks.index(EVERY_STATE) + 1
+    ideal = result["pass_costs"]["ideal_every_state"][str(top)]
+    series = [("measured", measured),
+              ("ideal, every state", [(every, ideal)]),
+              ("cores' worth (spin)", [(1, result["spin"]["cores_used"]),
+                                       (len(tasks), result["spin"]["cores_used"])]),
+              ("no gain", [(1, 1.0), (len(tasks), 1.0)])]
+    _chart(fig, CHART_BOX, series, Axis("task (1 to 5, as in the table)", False, 0.5,
+                                        len(tasks) + 0.5),
+           _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05),
+           points_only=("measured", "ideal, every state"))
+    left, top_y, width, height = CHART_BOX
+    for k, task in enumerate(tasks):
+        fig.text(_position(k + 1, Axis("", False, 0.5, len(tasks) + 0.5), left, width),
+                 top_y + height + 48 + 11 * (k % 2), task.split(",")[0], size=9, anchor="middle")
+    return fig.svg()
+
+
+def figure_train(result):
+    """Return test MSE against T for each model, with the baseline."""
+    rows, floor = result["rows"], 1e-5
+    fig = Figure("Test MSE on the adding problem, against the distance T",
+                 f"below {floor:g} drawn at {floor:g}; baseline: predicting the mean, 1")
+    lengths = sorted({r["length"] for r in rows})
+    series = [(MODEL_NAMES[m], [(r["length"], max(r["test_mse"], floor)) for r in rows
+                                if r["model"] == m])
+              for m in dict.fromkeys(r["model"] for r in rows)]
+    series.append(("baseline", [(lengths[0], result["baseline"]),
+                                (lengths[-1], result["baseline"])]))
+    _chart(fig, CHART_BOX, series, _axis_for("sequence length T (log)", lengths, log=True),
+           _axis_for("test MSE (log)", [floor, 0.5], log=True))
+    return fig.svg()
+
+
+def figure_deer(rows):
+    """Return Newton iterations against T for each w."""
+    fig = Figure("Newton iterations to solve a tanh RNN, against its length",
+                 "each iteration is one scan; T + 1 iterations always suffice")
+    series = [(f"w = {w:g}", [(r["length"], r["iterations"]) for r in rows if r["w"] == w])
+              for w in dict.fromkeys(r["w"] for r in rows)]
+    _chart(fig, CHART_BOX, series, _axis_for("T (log)", [r["length"] for r in rows], log=True),
+           _axis_for("iterations", [0, max(r["iterations"] for r in rows)], low=0))
+    return fig.svg()
+
+
+def figure_linear(rows):
+    """Return each form's time against N, log-log."""
+    fig = Figure("Linear attention, three ways: time against N", MEASURED)
+    series = [(form, [(r["n"], r["seconds"]) for r in rows if r["form"] == form])
+              for form in dict.fromkeys(r["form"] for r in rows)]
+    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
+           _axis_for("seconds (log)", [r["seconds"] for r in rows], log=True))
+    return fig.svg()
+
+
+# ============================================================================
 # Machinery: the command line
 # ============================================================================
 
 # What each section shows, how it computes its data from the options, how it
-# renders that data as text, and which options it reads.
-Section = collections.namedtuple("Section", "summary compute render options")
+# renders that data as text, which options it reads, and how it draws its
+# figure (a function returning SVG text, or None).
+Section = collections.namedtuple("Section", "summary compute render options figure",
+                                 defaults=(None,))
 
 SECTIONS = {
     "depth": Section("serial depth of the recurrence and the reduction",
-                     lambda opts: depth_rows(), render_depth, ()),
+                     lambda opts: depth_rows(), render_depth, (), figure_depth),
     "wallclock": Section("both functions timed on this machine",
                          lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
                          render_wallclock, ("--sizes", "--reps")),
@@ -3560,34 +3950,35 @@ SECTIONS = {
                       lambda opts: hidden_rows(reps=opts.reps), render_hidden, ("--reps",)),
     "sweep": Section("exercise (hard): lengths 64 ... 65,536, plotted",
                      lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
-                     render_sweep, ("--sizes", "--reps")),
+                     render_sweep, ("--sizes", "--reps"), figure_sweep),
     "ssm": Section("the linear recurrence as a parallel scan (SSMs)",
                    lambda opts: ssm_check(), render_ssm, ()),
     "work": Section("work and depth of every algorithm, counted",
-                    lambda opts: work_rows(), render_work, ()),
+                    lambda opts: work_rows(), render_work, (), figure_work),
     "lanes": Section("a simulated machine of 1 ... 16,384 lanes",
                      lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes,
-                     ("--sizes",)),
+                     ("--sizes",), figure_lanes),
     "cost": Section("what attention costs: Vaswani et al. Table 1",
                     lambda opts: cost_table(), render_cost, ()),
     "gradient": Section("problem 2: how much of an input k steps back remains",
-                        lambda opts: gradient_rows(), render_gradient, ()),
+                        lambda opts: gradient_rows(), render_gradient, (), figure_gradient),
     "capacity": Section("problem 3: what a state of 64 numbers can recall",
-                        lambda opts: capacity_rows(), render_capacity, ()),
+                        lambda opts: capacity_rows(), render_capacity, (), figure_capacity),
     "stream": Section("one token at a time: a KV cache against a state",
-                      lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",)),
+                      lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",),
+                      figure_stream),
     "cores": Section("this machine's cores: reduction and recurrences",
                      lambda opts: cores_section(max(opts.sizes or (CORES_N,)), opts.reps),
-                     render_cores, ("--sizes", "--reps")),
+                     render_cores, ("--sizes", "--reps"), figure_cores),
     "train": Section("problem 2, learned: three models trained (about 30 s)",
                      lambda opts: train_section(progress=_progress_line(sys.stderr)),
-                     render_train, ()),
+                     render_train, (), figure_train),
     "teacher": Section("training in parallel, generating one token at a time",
                        lambda opts: teacher_rows(), render_teacher, ()),
     "deer": Section("a tanh RNN solved in parallel by Newton's method",
-                    lambda opts: deer_rows(), render_deer, ()),
+                    lambda opts: deer_rows(), render_deer, (), figure_deer),
     "linear": Section("linear attention as an RNN, computed three ways",
-                      lambda opts: linear_rows(), render_linear, ()),
+                      lambda opts: linear_rows(), render_linear, (), figure_linear),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3
@@ -3696,6 +4087,10 @@ def _build_parser(prog):
                               f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS})"))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
+    parser.add_argument("--svg", metavar="DIR",
+                        help=(f"also draw each section's figure, where it has one "
+                              f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
+                              "to DIR/SECTION.svg"))
     return parser
 
 
@@ -3719,6 +4114,7 @@ def _parse_args(argv, prog):
     opts.ignored = [option for option in given
                     if not any(option in SECTIONS[name].options for name in opts.sections)]
     opts.reps = opts.reps or DEFAULT_REPS
+    opts.figures = []                   # the paths --svg wrote
     return opts
 
 
@@ -3740,6 +4136,10 @@ def _run(opts, prog):
             return 1
         if text is not None:
             _write(sys.stdout, "\n" * (len(results) > 1) + text + "\n")
+        if opts.svg and SECTIONS[name].figure:
+            drawing = SECTIONS[name].figure(results[name])
+            if drawing is not None:
+                opts.figures.append(_write_figure(opts.svg, name, drawing))
     _write_results(results, opts)
     closing = None if opts.json else _closing(opts.sections, prog)
     if closing is not None:
@@ -3821,6 +4221,33 @@ def _write_all(fd, data):
             select.select([], [fd], [])
 
 
+def _make_directory(path):
+    """Create the figures' directory if need be; raise _OutputError if it cannot
+    be created or written."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise _OutputError(f"{path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise _OutputError(f"{path}: Permission denied")
+
+
+def _write_figure(directory, name, text):
+    """Write text to directory/name.svg through a temporary file and a rename,
+    so that no half-written figure is left; return the path."""
+    path = os.path.join(directory, f"{name}.svg")
+    temporary = os.path.join(directory, f".{name}.svg.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "x", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise _OutputError(f"{path}: {exc.strerror or exc}") from None
+    return path
+
+
 def _complain(message):
     """Write one line to stderr, if there is a stderr to write to."""
     try:
@@ -3850,7 +4277,12 @@ def main(argv=None):
             _complain(f"{prog}: note: {_readable_list(readers)} "
                       f"{'ignores' if len(readers) == 1 else 'ignore'} "
                       f"{' and '.join(opts.ignored)}")
-        return _run(opts, prog)
+        if opts.svg:
+            _make_directory(opts.svg)
+        status = _run(opts, prog)
+        if opts.figures:
+            _complain(f"{prog}: wrote {', '.join(opts.figures)}")
+        return status
     except _UsageError as exc:
         _complain(f"{prog}: error: {exc}")
         return 2

@@ -84,7 +84,7 @@ NO_BAD_INPUT = {"combine_madds", "compose_affine", "kv_cache_bytes", "ssm_state_
 def public_functions():
     return {name for name, obj in vars(main).items()
             if inspect.isfunction(obj) and obj.__module__ == "main" and not name.startswith("_")
-            and not name.startswith("render_")}
+            and not name.startswith(("render_", "figure_"))}
 
 
 class TestBadInput(unittest.TestCase):

@@ -1,0 +1,117 @@
+"""The figures: every one parses as SVG with a viewBox and a title, stays small,
+draws the points it was given, and is the same for the same results; --svg
+writes them, or says in one line why it cannot; the README's figures are
+current for the sections that measure no time."""
+
+import os
+import re
+import unittest
+import xml.etree.ElementTree as ET
+
+import main
+from tests.support import ROOT, run_main
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def small_results():
+    """Each figure's section result, computed small or written out."""
+    sweep_rows = [{"n": n, "rnn_s": 1e-8 * n, "attn_s": 2e-9 * n} for n in (64, 256, 1024)]
+    cores_rows = [{"task": task, "processes": p, "speedup": s}
+                  for task in (main.MEAN, main.FINAL_SLOW, main.FINAL_FAST, main.EVERY_STATE,
+                               main.TANH) for p, s in ((1, 1.0), (2, 1.5))]
+    return {
+        "depth": main.depth_rows(),
+        "sweep": {"rows": sweep_rows, "rnn_exponent": 1.0, "attn_exponent": 1.0},
+        "work": main.work_rows((8, 16)),
+        "lanes": main.lanes_section((1_000,), simulated_n=100),
+        "gradient": main.gradient_rows(),
+        "capacity": main.capacity_rows(reads=64),
+        "stream": main.stream_rows((4, 8), 2, 1),
+        "cores": {"available": True, "rows": cores_rows, "spin": {"cores_used": 1.9},
+                  "pass_costs": {"ideal_every_state": {"2": 1.3}}},
+        "train": {"baseline": 1 / 6, "rows": [
+            {"model": m, "length": t, "test_mse": mse, "seconds": 1.0}
+            for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
+            for t in (10, 20)]},
+        "deer": main.deer_rows(weights=(0.5, 1.5), lengths=(16, 64)),
+        "linear": main.linear_rows(sizes=(8, 16), d=2, chunk=4),
+    }
+
+
+class TestFigures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.results = small_results()
+        cls.svgs = {name: main.SECTIONS[name].figure(data) for name, data in cls.results.items()}
+
+    def test_every_section_with_a_figure_is_drawn(self):
+        drawn = {name for name, section in main.SECTIONS.items() if section.figure}
+        self.assertEqual(drawn, set(self.svgs))
+
+    def test_each_figure_is_valid_small_and_titled(self):
+        for name, svg in self.svgs.items():
+            root = ET.fromstring(svg.encode())
+            self.assertEqual(root.tag, SVG + "svg", name)
+            self.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
+            self.assertTrue(root.find(SVG + "title").text, name)
+            self.assertLess(len(svg.encode()), 40_000, name)
+            self.assertNotIn("<script", svg)
+            self.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
+
+    def test_the_sweep_marks_each_size_once_per_function(self):
+        root = ET.fromstring(self.svgs["sweep"].encode())
+        markers = [e for e in root.iter() if e.get("class") == "marker"]
+        self.assertEqual(len(markers), 2 * len(self.results["sweep"]["rows"]))
+
+    def test_the_chain_and_the_tree_for_16(self):
+        root = ET.fromstring(self.svgs["depth"].encode())
+        count = {group: sum(1 for e in root.iter() if e.get("class") == group)
+                 for group in ("chain", "tree", "scan")}
+        self.assertEqual(count, {"chain": 16, "tree": 16 + 15, "scan": 16 * 5})
+        texts = " ".join(e.text or "" for e in root.iter(SVG + "text"))
+        self.assertIn("depth 16", texts)
+        self.assertIn("a tree: depth 4", texts)
+
+    def test_the_same_results_give_the_same_bytes(self):
+        for name in ("depth", "gradient", "deer"):
+            self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
+
+    def test_the_readmes_figures_are_current(self):
+        readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+        for name, data in (("depth", self.results["depth"]), ("gradient", self.results["gradient"]),
+                           ("capacity", main.capacity_rows())):
+            path = os.path.join(ROOT, "outputs", "figures", f"{name}.svg")
+            self.assertTrue(f"outputs/figures/{name}.svg" in readme, name)
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(f.read(), main.SECTIONS[name].figure(data), name)
+
+
+class TestSvgOption(unittest.TestCase):
+    def test_an_unusable_directory_is_one_line_and_status_1(self):
+        status, out, err = run_main("depth", "--svg", os.path.join(main.__file__, "figures"))
+        self.assertEqual((status, out), (1, ""))
+        self.assertEqual(len(err.splitlines()), 1)
+        self.assertRegex(err, r"^main\.py: error: cannot write output: .*main\.py/figures: ")
+
+    def test_the_figures_written_are_named_and_whole(self):
+        import tempfile
+        try:
+            directory = tempfile.mkdtemp()
+        except OSError:
+            self.skipTest("no writable temporary directory")
+        try:
+            status, _, err = run_main("depth", "scan", "--svg", directory)
+            self.assertEqual(status, 0)
+            self.assertEqual(os.listdir(directory), ["depth.svg"])     # scan has no figure
+            self.assertEqual(err, f"main.py: wrote {os.path.join(directory, 'depth.svg')}\n")
+            with open(os.path.join(directory, "depth.svg"), encoding="utf-8") as f:
+                ET.fromstring(f.read().encode())
+        finally:
+            for name in os.listdir(directory):
+                os.remove(os.path.join(directory, name))
+            os.rmdir(directory)
+
+
+if __name__ == "__main__":
+    unittest.main()
