@@ -27,11 +27,13 @@ CHILD = (sys.executable, "-S", "-m", "main")
 # whose output must not depend on how busy the machine is.
 FIXED_TIMES = (sys.executable, "-S", "-c",
                "import sys, main\n"
-               "main.sample_per_call = lambda functions, reps=3, **_: [[2e-5] * reps for f in functions]\n"
+               "main.sample_per_call = lambda functions, reps=3, **_: "
+               "[[2e-5] * reps for f in functions]\n"
                "sys.exit(main.main(sys.argv[1:]))")
 
 # 0, 1, 2, 3, powers of two and their neighbours, and the lesson's 1,024.
-AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1023, 1024, 1025)
+AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1023, 1024,
+                   1025)
 
 
 def random_floats(n, seed=0):
@@ -121,7 +123,8 @@ class ScanContract:
     def test_matrix_products_match_accumulate(self):
         for n in (0, 1, 2, 3, 5, 8, 13, 16, 17):
             xs = random_matrices(n, seed=n)
-            self.assertEqual(self.run_scan(xs, matmul2), list(itertools.accumulate(xs, matmul2)), n)
+            self.assertEqual(self.run_scan(xs, matmul2), list(itertools.accumulate(xs, matmul2)),
+                             n)
 
     def test_floats_close_to_fsum_of_each_prefix(self):
         xs = random_floats(1024, seed=5)

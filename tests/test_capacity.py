@@ -37,7 +37,8 @@ class TestCapacity(unittest.TestCase):
 
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (100, 64)):
-            self.assertEqual(main.recall_draw(n, d, random.Random(n)), recall_reference(n, d, random.Random(n)))
+            self.assertEqual(main.recall_draw(n, d, random.Random(n)),
+                             recall_reference(n, d, random.Random(n)))
 
     def test_exact_recall_is_the_binomial_tail(self):
         # The sum written out with math.comb for each count b of +1s among the
@@ -69,10 +70,12 @@ class TestCapacity(unittest.TestCase):
         self.assertGreater(recalls[0], 0.95)
         self.assertLess(recalls[-1], 0.7)
         for r in self.rows:
-            self.assertEqual((r["state_numbers"], r["cache_numbers"]), (r["d"], r["n"] * (r["d"] + 1)))
+            self.assertEqual((r["state_numbers"], r["cache_numbers"]),
+                             (r["d"], r["n"] * (r["d"] + 1)))
 
     def test_predicted_recall_closed_form(self):
-        self.assertTrue(close(main.predicted_recall(65, 64), 0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
+        self.assertTrue(close(main.predicted_recall(65, 64),
+                              0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
         self.assertEqual(main.predicted_recall(1, 64), 1.0)
         self.assertLess(main.predicted_recall(10**6, 64), 0.51)
 

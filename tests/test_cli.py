@@ -6,6 +6,7 @@ import ast
 import io
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -134,7 +135,8 @@ class TestJson(unittest.TestCase):
         for key in ("length", "mismatches", "serial_last", "parallel_last",
                     "serial_steps", "parallel_steps"):
             self.assertIn(key, scan)
-        self.assertEqual((scan["length"], scan["mismatches"], scan["parallel_steps"]), (1024, 0, 10))
+        self.assertEqual((scan["length"], scan["mismatches"], scan["parallel_steps"]),
+                         (1024, 0, 10))
 
     def test_json_sizes_option_replaces_wallclock_sizes(self):
         _, out, _ = run_main("wallclock", "--json", "--sizes", "10,20", "--reps", "1")
@@ -159,10 +161,12 @@ class TestBadArguments(unittest.TestCase):
             self.assert_usage_error(argv)
 
     def test_thousands_separators_are_explained(self):
-        self.assert_usage_error(["--sizes", "1,000,000"], "write one million as 1000000 or 1_000_000")
+        self.assert_usage_error(["--sizes", "1,000,000"],
+                                "write one million as 1000000 or 1_000_000")
 
     def test_sizes_take_ascii_digits_only(self):
-        for text in ("١٢", "１２", "+12", " 12 ", "12 ", "1__0", "_1", "1_", "1e3", "0x10", "-5"):
+        for text in ("١٢", "１２", "+12", " 12 ", "12 ", "1__0", "_1", "1_", "1e3", "0x10",
+                     "-5"):
             self.assert_usage_error(["--sizes", text], "digits 0-9")
 
     def test_underscores_group_digits(self):
@@ -208,12 +212,13 @@ class TestHelp(unittest.TestCase):
 
     def test_option_help_names_the_sections_that_read_it(self):
         for option, users in OPTION_USERS.items():
-            words = self.option_help(option).replace(",", " ").replace(":", " ").replace(";", " ").split()
+            words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
 
     def test_sections_read_the_options_their_help_names(self):
         for option, users in OPTION_USERS.items():
-            self.assertEqual({name for name, s in main.SECTIONS.items() if option in s.options}, users)
+            self.assertEqual({name for name, s in main.SECTIONS.items() if option in s.options},
+                             users)
 
     def test_help_says_what_the_largest_size_costs(self):
         flat = " ".join(self.text.split())
@@ -245,14 +250,18 @@ class TestOutput(unittest.TestCase):
             def flush(self):
                 raise OSError(28, "No space left on device")
 
-        with mock.patch.object(sys, "stdout", Full()), mock.patch.object(sys, "stderr", io.StringIO()) as err:
+        with mock.patch.object(sys, "stdout", Full()), \
+                mock.patch.object(sys, "stderr", io.StringIO()) as err:
             self.assertEqual(main.main(["depth"]), 1)
-        self.assertEqual(err.getvalue(), "main.py: error: cannot write output: No space left on device\n")
+        self.assertEqual(err.getvalue(),
+                         "main.py: error: cannot write output: No space left on device\n")
 
     def test_no_stdout_is_one_line_and_status_1(self):
-        with mock.patch.object(sys, "stdout", None), mock.patch.object(sys, "stderr", io.StringIO()) as err:
+        with mock.patch.object(sys, "stdout", None), \
+                mock.patch.object(sys, "stderr", io.StringIO()) as err:
             self.assertEqual(main.main(["depth"]), 1)
-        self.assertEqual(err.getvalue(), "main.py: error: cannot write output: the output is closed\n")
+        self.assertEqual(err.getvalue(),
+                         "main.py: error: cannot write output: the output is closed\n")
 
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
@@ -319,13 +328,15 @@ class TestSubprocess(unittest.TestCase):
         for name in ("full depth", "full --help"):
             status, _, err = self.result(name)
             self.assertEqual(status, 1, name)
-            self.assertEqual(err.splitlines(),
-                             ["main.py: error: cannot write output: No space left on device"], name)
+            self.assertEqual(
+                err.splitlines(),
+                ["main.py: error: cannot write output: No space left on device"], name)
 
     def test_closed_stdout_is_one_line_and_status_1(self):
         status, _, err = self.result("closed stdout")
         self.assertEqual(status, 1)
-        self.assertEqual(err.splitlines(), ["main.py: error: cannot write output: the output is closed"])
+        self.assertEqual(err.splitlines(),
+                         ["main.py: error: cannot write output: the output is closed"])
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.

@@ -27,7 +27,8 @@ def serial_states(step, n):
 
 
 def summaries(states, parts):
-    return [(states[a], states[b - 1], math.fsum(states[a:b])) for a, b in main.chunk_bounds(len(states), parts)]
+    return [(states[a], states[b - 1], math.fsum(states[a:b]))
+            for a, b in main.chunk_bounds(len(states), parts)]
 
 
 class TestChunkBounds(unittest.TestCase):
@@ -54,7 +55,8 @@ class SplitContract:
         for n in SIZES:
             exact = sum(Fraction(0.001 * (i % 17)) for i in range(n)) / n
             for p in (1, 2, 3):
-                self.assertTrue(close(main.parallel_mean(n, p, self.executor), float(exact), rel=1e-12), (n, p))
+                self.assertTrue(close(main.parallel_mean(n, p, self.executor), float(exact),
+                                      rel=1e-12), (n, p))
 
     def test_final_state_matches_rnn_style(self):
         for n in SIZES:
@@ -84,7 +86,8 @@ class SplitContract:
     def test_tanh_without_warm_up_is_wrong_at_each_later_chunk_start(self):
         states = serial_states(lambda h, x: math.tanh(0.9 * h + x), 1_000)
         got = main.parallel_tanh(1_000, 0.9, 0, 2, self.executor)
-        self.assertEqual(got[0][0], states[0])                      # the first chunk starts at h = 0 anyway
+        # the first chunk starts at h = 0 anyway
+        self.assertEqual(got[0][0], states[0])
         self.assertGreater(abs(got[1][0] - states[500]), 1e-3)
 
 
@@ -110,7 +113,8 @@ class TestWarmup(unittest.TestCase):
         self.assertEqual(errors, sorted(errors, reverse=True))
         self.assertGreater(errors[0], 1e-2)
         self.assertLess(errors[-1], 1e-15)
-        for r in rows[:3]:                                           # above rounding it follows the product
+        # above rounding it follows the product
+        for r in rows[:3]:
             self.assertLess(abs(math.log10(r["max_abs_error"] / r["predicted"])), 0.2, r)
 
     def test_a_warm_up_fails_where_the_step_does_not_contract_from_every_start(self):
@@ -120,7 +124,8 @@ class TestWarmup(unittest.TestCase):
         self.assertGreater(table[2.0][-1]["max_abs_error"], 1.0)
         self.assertEqual(table[2.0][-1]["steps"], 2_000)
         self.assertLess(table[0.9][3]["max_abs_error"], 1e-12)         # after 200 steps
-        self.assertLess(table[2.0][-1]["predicted"], 1e-100)            # small along the true states
+        # small along the true states
+        self.assertLess(table[2.0][-1]["predicted"], 1e-100)
 
     def test_a_negative_weight_is_predicted_by_the_product_of_magnitudes(self):
         # The factors w(1 - h^2) are negative for w < 0: the prediction multiplies
@@ -164,7 +169,8 @@ class TestCoresSection(unittest.TestCase):
         self.assertEqual(d["n"], 20_000)
         self.assertIn(d["start_method"], ("fork", "spawn"))
         for row in d["rows"]:
-            self.assertLessEqual({"task", "processes", "seconds", "speedup", "max_rel_error"}, set(row))
+            self.assertLessEqual({"task", "processes", "seconds", "speedup", "max_rel_error"},
+                                 set(row))
             self.assertLess(row["max_rel_error"], 1e-9, row)
             if row["processes"] == 1:
                 self.assertEqual(row["speedup"], 1.0)

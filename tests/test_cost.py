@@ -37,12 +37,14 @@ class TestCost(unittest.TestCase):
         at = {(r["layer"], r["n"]): r for r in table["layers"]}
         self.assertEqual(at["self-attention", 512]["operations"], 512 ** 3)
         self.assertEqual(at["recurrent", 512]["operations"], 512 ** 3)       # n = d: a tie
-        self.assertEqual(at["self-attention", 2_048]["operations"], 4 * at["recurrent", 2_048]["operations"])
+        self.assertEqual(at["self-attention", 2_048]["operations"],
+                         4 * at["recurrent", 2_048]["operations"])
         self.assertEqual(at["convolutional", 512]["operations"], 3 * 512 ** 3)
         self.assertEqual(at["restricted self-attention", 2_048]["operations"], 128 * 2_048 * 512)
         self.assertEqual(at["recurrent", 2_048]["sequential_operations"], 2_048)
         self.assertEqual(at["self-attention", 2_048]["max_path_length"], 1)
-        self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)    # 3**7 = 2187 >= 2048 > 729
+        # 3**7 = 2187 >= 2048 > 729
+        self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
 
     def test_format_bytes(self):

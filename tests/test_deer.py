@@ -13,7 +13,8 @@ class TestDeer(unittest.TestCase):
                 xs = main.uniform_inputs(length, random.Random(length))
                 states, iterations = main.deer_states(xs, w)
                 serial = main.tanh_states(xs, w)
-                self.assertLess(max(abs(a - b) for a, b in zip(states, serial)), 1e-12, (w, length))
+                self.assertLess(max(abs(a - b) for a, b in zip(states, serial)), 1e-12,
+                                (w, length))
                 self.assertLessEqual(iterations, length + 1)
 
     def test_t_plus_one_iterations_always_suffice(self):

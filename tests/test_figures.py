@@ -79,7 +79,8 @@ class TestFigures(unittest.TestCase):
 
     def test_the_readmes_figures_are_current(self):
         readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-        for name, data in (("depth", self.results["depth"]), ("gradient", self.results["gradient"]),
+        for name, data in (("depth", self.results["depth"]),
+                           ("gradient", self.results["gradient"]),
                            ("capacity", main.capacity_rows())):
             path = os.path.join(ROOT, "outputs", "figures", f"{name}.svg")
             self.assertTrue(f"outputs/figures/{name}.svg" in readme, name)

@@ -29,10 +29,12 @@ class TestInputGradients(unittest.TestCase):
                 if grads[k] < 1e-4:
                     break
                 numeric = central_difference(lambda v: main.rnn_tanh(v, w), xs, len(xs) - 1 - k)
-                self.assertTrue(close(grads[k], numeric, rel=1e-5, scale=0.0), (w, k, grads[k], numeric))
+                self.assertTrue(close(grads[k], numeric, rel=1e-5, scale=0.0),
+                                (w, k, grads[k], numeric))
 
     def test_two_steps_by_hand(self):
-        # h1 = tanh(x1), h2 = tanh(w h1 + x2): dh2/dx2 = 1 - h2^2, dh2/dx1 = (1 - h2^2) w (1 - h1^2).
+        # h1 = tanh(x1), h2 = tanh(w h1 + x2):
+        # dh2/dx2 = 1 - h2^2, dh2/dx1 = (1 - h2^2) w (1 - h1^2).
         w, x1, x2 = 0.7, 0.3, -0.4
         h1 = math.tanh(x1)
         h2 = math.tanh(w * h1 + x2)
@@ -49,7 +51,8 @@ class TestInputGradients(unittest.TestCase):
 
     def test_empty_and_zero_weight(self):
         self.assertEqual(main.input_gradients([]), [])
-        g = main.input_gradients([0.2, -0.5, 0.1], 0.0)          # w = 0: only the last input reaches h_N
+        # w = 0: only the last input reaches h_N
+        g = main.input_gradients([0.2, -0.5, 0.1], 0.0)
         self.assertEqual(g[1:], [0.0, 0.0])
 
 
@@ -59,7 +62,8 @@ class TestAttentionWeight(unittest.TestCase):
             scores = [0.0] * (n - 1) + [5.0]
             top = max(scores)
             exps = [math.exp(s - top) for s in scores]
-            self.assertTrue(close(main.attention_weight(n), exps[-1] / math.fsum(exps), rel=1e-12), n)
+            self.assertTrue(close(main.attention_weight(n), exps[-1] / math.fsum(exps),
+                                  rel=1e-12), n)
         self.assertAlmostEqual(main.attention_weight(200), 0.4272, places=4)
         self.assertEqual(main.attention_weight(1), 1.0)
 

@@ -77,7 +77,8 @@ def compose_dense(first, second, tally):
 
 class TestCombineCost(unittest.TestCase):
     def random_map(self, d, rng):
-        return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)], [rng.uniform(-1, 1) for _ in range(d)])
+        return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)],
+                [rng.uniform(-1, 1) for _ in range(d)])
 
     def test_dense_combine_multiplications_are_counted_by_running_one(self):
         rng = random.Random(3)
@@ -86,7 +87,8 @@ class TestCombineCost(unittest.TestCase):
             compose_dense(self.random_map(d, rng), self.random_map(d, rng), tally)
             self.assertEqual(len(tally), main.combine_madds(d)[1], d)
             self.assertEqual(main.combine_madds(d)[0], d * d)
-            self.assertEqual(main.combine_madds(d)[2], 2 * d)     # diagonal: A2*A1 and A2*c1 elementwise
+            # diagonal: A2*A1 and A2*c1 elementwise
+            self.assertEqual(main.combine_madds(d)[2], 2 * d)
 
     def test_the_combined_map_is_two_steps_in_one(self):
         # Applying the composed map equals applying the two steps one after the other.
@@ -114,7 +116,8 @@ class TestExerciseSections(unittest.TestCase):
             self.assertLessEqual({"width", "step_s", "growth", "depth", "spread"}, set(r))
             self.assertEqual(r["depth"], main.HIDDEN_STEPS)
             w = r["width"]
-            self.assertEqual((r["madds_per_step"], r["madds_per_combine"], r["madds_per_diagonal_combine"]),
+            self.assertEqual((r["madds_per_step"], r["madds_per_combine"],
+                              r["madds_per_diagonal_combine"]),
                              (w ** 2, w ** 3 + w ** 2, 2 * w))
         self.assertIn("266,240", out)           # 64^3 + 64^2
 

@@ -34,14 +34,16 @@ class TestLaneSteps(unittest.TestCase):
     def test_brents_bound(self):
         # time <= work / P + depth, with work n - 1 and depth ceil(log2 n).
         for n, p in self.PAIRS:
-            self.assertLessEqual(main.lane_steps(n, p)[1], (n - 1) / p + (n - 1).bit_length() + 1, (n, p))
+            self.assertLessEqual(main.lane_steps(n, p)[1], (n - 1) / p + (n - 1).bit_length() + 1,
+                                 (n, p))
 
     def test_utilization_of_the_recurrence_is_one_over_p(self):
         rows = main.lanes_rows((1_048_576,), (1, 16_384))
         self.assertEqual(rows[0]["recurrence_utilization"], 1.0)
         self.assertEqual(rows[1]["recurrence_utilization"], 1 / 16_384)
         self.assertLess(rows[1]["recurrence_utilization"], 0.0001)      # under 0.01%
-        self.assertEqual(rows[1]["reduction_steps"], 63 + 14)             # chunks of 64, 16,384 partials
+        # chunks of 64, 16,384 partials
+        self.assertEqual(rows[1]["reduction_steps"], 63 + 14)
 
 
 class TestRnnStepOnLanes(unittest.TestCase):
@@ -51,12 +53,14 @@ class TestRnnStepOnLanes(unittest.TestCase):
             for batch in (1, 2, 5):
                 reference = main._rnn_step_reference(width, batch, seed=width)
                 for lanes in (1, 2, 3, 7, 64, 1000):
-                    steps, operations, states = main.simulate_rnn_step(width, batch, lanes, seed=width)
+                    steps, operations, states = main.simulate_rnn_step(width, batch, lanes,
+                                                                       seed=width)
                     self.assertEqual(main.rnn_step_steps(width, batch, lanes), (steps, operations),
                                      (width, batch, lanes))
                     for got, want in zip(states, reference):
                         for g, w in zip(got, want):
-                            self.assertTrue(close(g, w, rel=1e-12, scale=1.0), (width, batch, lanes))
+                            self.assertTrue(close(g, w, rel=1e-12, scale=1.0),
+                                            (width, batch, lanes))
 
     def test_simulated_states_are_the_dense_step(self):
         # Against the step written as index loops, with the same fixed-seed inputs.
@@ -79,7 +83,8 @@ class TestRnnStepOnLanes(unittest.TestCase):
         # Products in one step, then ceil(log2(width + 1)) levels of additions.
         for width in (1, 2, 3, 64, 512):
             steps, _ = main.rnn_step_steps(width, 1, 10**9)
-            self.assertEqual(steps, 1 + (width).bit_length(), width)   # ceil(log2(w + 1)) == w.bit_length()
+            # ceil(log2(w + 1)) == w.bit_length()
+            self.assertEqual(steps, 1 + (width).bit_length(), width)
 
     def test_width_512_keeps_most_of_16384_lanes_busy(self):
         steps, operations = main.rnn_step_steps(512, 1, 16_384)
@@ -106,7 +111,8 @@ class TestLanesAndCostSections(unittest.TestCase):
         self.assertEqual(len(rnn), len(main.RNN_WIDTHS) * len(main.RNN_BATCHES) * len(main.LANES))
         self.assertEqual(set(rnn[0]), {"width", "batch", "lanes", "steps", "operations", "busy"})
         for r in rnn:
-            self.assertEqual((r["steps"], r["operations"]), main.rnn_step_steps(r["width"], r["batch"], r["lanes"]))
+            self.assertEqual((r["steps"], r["operations"]),
+                             main.rnn_step_steps(r["width"], r["batch"], r["lanes"]))
             self.assertAlmostEqual(r["busy"], r["operations"] / (r["steps"] * r["lanes"]))
 
 

@@ -31,7 +31,8 @@ class TestRnnStyle(unittest.TestCase):
         # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).
         for n in AWKWARD_LENGTHS:
             for d in (0.9, 0.5, 0.99):
-                self.assertTrue(close(main.rnn_style([1.0] * n, d), (1 - d ** n) / (1 - d)), (n, d))
+                self.assertTrue(close(main.rnn_style([1.0] * n, d), (1 - d ** n) / (1 - d)),
+                                (n, d))
 
     def test_rnn_style_matches_weighted_fsum(self):
         # h_N = sum_t d**(N-1-t) * x_t, summed exactly by math.fsum.
@@ -67,7 +68,8 @@ class TestRnnTanh(unittest.TestCase):
             self.assertEqual(main.rnn_tanh(xs, 0.0), math.tanh(xs[-1]))
 
     def test_rnn_tanh_reaches_the_fixed_point_on_constant_input(self):
-        # h* = tanh(w h* + x), found by bisection on g(h) = tanh(w h + x) - h, decreasing for w < 1.
+        # h* = tanh(w h* + x), found by bisection on g(h) = tanh(w h + x) - h,
+        # which decreases for w < 1.
         for w, x in ((0.9, 0.5), (0.5, -1.0), (0.99, 0.1)):
             lo, hi = -1.0, 1.0
             for _ in range(200):
@@ -152,7 +154,8 @@ class TestTreeReduce(unittest.TestCase):
     def test_tree_reduce_close_to_fsum(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n, seed=9)
-            self.assertTrue(close(main.tree_reduce(xs), math.fsum(xs), scale=math.fsum(map(abs, xs))), n)
+            self.assertTrue(close(main.tree_reduce(xs), math.fsum(xs),
+                                  scale=math.fsum(map(abs, xs))), n)
 
 
 class TestCountMismatches(unittest.TestCase):

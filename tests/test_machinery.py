@@ -52,7 +52,10 @@ class TestFormatting(unittest.TestCase):
     unit must give back the value to three significant digits."""
 
     def read_back(self, text, units):
-        number, _, unit = text.partition(" ") if " " in text else (text.rstrip("KMGTP"), "", text[-1:])
+        if " " in text:
+            number, _, unit = text.partition(" ")
+        else:
+            number, unit = text.rstrip("KMGTP"), text[-1:]
         return float(number), units[unit], number
 
     def check_three_digits(self, values, formatter, units):
@@ -74,13 +77,15 @@ class TestFormatting(unittest.TestCase):
         self.assertEqual(main.format_seconds(0.004183), "4.18 ms")
         self.assertEqual(main.format_seconds(4.12e-7), "412 ns")
         self.assertEqual(main.format_seconds(0.0009996), "1.00 ms")     # not "1000 µs"
-        self.assertEqual(main.format_seconds(0.0009995), "999 µs")      # stored as 0.00099949999...
+        # stored as 0.00099949999...
+        self.assertEqual(main.format_seconds(0.0009995), "999 µs")
         self.assertEqual(main.format_seconds(1e-12), "< 1 ns")
         self.assertEqual(main.format_seconds(0), "< 1 ns")
 
     def test_format_bytes_three_significant_digits_across_units(self):
         rng = random.Random(5)
-        values = [int(2 ** rng.uniform(10, 49.9)) for _ in range(2_000)]      # up to TiB, the largest unit
+        # up to TiB, the largest unit
+        values = [int(2 ** rng.uniform(10, 49.9)) for _ in range(2_000)]
         values += [1023 * 2**30 + 2**29 + 1, 1000 * 2**20, 1024 * 2**30 - 1]
         units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
         self.check_three_digits(values, main.format_bytes, units)
@@ -93,7 +98,8 @@ class TestFormatting(unittest.TestCase):
 
     def test_format_count_three_significant_digits(self):
         rng = random.Random(6)
-        values = [int(10 ** rng.uniform(3, 17)) for _ in range(2_000)] + [999_999, 999_500, 10**12 - 1]
+        values = [int(10 ** rng.uniform(3, 17)) for _ in range(2_000)]
+        values += [999_999, 999_500, 10**12 - 1]
         units = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
         self.check_three_digits(values, main._format_count, units)
         self.assertEqual(main._format_count(10**12 - 1), "1.00T")        # not "1000G"
@@ -101,7 +107,8 @@ class TestFormatting(unittest.TestCase):
 
 
 class TestSpreadNote(unittest.TestCase):
-    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0, "attn_spread": 1.0}
+    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0,
+           "attn_spread": 1.0}
 
     def test_quiet_samples_print_no_note(self):
         self.assertNotIn("noisy", main.render_wallclock([self.ROW]))
@@ -109,7 +116,8 @@ class TestSpreadNote(unittest.TestCase):
     def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
         rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
         notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
-        self.assertEqual(notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
+        self.assertEqual(
+            notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
 
     def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x

@@ -21,7 +21,8 @@ class TestSkillFile(unittest.TestCase):
         cls.front = dict(line.split(":", 1) for line in front.strip().splitlines())
 
     def test_front_matter_has_the_lessons_fields(self):
-        self.assertEqual(set(self.front), {"name", "description", "version", "phase", "lesson", "tags"})
+        self.assertEqual(set(self.front), {"name", "description", "version", "phase", "lesson",
+                                           "tags"})
         self.assertEqual((self.front["phase"].strip(), self.front["lesson"].strip()), ("7", "1"))
         self.assertRegex(self.front["version"].strip(), r"^\d+\.\d+\.\d+$")
 
@@ -31,7 +32,8 @@ class TestSkillFile(unittest.TestCase):
             self.assertIn(part, self.text)
 
     def test_the_three_refusals(self):
-        for refusal in ("Pure RNN above 1B training tokens", "Full-attention transformer above 64K context",
+        for refusal in ("Pure RNN above 1B training tokens",
+                        "Full-attention transformer above 64K context",
                         "younger than 12 months"):
             self.assertIn(refusal, self.text)
 
@@ -41,7 +43,8 @@ class TestSkillFile(unittest.TestCase):
         self.assertEqual(main.kv_cache_bytes(1, 32, 32, 128), 512 * 2**10)
         self.assertEqual(main.kv_cache_bytes(32_768, 32, 8, 128), 4 * 2**30)
         self.assertEqual(main.kv_cache_bytes(32_768, 32, 32, 128), 16 * 2**30)
-        for figure in ("128 KiB per token (4 GiB at 32K tokens)", "512 KiB per token (16 GiB at 32K)"):
+        for figure in ("128 KiB per token (4 GiB at 32K tokens)",
+                       "512 KiB per token (16 GiB at 32K)"):
             self.assertIn(figure, " ".join(self.text.split()))
         # The 200K example: 24 layers, 16 KV heads of 128.
         self.assertEqual(main.kv_cache_bytes(1, 24, 16, 128), 192 * 2**10)
@@ -51,11 +54,13 @@ class TestSkillFile(unittest.TestCase):
     def test_ssm_state_examples_follow_the_formula(self):
         # layers * (expand * d) * d_state, plus layers * (expand * d) * d_conv, in fp16.
         self.assertEqual(main.ssm_state_bytes(48, 2048, 16, d_conv=0), 6 * 2**20)
-        self.assertEqual(main.ssm_state_bytes(48, 2048, 16) - main.ssm_state_bytes(48, 2048, 16, d_conv=0),
-                         int(1.5 * 2**20))
+        convolution = (main.ssm_state_bytes(48, 2048, 16)
+                       - main.ssm_state_bytes(48, 2048, 16, d_conv=0))
+        self.assertEqual(convolution, int(1.5 * 2**20))
         self.assertIn("6 MiB + 1.5 MiB in fp16", " ".join(self.text.split()))
         # The 200K example's 20 SSM layers: 3.1 MiB.
-        self.assertEqual(main.format_bytes(main.ssm_state_bytes(20, 2048, 16)), "3.12 MiB")      # 3.125, rounded half to even
+        # 3.125, rounded half to even
+        self.assertEqual(main.format_bytes(main.ssm_state_bytes(20, 2048, 16)), "3.12 MiB")
         self.assertIn("= 3.1 MiB", " ".join(self.text.split()))
 
     def test_the_gradient_figures_are_the_gradient_sections(self):

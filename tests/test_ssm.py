@@ -55,12 +55,14 @@ class TestLinearRecurrenceScan(unittest.TestCase):
             serial, scanned = main.rnn_states(xs, decay), main.linear_recurrence_scan(xs, decay)
             self.assertEqual(serial, scanned, (xs, decay))
             self.assertEqual([type(h) for h in serial], [type(h) for h in scanned], (xs, decay))
-        self.assertEqual(main.rnn_states([Fraction(1)] * 3, Fraction(9, 10))[-1], Fraction(271, 100))
+        self.assertEqual(main.rnn_states([Fraction(1)] * 3, Fraction(9, 10))[-1],
+                         Fraction(271, 100))
         self.assertEqual(main.linear_recurrence_scan([Fraction(1)] * 3, Fraction(9, 10))[-1],
                          Fraction(271, 100))
 
     def test_decay_errors(self):
-        with self.assertRaisesRegex(ValueError, "linear_recurrence_scan requires one decay per input"):
+        with self.assertRaisesRegex(ValueError,
+                                    "linear_recurrence_scan requires one decay per input"):
             main.linear_recurrence_scan([1.0, 2.0], [0.9])
         with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
             main.rnn_states([1.0], [0.9, 0.9])
@@ -79,7 +81,8 @@ class TestWorkAndSsmSections(unittest.TestCase):
         out, data = run_section(self, "ssm")
         self.assertIn("scan 10 rounds", out)
         self.assertIn("tanh", out)
-        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]), (1024, 1023, 10))
+        self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]),
+                         (1024, 1023, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
         self.assertLess(data["selective_max_rel_diff"], 1e-12)
 

@@ -103,7 +103,8 @@ class TestBlellochScan(unittest.TestCase):
     """Blelloch's exclusive scan: out[i] combines everything before i."""
 
     def test_blellochs_own_example(self):
-        self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]), [0, 3, 4, 11, 11, 15, 16, 22])
+        self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]),
+                         [0, 3, 4, 11, 11, 15, 16, 22])
 
     def test_ints_match_shifted_accumulate_at_awkward_lengths(self):
         rng = random.Random(8)
@@ -116,9 +117,11 @@ class TestBlellochScan(unittest.TestCase):
         identity = ((1, 0), (0, 1))
         for n in (0, 1, 2, 3, 5, 8, 13, 16, 17):
             words = [chr(ord("a") + i % 26) + str(i) for i in range(n)]
-            self.assertEqual(main.blelloch_scan(words, identity=""), exclusive(words, identity=""), n)
+            self.assertEqual(main.blelloch_scan(words, identity=""),
+                             exclusive(words, identity=""), n)
             mats = random_matrices(n, seed=n)
-            self.assertEqual(main.blelloch_scan(mats, matmul2, identity), exclusive(mats, matmul2, identity), n)
+            self.assertEqual(main.blelloch_scan(mats, matmul2, identity),
+                             exclusive(mats, matmul2, identity), n)
 
     def test_floats_close_to_fsum_of_each_prefix(self):
         xs = random_floats(1000, seed=6)
@@ -141,11 +144,14 @@ class TestWorkAndSsmSections(unittest.TestCase):
         out = main.render_work(data)
         self.assertIn("least depth hillis_steele (10)", out)
         self.assertIn("equals the depth section's attn depth", out)
-        self.assertIn("not\nbecause sum() runs in parallel; for floats, associative only up to rounding.", out)
+        self.assertIn("not\nbecause sum() runs in parallel; for floats, associative only up to "
+                      "rounding.", out)
         self.assertIn("3 operations a combine, not 2", out)
         at = {(r["algorithm"], r["n"]): r for r in data}
-        self.assertEqual(at["hillis_steele", 1024], {"algorithm": "hillis_steele", "n": 1024, "work": 9217, "depth": 10})
-        self.assertEqual((at["blelloch", 1024]["work"], at["brent_kung", 1024]["work"]), (2046, 2036))
+        self.assertEqual(at["hillis_steele", 1024], {"algorithm": "hillis_steele", "n": 1024,
+                                                     "work": 9217, "depth": 10})
+        self.assertEqual((at["blelloch", 1024]["work"], at["brent_kung", 1024]["work"]),
+                         (2046, 2036))
         self.assertEqual(at["linear_scan_selective", 1024]["work"], 3 * 9217)
 
 
