@@ -4,11 +4,12 @@ The runnable companion to "Why Transformers - The Problems with RNNs", lesson 1
 of phase 7 of the open curriculum rohitg00/ai-engineering-from-scratch. An RNN
 computes h_t = f(h_{t-1}, x_t): step t waits for step t-1, so N tokens are a
 chain of N dependent steps. Attention is a reduction: its N - 1 additions can
-be arranged as a tree of depth ceil(log2 N). Plain numbers, no neural network,
-are enough to measure the difference on any laptop.
+be arranged as a tree of depth ceil(log2 N). Plain numbers are enough to
+measure the difference on any laptop; part 11 trains three tiny models to show
+what it means for learning.
 
     python main.py              # the lesson's three sections
-    python main.py all          # every section
+    python main.py all --svg f  # every section, and its figures in f/
     python main.py --help       # every section and option
     python -m unittest          # the tests, and the examples in the docstrings
 
@@ -21,8 +22,8 @@ The file reads in the lesson's order:
                  sweep (2), ssm (3), work (4), lanes (5), cost (6),
                  gradient (7), capacity (8), stream (9), cores (10),
                  train (11), teacher (12), deer (13), linear (14)
-    machinery    inputs, timing, formatting, the process pool, the command
-                 line
+    machinery    inputs, timing, formatting, the process pool, figures, the
+                 command line
 
 Each part uses the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
