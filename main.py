@@ -3799,7 +3799,7 @@ def figure_lanes(result):
     n = rows[-1]["n"]
     rows = [r for r in rows if r["n"] == n]
     fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: the share of lane-steps the reduction keeps busy")
+                 "labels: the share of lane-steps the reduction leaves idle")
     series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
               ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
     x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
@@ -3810,7 +3810,7 @@ def figure_lanes(result):
         if r["reduction_steps"]:
             fig.text(_position(r["lanes"], x_axis, left, width) + 5,
                      _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     f"{_format_percent(r['reduction_utilization'])} busy", size=9)
+                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9)
     return fig.svg()
 
 
