@@ -185,8 +185,9 @@ class TestCoresSection(unittest.TestCase):
         costs = self.data["pass_costs"]
         c1, c2 = costs["first_pass_s_per_value"], costs["rescan_s_per_value"]
         for p, ideal in costs["ideal_every_state"].items():
+            # The formula from the two measured costs; no order between the two times is
+            # assumed (one rescan can measure faster than the first pass on a busy machine).
             self.assertAlmostEqual(ideal, int(p) * c2 / (c1 + c2))
-            self.assertTrue(int(p) / 2 <= ideal <= int(p), (p, ideal))       # between P/2 and P
         top = max(costs["ideal_every_state"], key=int)
         self.assertIn(f"= {costs['ideal_every_state'][top]:.2f}x as fast", " ".join(
             main.render_cores(self.data).split()))
