@@ -1,5 +1,6 @@
 """Part 13: Newton's method for the tanh RNN against the serial loop."""
 
+import math
 import random
 import unittest
 
@@ -21,18 +22,51 @@ class TestDeer(unittest.TestCase):
         # A tolerance no iteration meets runs the guaranteed T + 1: exact to rounding.
         xs = main.uniform_inputs(40, random.Random(5), -2, 2)
         states, iterations = main.deer_states(xs, 1.5, tolerance=-1.0)
-        self.assertEqual(iterations, 41)
+        self.assertIsNone(iterations)
         self.assertLess(max(abs(a - b) for a, b in zip(states, main.tanh_states(xs, 1.5))), 1e-13)
 
+    def test_an_overflow_is_never_converged(self):
+        # w = 3 on inputs near 0: the first linearization's factors are near 3, and
+        # 3^651 overflows. Every state returned as converged is finite and right.
+        xs, serial = [0.01] * 700, main.tanh_states([0.01] * 700, 3.0)
+        for reset, expected in ((False, 52), (True, 6)):
+            result = main.deer_solve(xs, 3.0, reset=reset)
+            self.assertEqual(result["overflow"], (1, 651))
+            self.assertEqual(result["iterations"], expected)
+            self.assertTrue(all(map(math.isfinite, result["states"])))
+            self.assertLess(max(abs(a - b) for a, b in zip(result["states"], serial)), 1e-12)
+        short = main.deer_solve(xs, 3.0, max_iterations=10)
+        self.assertIsNone(short["iterations"])
+        self.assertFalse(all(map(math.isfinite, short["states"])))
+
+    def test_non_finite_inputs_are_refused(self):
+        for xs, w in (([0.5, math.nan, 0.1], 0.9), ([0.5], math.inf), ([math.inf], 0.5)):
+            with self.assertRaises(ValueError):
+                main.deer_solve(xs, w)
+
+    def test_depth_per_iteration_is_counted_on_the_code_that_runs(self):
+        for length in (1, 2, 5, 64, 1_000):
+            self.assertEqual(main.newton_iteration_depth(length),
+                             7 + 2 * (length - 1).bit_length(), length)
+
     def test_the_table(self):
-        rows = main.deer_rows(weights=(0.5, 1.5), lengths=(16, 64))
-        self.assertEqual(len(rows), 4)
+        rows = main.deer_rows(weights=(0.5, 3.0), lengths=(16, 1_024), max_iterations=12)
+        self.assertEqual(len(rows), 8)
+        tally = main.Tally()
+        chain = main._depth_of(main.tanh_training([main.Counted(0.1, tally)] * 16))
         for r in rows:
-            self.assertLess(r["max_abs_diff"], 1e-12)
-            self.assertEqual(r["depth"], r["iterations"] * 2 * main.depth(r["length"])[1])
-            self.assertTrue(0 <= r["share_expanding"] <= 1)
+            if r["iterations"]:
+                self.assertLess(r["max_abs_diff"], 1e-12)
+                self.assertEqual(r["depth"], r["iterations"] * r["iteration_depth"])
+            if r["length"] == 16:
+                self.assertEqual(r["serial_depth"], chain)        # part 12's count
         text = main.render_deer(rows)
         self.assertLessEqual(max(map(len, text.splitlines())), 79)
+        # the sentences follow the rows: no overflow, no sentence about one
+        self.assertIn("Plain Newton overflowed at w = 3, T = 1,024", " ".join(text.split()))
+        calm = main.render_deer([r for r in rows if r["w"] == 0.5])
+        self.assertNotIn("Plain Newton overflowed", " ".join(calm.split()))
+        self.assertIn("at most", calm)
 
 
 if __name__ == "__main__":
