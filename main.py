@@ -41,6 +41,7 @@ import operator
 import os
 import random
 import re
+import statistics
 import sys
 import textwrap
 import time
@@ -716,6 +717,21 @@ def linear_recurrence_scan(xs, decay=0.9):
     xs = list(xs)
     pairs = list(zip(_decays("linear_recurrence_scan", decay, len(xs)), xs))
     return [x for _, x in parallel_scan(pairs, compose_affine)]
+
+
+def _affine_scan(decays, xs):
+    """Return linear_recurrence_scan(xs, decays) for a list of decays, bit for
+    bit: the same Hillis-Steele rounds on two flat lists, each round a map()
+    (a[i] *= a[i - step]; x[i] = a[i]*x[i - step] + x[i]) instead of a
+    Python call per combine. Used where a scan runs thousands of times."""
+    a, x = list(decays), list(xs)
+    mul, add = operator.mul, operator.add
+    step = 1
+    while step < len(x):
+        x = x[:step] + list(map(add, map(mul, a[step:], x), x[step:]))
+        a = a[:step] + list(map(mul, a[step:], a))
+        step *= 2
+    return x
 
 
 def _decays(func, decay, n):
@@ -2344,13 +2360,14 @@ def _render_warmup(warmup):
 # 1; one attention read reaches every position in one hop. Each model is a
 # flat list of parameters and one function that returns (loss, gradient).
 
-TRAIN_LENGTHS = (10, 20, 40, 80)
+TRAIN_LENGTHS = (10, 20, 40)
 TRAIN_STEPS = 10_000            # single-example steps of Adam per (model, T)
 TRAIN_CHUNK = 500               # steps per round trip to a worker (progress, Ctrl-C)
 TRAIN_RATE = 0.01               # Adam's learning rate
 TRAIN_CLIP = 1.0                # the gradient's norm is clipped to this
 TRAIN_TEST = 500                # held-out examples per T
-TRAIN_SEED = 17
+TRAIN_SEED = 17                 # the training stream's, and the first initialization's
+TRAIN_SEEDS = 4                 # initializations of each model
 RNN_WIDTH, MINGRU_WIDTH = 8, 4
 BASELINE_MSE = 1 / 6            # predicting the mean, 1: the variance of a sum of two U(0, 1)
 
@@ -2381,144 +2398,180 @@ def _training_example(length, k):
     return adding_problem(length, 1, seed=(TRAIN_SEED * 1_000 + length) * 1_000_003 + k)[0]
 
 
+# Each model is a flat list of parameters, cut into named blocks by one list
+# of sizes; its parameter count is the sum of those sizes. Every sum of many
+# floats on the training path is math.fsum, correctly rounded: the same result
+# on every Python version (sum() of floats is compensated from 3.12 on, and
+# 10,000 steps of Adam turn a last-bit difference into a different table).
+
+def _blocks(params, sizes):
+    """Return params cut into consecutive blocks of the given sizes."""
+    blocks, at = [], 0
+    for size in sizes:
+        blocks.append(params[at:at + size])
+        at += size
+    return blocks
+
+
+def _rows(flat, width):
+    """Return a flat block as rows of `width` numbers."""
+    return [flat[k:k + width] for k in range(0, len(flat), width)]
+
+
 # The tanh RNN: h_t = tanh(Wx.x_t + Wh.h_(t-1) + b), y = c.h_T + c0, width H.
-# Parameters, flat: Wx (H x 2), Wh (H x H), b (H), c (H), c0.
 
-def _rnn_unpack(params, width):
-    rows = [params[2 * i:2 * i + 2] for i in range(width)]
-    at = 2 * width
-    recurrent = [params[at + width * i:at + width * (i + 1)] for i in range(width)]
-    at += width * width
-    return rows, recurrent, params[at:at + width], params[at + width:at + 2 * width], params[-1]
+def rnn_sizes(width=RNN_WIDTH):
+    """Return the sizes of the tanh RNN's blocks: Wx (H x 2), Wh (H x H), b, c, c0."""
+    return (2 * width, width * width, width, width, 1)
 
 
-def rnn_loss(params, pairs, target, width=RNN_WIDTH):
+def rnn_loss(params, pairs, target, width=RNN_WIDTH, gradient=True):
     """Return (squared error, its gradient by backpropagation through time) of
-    the tanh RNN with flat `params` on one example."""
-    wx, wh, b, c, c0 = _rnn_unpack(params, width)
+    the tanh RNN with flat `params` on one example; (squared error, None) with
+    gradient=False."""
+    fsum, mul = math.fsum, operator.mul
+    wx, wh, b, c, (c0,) = _blocks(params, rnn_sizes(width))
+    wx, wh = _rows(wx, 2), _rows(wh, width)
     states = [[0.0] * width]
     for value, marker in pairs:
         h = states[-1]
-        states.append([math.tanh(w0 * value + w1 * marker + sum(map(operator.mul, row, h)) + bi)
+        states.append([math.tanh(w0 * value + w1 * marker + bi + fsum(map(mul, row, h)))
                        for (w0, w1), row, bi in zip(wx, wh, b)])
-    error = sum(map(operator.mul, c, states[-1])) + c0 - target
-    gx, gh = [[0.0] * 2 for _ in range(width)], [[0.0] * width for _ in range(width)]
-    gb, dh = [0.0] * width, [2 * error * ci for ci in c]
-    for t in range(len(pairs), 0, -1):          # back through time: step t, then t - 1
-        value, marker = pairs[t - 1]
-        h, before = states[t], states[t - 1]
-        da = [g * (1 - hi * hi) for g, hi in zip(dh, h)]
-        for i, d in enumerate(da):
-            gx[i][0] += d * value
-            gx[i][1] += d * marker
-            gb[i] += d
-            row = gh[i]
-            for j, hj in enumerate(before):
-                row[j] += d * hj
-        dh = [sum(d * wh[i][j] for i, d in enumerate(da)) for j in range(width)]
-    gradient = ([g for row in gx for g in row] + [g for row in gh for g in row] + gb
-                + [2 * error * hi for hi in states[-1]] + [2 * error])
-    return error * error, gradient
+    error = fsum(map(mul, c, states[-1])) + c0 - target
+    if not gradient:
+        return error * error, None
+    # Back through time: d loss / d a_t (a_t the pre-activation) for t = T ... 1,
+    # each from the one after it through the columns of Wh.
+    columns = list(zip(*wh))
+    dh, da = [2 * error * ci for ci in c], []
+    for h in reversed(states[1:]):
+        d = [g * (1 - hi * hi) for g, hi in zip(dh, h)]
+        da.append(d)
+        dh = [fsum(map(mul, d, column)) for column in columns]
+    # Each parameter's gradient is a sum over the steps: one fsum per parameter.
+    by_unit = list(zip(*da[::-1]))              # by_unit[i][t - 1]: unit i at step t
+    before = list(zip(*states[:-1]))            # before[j][t - 1] = h_(t-1)[j]
+    inputs = ([v for v, _ in pairs], [m for _, m in pairs])
+    return error * error, (
+        [fsum(map(mul, d, x)) for d in by_unit for x in inputs]
+        + [fsum(map(mul, d, hj)) for d in by_unit for hj in before]
+        + [fsum(d) for d in by_unit] + [2 * error * hi for hi in states[-1]] + [2 * error])
 
 
-# The minGRU: z_t = sigmoid(Wz.x_t + bz), h~_t = Wh.x_t + bh, h_t = (1 - z_t) h_(t-1)
-# + z_t h~_t, one channel at a time (width H), y = c.h_T + c0. The gate reads the
-# input only, so each channel is a linear recurrence with decays 1 - z_t: its
-# states are a scan, and so is its gradient through time, run backwards.
-# Parameters, flat: Wz (H x 2), bz (H), Wh (H x 2), bh (H), c (H), c0.
+# The minGRU (Feng et al. 2024): z_t = sigmoid(Wz.x_t + bz), h~_t = Wh.x_t + bh,
+# h_t = (1 - z_t) h_(t-1) + z_t h~_t, one channel at a time (width H), y = c.h_T
+# + c0. The gate and the candidate read x_t only, never h_(t-1), so each channel
+# is a linear recurrence with decays 1 - z_t: its states are a scan, and so is
+# its gradient through time, run backwards.
+
+def mingru_sizes(width=MINGRU_WIDTH):
+    """Return the sizes of the minGRU's blocks: Wz (H x 2), bz, Wh (H x 2), bh, c, c0."""
+    return (2 * width, width, 2 * width, width, width, 1)
+
 
 def _mingru_gates(params, pairs, width):
     """Return, per channel, the decays 1 - z_t, the inputs z_t h~_t, z_t and h~_t."""
+    wz, bz, wh, bh, _, _ = _blocks(params, mingru_sizes(width))
     channels = []
-    for i in range(width):
-        wz0, wz1 = params[2 * i:2 * i + 2]
-        bz = params[2 * width + i]
-        wh0, wh1 = params[3 * width + 2 * i:3 * width + 2 * i + 2]
-        bh = params[5 * width + i]
-        z = [1 / (1 + math.exp(-(wz0 * v + wz1 * m + bz))) for v, m in pairs]
-        candidate = [wh0 * v + wh1 * m + bh for v, m in pairs]
+    for (wz0, wz1), bzi, (wh0, wh1), bhi in zip(_rows(wz, 2), bz, _rows(wh, 2), bh):
+        z = [1 / (1 + math.exp(-(wz0 * v + wz1 * m + bzi))) for v, m in pairs]
+        candidate = [wh0 * v + wh1 * m + bhi for v, m in pairs]
         channels.append(([1 - zt for zt in z], list(map(operator.mul, z, candidate)), z,
                          candidate))
     return channels
 
 
+def _recurrence(scan):
+    """Return f(decays, inputs) -> states: the scan, or the serial loop."""
+    return _affine_scan if scan else lambda decays, xs: rnn_states(xs, decays)
+
+
 def mingru_states(params, pairs, width=MINGRU_WIDTH, scan=True):
     """Return every state of every channel of the minGRU on one example: by
-    linear_recurrence_scan with scan=True, otherwise by the serial loop."""
-    recurrence = linear_recurrence_scan if scan else rnn_states
-    return [recurrence(inputs, decays) for decays, inputs, _, _ in
+    the linear-recurrence scan with scan=True, otherwise by the serial loop."""
+    recurrence = _recurrence(scan)
+    return [recurrence(decays, inputs) for decays, inputs, _, _ in
             _mingru_gates(params, pairs, width)]
 
 
-def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True):
+def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=True):
     """Return (squared error, its gradient) of the minGRU with flat `params` on
     one example: with scan=True the states and their gradient through time are
-    computed by linear_recurrence_scan, otherwise by the serial loop."""
-    recurrence = linear_recurrence_scan if scan else rnn_states
+    computed by the linear-recurrence scan, otherwise by the serial loop;
+    (squared error, None) with gradient=False."""
+    fsum, mul = math.fsum, operator.mul
+    recurrence = _recurrence(scan)
     channels = _mingru_gates(params, pairs, width)
-    states = [recurrence(inputs, decays) for decays, inputs, _, _ in channels]
-    c, c0 = params[6 * width:7 * width], params[-1]
-    error = sum(ci * h[-1] for ci, h in zip(c, states)) + c0 - target
-    gradient = [0.0] * len(params)
-    for i, ((decays, _, z, candidate), h) in enumerate(zip(channels, states)):
+    states = [recurrence(decays, inputs) for decays, inputs, _, _ in channels]
+    c, (c0,) = _blocks(params, mingru_sizes(width))[4:]
+    error = fsum(ci * h[-1] for ci, h in zip(c, states)) + c0 - target
+    if not gradient:
+        return error * error, None
+    values, markers = [v for v, _ in pairs], [m for _, m in pairs]
+    blocks = [[] for _ in range(6)]                     # gradients, block by block
+    for ci, (decays, _, z, candidate), h in zip(c, channels, states):
         # d loss / d h_t: 2 error c_i at t = T, carried back by the decays: a
         # linear recurrence over the reversed steps, with one input, at its start.
-        reversed_decays = [0.0] + decays[:0:-1]
-        dh = recurrence([2 * error * c[i]] + [0.0] * (len(pairs) - 1), reversed_decays)[::-1]
+        dh = recurrence([0.0] + decays[:0:-1], [2 * error * ci] + [0.0] * (len(pairs) - 1))
+        dh.reverse()
         before = [0.0] + h[:-1]
-        for (v, m), g, zt, cand, hb in zip(pairs, dh, z, candidate, before):
-            dz = g * (cand - hb) * zt * (1 - zt)        # through the gate's sigmoid
-            dcand = g * zt
-            gradient[2 * i] += dz * v
-            gradient[2 * i + 1] += dz * m
-            gradient[2 * width + i] += dz
-            gradient[3 * width + 2 * i] += dcand * v
-            gradient[3 * width + 2 * i + 1] += dcand * m
-            gradient[5 * width + i] += dcand
-        gradient[6 * width + i] = 2 * error * h[-1]
-    gradient[-1] = 2 * error
-    return error * error, gradient
+        dz = [g * (cand - hb) * zt * (1 - zt)           # through the gate's sigmoid
+              for g, zt, cand, hb in zip(dh, z, candidate, before)]
+        dcand = list(map(mul, dh, z))
+        blocks[0] += [fsum(map(mul, dz, values)), fsum(map(mul, dz, markers))]
+        blocks[1].append(fsum(dz))
+        blocks[2] += [fsum(map(mul, dcand, values)), fsum(map(mul, dcand, markers))]
+        blocks[3].append(fsum(dcand))
+        blocks[4].append(2 * error * h[-1])
+    blocks[5].append(2 * error)
+    return error * error, [g for block in blocks for g in block]
 
 
 # One attention read: a score per position from its own inputs, s_t = u.x_t, a
 # softmax over all T positions, the weighted sum of the values, y = c.r + c0.
 # Parameters: u (2), c, c0. One read, not a transformer: a path of length 1.
 
-def attention_loss(params, pairs, target):
-    """Return (squared error, its gradient) of the one-read attention model."""
+def attention_loss(params, pairs, target, gradient=True):
+    """Return (squared error, its gradient) of the one-read attention model;
+    (squared error, None) with gradient=False."""
+    fsum = math.fsum
     u0, u1, c, c0 = params
     scores = [u0 * v + u1 * m for v, m in pairs]
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
-    total = sum(weights)
+    total = fsum(weights)
     weights = [w / total for w in weights]
-    read = sum(w * v for w, (v, _) in zip(weights, pairs))
+    read = fsum(w * v for w, (v, _) in zip(weights, pairs))
     error = c * read + c0 - target
+    if not gradient:
+        return error * error, None
     dread = 2 * error * c
     ds = [w * dread * (v - read) for w, (v, _) in zip(weights, pairs)]   # softmax's Jacobian
-    return error * error, [sum(d * v for d, (v, _) in zip(ds, pairs)),
-                           sum(d * m for d, (_, m) in zip(ds, pairs)), 2 * error * read,
+    return error * error, [fsum(d * v for d, (v, _) in zip(ds, pairs)),
+                           fsum(d * m for d, (_, m) in zip(ds, pairs)), 2 * error * read,
                            2 * error]
 
 
-# name: (loss function, number of parameters)
+Model = collections.namedtuple("Model", "loss parameters step_cost")
+
+# step_cost: the time of a training step relative to the minGRU's at the same T
+# (measured), so that the longest runs are handed out first.
 TRAIN_MODELS = {
-    "tanh_rnn": (rnn_loss, 2 * RNN_WIDTH + RNN_WIDTH ** 2 + 2 * RNN_WIDTH + 1),
-    "mingru": (mingru_loss, 7 * MINGRU_WIDTH + 1),
-    "attention": (attention_loss, 4),
+    "tanh_rnn": Model(rnn_loss, sum(rnn_sizes()), 1.7),
+    "mingru": Model(mingru_loss, sum(mingru_sizes()), 1.0),
+    "attention": Model(attention_loss, 4, 0.05),
 }
 
 
 def initial_parameters(model, seed=TRAIN_SEED):
     """Return the model's starting parameters: uniform in +-0.5 (fixed seed)."""
-    _, count = TRAIN_MODELS[model]
-    return uniform_inputs(count, random.Random(seed), -0.5, 0.5)
+    return uniform_inputs(TRAIN_MODELS[model].parameters, random.Random(seed), -0.5, 0.5)
 
 
 def _adam_step(params, gradient, state, step):
     """Apply one step of Adam (beta1 0.9, beta2 0.999) to params, with the
     gradient's norm clipped to TRAIN_CLIP; state is (m, v), updated in place."""
-    norm = math.sqrt(sum(g * g for g in gradient))
+    norm = math.sqrt(math.fsum(g * g for g in gradient))
     scale = min(1.0, TRAIN_CLIP / norm) if norm else 1.0
     m, v = state
     correction = math.sqrt(1 - 0.999 ** step) / (1 - 0.9 ** step)
@@ -2532,7 +2585,7 @@ def _adam_step(params, gradient, state, step):
 def _train_steps(model, length, params, moments, first, steps):
     """Train `steps` steps from example `first` of the training stream; return
     (params, moments, the summed loss). A worker's unit of work."""
-    loss_of = TRAIN_MODELS[model][0]
+    loss_of = TRAIN_MODELS[model].loss
     total = 0.0
     for k in range(first, first + steps):
         pairs, target = _training_example(length, k)
@@ -2542,40 +2595,74 @@ def _train_steps(model, length, params, moments, first, steps):
     return params, moments, total
 
 
-def test_mse(model, params, length):
+def _held_out(length):
+    """Return the TRAIN_TEST held-out examples for `length`."""
+    return adding_problem(length, TRAIN_TEST, seed=TRAIN_SEED + 1_000_000 + length)
+
+
+def held_out_mse(model, params, length):
     """Return the model's mean squared error on TRAIN_TEST held-out examples."""
-    loss_of = TRAIN_MODELS[model][0]
-    examples = adding_problem(length, TRAIN_TEST, seed=TRAIN_SEED + 1_000_000 + length)
-    return math.fsum(loss_of(params, pairs, target)[0] for pairs, target in examples) / TRAIN_TEST
+    loss_of = TRAIN_MODELS[model].loss
+    return math.fsum(loss_of(params, pairs, target, gradient=False)[0]
+                     for pairs, target in _held_out(length)) / TRAIN_TEST
 
 
-def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, pool=None, progress=None):
-    """Train every model of TRAIN_MODELS at every length for `steps` steps,
+def held_out_constant(length):
+    """Return the mean squared error of always predicting 1 on the held-out
+    examples for `length` (its expectation is BASELINE_MSE, 1/6)."""
+    return math.fsum((target - 1) ** 2 for _, target in _held_out(length)) / TRAIN_TEST
+
+
+class _Run:
+    """One training run: a model at a length from one initialization."""
+
+    def __init__(self, model, length, seed):
+        self.model, self.length, self.seed = model, length, seed
+        self.params = initial_parameters(model, seed)
+        self.moments = ([0.0] * len(self.params), [0.0] * len(self.params))
+        self.seconds = 0.0
+
+    def cost(self):
+        return TRAIN_MODELS[self.model].step_cost * self.length
+
+
+def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None,
+                 progress=None):
+    """Train every model of TRAIN_MODELS at every length from `seeds`
+    initializations (seeds TRAIN_SEED, TRAIN_SEED + 1, ...) for `steps` steps,
     TRAIN_CHUNK at a time, the runs spread over the pool's workers (or run here
     when pool is None): every run's result is the same either way. Call
     progress(done, steps, model, length, mean loss of the last chunk) after each
-    round. Return, per run, its test MSE and its training seconds."""
+    round. Return (rows, lost): per run, its held-out MSE and its training
+    seconds; lost says where a worker stopped (the runs then go on in this
+    process from the last finished round), or is None."""
     steps = _require_size("train_models", "steps", steps, high=MAX_TRAIN_STEPS)
-    runs = {}                           # (model, length): [params, Adam's moments, seconds]
-    for length in lengths:
-        for model in TRAIN_MODELS:
-            params = initial_parameters(model)
-            runs[model, length] = [params, ([0.0] * len(params), [0.0] * len(params)), 0.0]
-    # the longest runs first, so that none of them starts last: a step costs about
-    # T, twice as much for the tanh RNN as for the minGRU (measured at T = 80)
-    cost = {"tanh_rnn": 2.0, "mingru": 1.0, "attention": 0.05}
-    order = sorted(runs, key=lambda key: cost[key[0]] * key[1], reverse=True)
+    seeds = _require_size("train_models", "seeds", seeds, high=MAX_TRAIN_SEEDS)
+    runs = [_Run(model, length, TRAIN_SEED + k)
+            for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
+    runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
+    lost = None
     for first in range(0, steps, TRAIN_CHUNK):
         count = min(TRAIN_CHUNK, steps - first)
-        calls = [(model, length, runs[model, length][0], runs[model, length][1], first, count)
-                 for model, length in order]
-        results = _run_calls(pool, _train_timed, calls)
-        for (model, length), (params, moments, loss, seconds) in zip(order, results):
-            runs[model, length] = [params, moments, runs[model, length][2] + seconds]
+        calls = [(r.model, r.length, r.params, r.moments, first, count) for r in runs]
+        try:
+            results = _run_calls(pool, _train_timed, calls)
+        except (OSError, RuntimeError) as exc:  # a worker killed: go on here, from `first`
+            if pool is None:
+                raise
+            pool.close()
+            pool, lost = None, f"{exc} at step {first:,}; the rest ran in this process"
+            results = _run_calls(None, _train_timed, calls)
+        for run, (params, moments, loss, seconds) in zip(runs, results):
+            run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
             if progress:
-                progress(first + count, steps, model, length, loss / count)
-    return [{"model": model, "length": length, "test_mse": test_mse(model, params, length),
-             "seconds": seconds} for (model, length), (params, _, seconds) in runs.items()]
+                progress(first + count, steps, run.model, run.length, loss / count)
+    try:
+        scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
+    except (OSError, RuntimeError):
+        scores = _run_calls(None, held_out_mse, [(r.model, r.params, r.length) for r in runs])
+    return [{"model": r.model, "length": r.length, "seed": r.seed, "test_mse": score,
+             "seconds": r.seconds} for r, score in zip(runs, scores)], lost
 
 
 def _train_timed(*call):
@@ -2611,13 +2698,19 @@ def mingru_depths(length):
             "loop_depth": measure_work_depth(loop, length)[1]}
 
 
-def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, processes=None, progress=None):
-    """Return the trained models' test MSE and training seconds at each length
-    (train_models), the settings, the minGRU's scan check and forward depths,
-    and the wall time; the runs spread over up to `processes` worker processes
+def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, processes=None,
+                  progress=None):
+    """Return the trained models' held-out MSE and training seconds at each
+    length from each initialization (train_models), the held-out constant's
+    score, the settings, the minGRU's scan check and forward depths, and the
+    wall time; the runs spread over up to `processes` worker processes
     (default: this machine's CPUs), or run here where processes cannot start."""
+    lengths = [_require_size("train_section", "length", t, low=2, high=MAX_TRAIN_LENGTH)
+               for t in lengths]
+    if not lengths:
+        raise ValueError("train_section requires at least one length")
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_STEPS)
-    workers = min(processes or _cpu_count(), 3 * len(lengths), CORES_MAX)
+    workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, CORES_MAX)
     began = time.perf_counter()
     try:
         pool = WorkerPool(workers) if workers >= 2 else None
@@ -2625,97 +2718,145 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, processes=None, prog
         pool, workers = None, 1
     try:
         with pool or contextlib.nullcontext():
-            rows = train_models(lengths, steps, pool, progress)
+            rows, lost = train_models(lengths, steps, seeds, pool, progress)
     finally:
         if progress:
             progress(None)
-    return {"baseline": BASELINE_MSE, "steps": steps, "learning_rate": TRAIN_RATE,
-            "clip": TRAIN_CLIP, "widths": {"tanh_rnn": RNN_WIDTH, "mingru": MINGRU_WIDTH},
-            "test_examples": TRAIN_TEST, "rows": rows, "scan_check": mingru_scan_check(lengths),
+    return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
+            "learning_rate": TRAIN_RATE, "clip": TRAIN_CLIP,
+            "widths": {"tanh_rnn": RNN_WIDTH, "mingru": MINGRU_WIDTH},
+            "test_examples": TRAIN_TEST, "rows": rows,
+            "constant": [{"length": t, "test_mse": held_out_constant(t)} for t in lengths],
+            "scan_check": mingru_scan_check(lengths),
             "depths": [mingru_depths(length) for length in lengths],
-            "processes": workers if pool else 1, "wall_s": time.perf_counter() - began}
+            "processes": workers if pool else 1, "pool_lost": lost,
+            "wall_s": time.perf_counter() - began}
 
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
+LEARNED, PART, NOTHING = "learned", "learned part", "learned nothing"
 
 
-def _learned(mse, baseline):
-    """Return how much a test MSE shows was learned, against the baseline's."""
-    if mse <= baseline / 10:
-        return "learned"
-    return "learned nothing" if mse >= 0.9 * baseline else "learned part"
+def _learned(mse, constant):
+    """Return what one run's held-out MSE shows, against the held-out constant's."""
+    if mse <= constant / 10:
+        return LEARNED
+    return NOTHING if mse >= 0.9 * constant else PART
+
+
+def _mse(x):
+    """An MSE to two significant digits: what a rerun from another initialization supports."""
+    return f"{x:#.2g}" if x >= 1e-4 else f"{x:.0e}"
+
+
+def train_verdicts(result):
+    """Return {(model, T): verdict}: the verdict every initialization shares
+    (learned, learned part, learned nothing), or 'varies' where they differ."""
+    constant = {c["length"]: c["test_mse"] for c in result["constant"]}
+    found = {}
+    for r in result["rows"]:
+        found.setdefault((r["model"], r["length"]), set()).add(
+            _learned(r["test_mse"], constant[r["length"]]))
+    return {key: verdicts.pop() if len(verdicts) == 1 else "varies"
+            for key, verdicts in found.items()}
 
 
 def render_train(result):
     """Return the training table as text, and the sentences that read it."""
-    rows, base = result["rows"], result["baseline"]
-    lengths = sorted({r["length"] for r in rows})
-    at = {(r["model"], r["length"]): r for r in rows}
-    models = list(dict.fromkeys(r["model"] for r in rows))
+    rows = result["rows"]
+    lengths = [c["length"] for c in result["constant"]]
+    models = list(dict.fromkeys(r["model"] for r in sorted(
+        rows, key=lambda r: list(TRAIN_MODELS).index(r["model"]))))
+    seeds = sorted({r["seed"] for r in rows})
+    at = {(r["model"], r["length"], r["seed"]): r for r in rows}
     widths = result["widths"]
-    table = _table(("test MSE", *(f"T = {t}" for t in lengths), "train time"),
-                   [(f"{MODEL_NAMES[m]}" + (f", width {widths[m]}" if m in widths else ""),
-                     *(f"{at[m, t]['test_mse']:.4f}" for t in lengths),
-                     format_seconds(sum(at[m, t]["seconds"] for t in lengths)))
-                    for m in models], left=1)
-    depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
-                       for d in result["depths"])
-    check = result["scan_check"]
-    verdicts = {(m, t): _learned(at[m, t]["test_mse"], base) for m in models for t in lengths}
+    body = [("predicting 1", *(_mse(c["test_mse"]) for c in result["constant"]), "")]
+    for m in models:
+        name = MODEL_NAMES[m] + (f", width {widths[m]}" if m in widths else "")
+        for k, seed in enumerate(seeds):
+            body.append((name if k == 0 else "", f"init {seed}",
+                         *(_mse(at[m, t, seed]["test_mse"]) for t in lengths),
+                         format_seconds(sum(at[m, t, seed]["seconds"] for t in lengths))))
+    body[0] = (body[0][0], "", *body[0][1:])
+    table = _table(("held-out MSE", "", *(f"T = {t}" for t in lengths), "train time"),
+                   body, left=2)
+    verdicts = train_verdicts(result)
     readings = []
     for m in models:
         by_verdict = {}
         for t in lengths:
             by_verdict.setdefault(verdicts[m, t], []).append(f"{t:,}")
-        name = MODEL_NAMES[m]
-        readings.append(f"{name[0].upper()}{name[1:]}: " + "; ".join(
-            f"{verdict} at T = {', '.join(ts)}" for verdict, ts in by_verdict.items()) + ".")
-    return "\n".join([
+        readings.append(f"the {MODEL_NAMES[m]} " + "; ".join(
+            f"{verdict} at T = {', '.join(ts)}" for verdict, ts in by_verdict.items()))
+    depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
+                       for d in result["depths"])
+    check = result["scan_check"]
+    processes = result["processes"]
+    text = [
         "=== learned, not inferred: three models trained on the adding problem ===",
         *_wrap(
-            f"T pairs (value, marker), values uniform in [0, 1), two marked, one in each half; "
-            f"the target is the sum of the two marked values. Predicting the mean, 1, scores "
-            f"{base:.3f}: the baseline of a model that learned nothing. Adam, learning rate "
-            f"{result['learning_rate']:g}, gradient norm clipped to {result['clip']:g}, "
-            f"{result['steps']:,} single-example steps per model and T, the same examples "
-            f"for every model; test MSE on {result['test_examples']} held-out examples."),
+            "Can a model learn to carry a number across T steps? Each example is T pairs "
+            "(value, marker), values uniform in [0, 1), two marked, one in each half; the "
+            "target is the sum of the two marked values (the adding problem as Le, Jaitly "
+            "and Hinton 2015 set it; Hochreiter and Schmidhuber's 1997 original differs). "
+            f"Always predicting 1 scores {result['baseline']:.3f} on average (1/6), and the "
+            "first row on these held-out examples: a model near it learned nothing."),
         table,
         *_wrap(
-            f"Trained on {result['processes']} process{'es' * (result['processes'] > 1)} in "
-            f"{format_seconds(result['wall_s'])}. The minGRU's forward pass runs on the "
-            f"linear-recurrence scan. Its depth in operations (part 4's count), as a scan "
-            f"against as a loop: {depths}. Its states and gradients by scan and by loop "
-            f"differ by at most {check['max_abs_diff_states']:.1e} and "
-            f"{check['max_abs_diff_gradient']:.1e}."),
+            f"Adam, learning rate {result['learning_rate']:g}, gradient norm clipped to "
+            f"{result['clip']:g}, {result['steps']:,} single-example steps per model, T and "
+            f"initialization (inits: parameters uniform in +-0.5, seeded), the same examples "
+            f"for every run; MSE on {result['test_examples']} held-out examples, two "
+            f"significant digits (a rerun from another initialization moves the rest). "
+            f"Trained on {processes} process{'es' * (processes > 1)} in "
+            f"{format_seconds(result['wall_s'])}."
+            + (f" A worker process stopped: {result['pool_lost']}." if result["pool_lost"]
+               else "")),
         "",
-        *_wrap("Against the baseline (learned: a tenth of its MSE or less; nothing: 90% of "
-               "it or more): " + " ".join(readings)),
+        *_wrap(
+            "Against the first row (learned: a tenth of its MSE or less from every "
+            "initialization; learned nothing: 90% of it or more from every one; varies: the "
+            "initializations disagree): " + "; ".join(readings) + ". These verdicts are for "
+            "these widths, this many steps and these settings, not for the architectures "
+            "in general."),
         *_wrap(_train_reading(verdicts, lengths)),
-    ])
+        *_wrap(
+            f"The minGRU's states and its gradient through time run on the linear-recurrence "
+            f"scan; by scan and by loop they differ by at most "
+            f"{check['max_abs_diff_states']:.1e} and {check['max_abs_diff_gradient']:.1e}. "
+            f"Its forward depth in operations (part 4's count), as a scan against as a loop: "
+            f"{depths}. Here the scan runs in one Python process; the depth is what parallel "
+            "hardware could use."),
+    ]
+    return "\n".join(text)
 
 
 def _train_reading(verdicts, lengths):
-    """Return the sentences that explain the table, each only where it holds."""
+    """Return the sentences that explain the verdicts, each only where it holds."""
     short, long = lengths[0], lengths[-1]
     sentences = []
-    if (verdicts.get(("tanh_rnn", short)) != "learned nothing"
-            and verdicts.get(("tanh_rnn", long)) == "learned nothing"):
+    if (verdicts.get(("tanh_rnn", short)) in (LEARNED, PART)
+            and verdicts.get(("tanh_rnn", long)) == NOTHING):
         sentences.append(
             f"The tanh RNN {verdicts['tanh_rnn', short]} at T = {short} and learned nothing "
-            f"at T = {long}: a marked value T/2 or more steps back reaches the output through "
-            "a product of T/2 or more per-step factors (the gradient section). This run does "
-            "not tune it: an identity-initialized RNN (Le et al. 2015) or an LSTM goes further.")
-    if (verdicts.get(("mingru", long)) == "learned"
-            and verdicts.get(("tanh_rnn", long)) != "learned"):
+            f"at T = {long} from any initialization: a marked value T/2 or more steps back "
+            "reaches the output through a product of T/2 or more per-step factors (the "
+            "gradient section). This run does not tune it: an identity-initialized RNN (Le "
+            "et al. 2015) or an LSTM goes further.")
+    if (verdicts.get(("mingru", long)) == LEARNED
+            and verdicts.get(("tanh_rnn", long)) in (NOTHING, PART)):
         sentences.append(
-            f"The minGRU learned at T = {long}, where the tanh RNN did not. Its memory path "
-            "has no tanh and a gate that can sit at 1, and for the same reason it trains by "
-            "a scan: the model that trains in parallel is also the one that remembers, the "
-            "modern answer (state-space models, minGRU) to the lesson's first two problems "
-            "at once.")
-    sentences.append(
-        "The attention read is one read, not a transformer: what it shows is a path of "
-        "length 1 from any position to the output.")
+            f"The minGRU learned at T = {long} from every initialization. Its state is "
+            "carried from step to step by the factor 1 - z_t, with no tanh on the way, and "
+            "the gate can learn to hold 1 - z_t close to 1 where nothing is marked (a "
+            "sigmoid never reaches 1 exactly), so a marked value fades slowly. Its gate and "
+            "candidate read only the input, never the previous state (what Feng et al. 2024 "
+            "removed from the GRU): that is what makes each channel a linear recurrence, "
+            "computed by a scan.")
+    if verdicts.get(("attention", long)) == LEARNED:
+        sentences.append(
+            "The attention read is one read, not a transformer: what it shows is a path of "
+            "length 1 from any position to the output.")
     return " ".join(sentences)
 
 
@@ -3110,8 +3251,24 @@ LINEAR_SEED = 23
 
 
 def _phi(vector):
-    """elu(x) + 1 for each x: x + 1 above 0, e^x below: always positive."""
+    """elu(x) + 1 for each x: x + 1 above 0, e^x below: positive for the inputs
+    the forms accept (above LINEAR_LOWEST, where e^x does not underflow)."""
     return [x + 1 if x > 0 else math.exp(x) for x in vector]
+
+
+LINEAR_LOWEST = -700.0          # e^-745 underflows to 0, and a zero normaliser divides by 0
+
+
+def _check_linear(func, qs, ks, vs):
+    """Return qs, ks, vs as lists, or raise ValueError where a form cannot run."""
+    qs, ks, vs = list(qs), list(ks), list(vs)
+    if not len(qs) == len(ks) == len(vs):
+        raise ValueError(f"{func} requires as many queries, keys and values, got "
+                         f"{len(qs)}, {len(ks)} and {len(vs)}")
+    for vector in itertools.chain(qs, ks, vs):
+        if not all(math.isfinite(x) and x > LINEAR_LOWEST for x in vector):
+            raise ValueError(f"{func} requires finite inputs above {LINEAR_LOWEST:g}")
+    return qs, ks, vs
 
 
 def _linear_inputs(n, d, seed):
@@ -3122,7 +3279,9 @@ def _linear_inputs(n, d, seed):
 
 def linear_attention_parallel(qs, ks, vs):
     """Return every output as masked attention: the N x N scores phi(q_i).phi(k_j)
-    for j <= i, each row's weighted sum of the values over its sum."""
+    for j <= i, each row's weighted sum of the values over its sum. No
+    inputs give no outputs, as for the other two forms."""
+    qs, ks, vs = _check_linear("linear_attention_parallel", qs, ks, vs)
     fq, fk = list(map(_phi, qs)), list(map(_phi, ks))
     scores = [[sum(map(operator.mul, q, k)) for k in fk[:i + 1]] for i, q in enumerate(fq)]
     return [[sum(map(operator.mul, row, column)) / sum(row) for column in zip(*vs[:len(row)])]
@@ -3132,6 +3291,9 @@ def linear_attention_parallel(qs, ks, vs):
 def linear_attention_recurrent(qs, ks, vs):
     """Return every output as an RNN: the d x d state S += phi(k) v^T and the
     d-vector z += phi(k), then out = phi(q)^T S / phi(q).z, one token at a time."""
+    qs, ks, vs = _check_linear("linear_attention_recurrent", qs, ks, vs)
+    if not qs:
+        return []
     d = len(vs[0])
     S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
     out = []
@@ -3147,6 +3309,10 @@ def linear_attention_recurrent(qs, ks, vs):
 def linear_attention_chunked(qs, ks, vs, chunk=LINEAR_CHUNK):
     """Return every output chunk by chunk: masked attention within a chunk of
     `chunk` positions, plus the state S, z of all the chunks before it."""
+    qs, ks, vs = _check_linear("linear_attention_chunked", qs, ks, vs)
+    chunk = _require_size("linear_attention_chunked", "chunk", chunk)
+    if not qs:
+        return []
     d = len(vs[0])
     S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
     out = []
@@ -3170,64 +3336,117 @@ LINEAR_FORMS = {"parallel": linear_attention_parallel, "recurrent": linear_atten
                 "chunked": linear_attention_chunked}
 
 
+def _lg(n):
+    """ceil(log2 n): the levels of a tree that sums n terms."""
+    return (n - 1).bit_length()
+
+
 def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
     """Return, for each N, each form's seconds (one sample each: the forms take
-    long enough), the bytes of what it holds beside the inputs (object_bytes),
-    its work in multiply-adds and its depth in steps (counts, for one output
-    column), and the largest difference between the forms' outputs."""
+    long enough), the bytes of what it holds at its peak beside its inputs and
+    outputs (object_bytes of lists of the same shapes), its work in
+    multiply-adds and its depth in additions (sums as trees; the multiplies
+    and the division add the same 3 steps to every form), for one output
+    column, and the largest difference between the forms' outputs."""
+    sizes = [_require_size("linear_rows", "n", n, high=MAX_QUADRATIC_N) for n in sizes]
+    if not sizes:
+        raise ValueError("linear_rows requires at least one size")
+    d = _require_size("linear_rows", "d", d, high=MAX_WIDTH)
+    chunk = _require_size("linear_rows", "chunk", chunk, high=MAX_QUADRATIC_N)
     rows = []
     for n in sizes:
-        _require_size("linear_rows", "n", n, high=MAX_QUADRATIC_N)
-        qs, ks, vs = _linear_inputs(n, _require_size("linear_rows", "d", d, high=MAX_WIDTH), seed)
+        qs, ks, vs = _linear_inputs(n, d, seed)
         outputs, seconds = {}, {}
         for name, form in LINEAR_FORMS.items():
             began = time.perf_counter()
             outputs[name] = form(qs, ks, vs)
             seconds[name] = time.perf_counter() - began
-        held = {"parallel": object_bytes([[0.0] * (i + 1) for i in range(n)]),
-                "recurrent": object_bytes([[0.0] * d for _ in range(d)] + [[0.0] * d]),
-                "chunked": object_bytes([[0.0] * (i + 1) for i in range(chunk)]
-                                        + [[0.0] * d for _ in range(d + 1)])}
-        rounds, chunk_rounds = depth(n)[1], depth(chunk)[1]
-        counts = {"parallel": (n * (n + 1) * d, 3 + rounds + depth(d)[1]),
-                  "recurrent": (n * (2 * d * d + 2 * d), n),
-                  "chunked": (n * ((chunk + 1) * d + 2 * d * d + 2 * d),
-                              _ceil_div(n, chunk) + 3 + chunk_rounds + depth(d)[1])}
+        c = min(chunk, n)
+        state = [[0.0] * d for _ in range(d + 1)]               # S, and z
+        held = {"parallel": object_bytes([[0.0] * d for _ in range(2 * n)]       # phi(q), phi(k)
+                                         + [[0.0] * (i + 1) for i in range(n)]),  # the scores
+                "recurrent": object_bytes(state + [[0.0] * d for _ in range(2)]),
+                "chunked": object_bytes(state + [[0.0] * d for _ in range(2 * c)] + [[0.0] * c])}
+        counts = {"parallel": (n * (n + 1) * d, _lg(n) + _lg(d)),
+                  "recurrent": (n * (2 * d * d + 2 * d), n - 1 + _lg(d)),
+                  "chunked": (n * ((c + 1) * d + 2 * d * d + 2 * d),
+                              _ceil_div(n, c) + _lg(c) + _lg(d))}
         difference = max(abs(a - b) for name in ("recurrent", "chunked")
                          for row_a, row_b in zip(outputs["parallel"], outputs[name])
                          for a, b in zip(row_a, row_b))
         for name in LINEAR_FORMS:
-            rows.append({"n": n, "d": d, "form": name, "seconds": seconds[name],
+            rows.append({"n": n, "d": d, "chunk": c, "form": name, "seconds": seconds[name],
                          "held_bytes": held[name], "work": counts[name][0],
                          "depth": counts[name][1], "max_abs_diff": difference})
     return rows
 
 
-def render_linear(rows):
+def linear_state_recall(n, d, draws=40, seed=LINEAR_SEED):
+    """Return the share of value coordinates read back with the right sign
+    from n pairs written into linear attention's d x d state S = sum k v^T,
+    keys and values random +-1, over `draws` draws. Column b of S is the
+    capacity section's d-number state s = sum v[b] k, one for each value
+    coordinate, so its share is exact_recall(n, d): the same crosstalk per
+    read, whatever the width of the values.
+
+    >>> linear_state_recall(1, 8, draws=2)
+    1.0
+    """
+    n = _require_size("linear_state_recall", "n", n, high=MAX_SIZE)
+    d = _require_size("linear_state_recall", "d", d, high=MAX_WIDTH)
+    draws = _require_size("linear_state_recall", "draws", draws, high=MAX_READS)
+    rng = random.Random(seed)
+    right = 0
+    for _ in range(draws):
+        keys = [[rng.choice((-1, 1)) for _ in range(d)] for _ in range(n)]
+        values = [[rng.choice((-1, 1)) for _ in range(d)] for _ in range(n)]
+        S = [[sum(k[a] * v[b] for k, v in zip(keys, values)) for b in range(d)]
+             for a in range(d)]
+        for k, v in zip(keys, values):
+            read = [sum(ka * row[b] for ka, row in zip(k, S)) for b in range(d)]
+            right += sum(r * vb > 0 for r, vb in zip(read, v))     # a tie (0) is wrong
+    return right / (n * d * draws)
+
+
+def linear_section(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
+    """Return linear_rows, and the d x d state's recall at n = d and 2d beside
+    exact_recall's for a d-number state."""
+    return {"forms": linear_rows(sizes, d, chunk, seed),
+            "recall": [{"n": n, "d": d, "matrix": linear_state_recall(n, d, seed=seed),
+                        "exact": exact_recall(n, d)} for n in (d, 2 * d)]}
+
+
+def render_linear(result):
     """Return the three forms' table as text, with what the state means for recall."""
-    table = _table(("N", "form", "time", "holds", "work (madds)", "depth (steps)"),
+    rows = result["forms"]
+    table = _table(("N", "form", "time", "holds", "work (madds)", "depth (adds)"),
                    [(f"{r['n']:,}", r["form"], format_seconds(r["seconds"]),
                      format_bytes(r["held_bytes"]), _format_count(r["work"]),
                      f"{r['depth']:,}") for r in rows], left=2)
     d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
+    recall = "; ".join(f"at n = {r['n']}, {r['matrix']:.3f} from S against {r['exact']:.3f} "
+                       f"for a {r['d']}-number state" for r in result["recall"])
     return "\n".join([
         "=== linear attention is an RNN: one computation, three ways ===",
-        *_wrap(f"causal linear attention, feature map elu(x) + 1, d = {d}, chunks of "
-               f"{LINEAR_CHUNK}; time measured once on this machine; holds = what each form "
-               "keeps beside the inputs (the score rows, the d x d state and d-vector z, or a "
-               "chunk's rows and the state), as Python objects; work (multiply-adds) and depth "
-               "are counts: parallel N(N + 1)d and 3 + log2 N + log2 d, recurrent "
-               "N(2d^2 + 2d) and N, chunked N((C + 1)d + 2d^2 + 2d) and N/C + 3 + log2 C + "
-               "log2 d"),
+        *_wrap(f"causal linear attention, feature map elu(x) + 1 (x + 1 above 0, e^x below: "
+               f"always positive), d = {d}, chunks of C = {rows[0]['chunk']}; time measured "
+               "once on this machine; holds = what each form keeps at its peak beside its "
+               "inputs and outputs, as Python objects: parallel phi(q), phi(k) for all N and "
+               "the N(N + 1)/2 scores, recurrent the d x d state S, the d-vector z and one "
+               "token's phi(q), phi(k), chunked S, z, a chunk's phi(q), phi(k) and one row of "
+               "scores. Work in multiply-adds; depth in additions, sums as trees (the "
+               "multiplies and the division add the same 3 steps to every form): parallel "
+               "log2 N + log2 d, recurrent N - 1 + log2 d, chunked N/C + log2 C + log2 d."),
         table,
         *_wrap(
             f"The three forms agree to {worst:.1e}. Parallel, it is attention: N^2 scores, "
             "short depth. Recurrent, it is an RNN: a fixed d x d state, one token at a time, "
-            "work 2N d^2 and depth N. Chunked, it is both: parallel inside a chunk, a state "
+            "work 2N d^2 and depth about N. Chunked, it is both: parallel inside a chunk, a state "
             "carried from chunk to chunk, the form Mamba-2 and xLSTM train with. The state S "
-            "is the capacity section's s = sum of v k, written as an outer product: d x d "
-            "numbers instead of d, so it holds more pairs, but still a fixed number: reads "
-            "fill with crosstalk as n grows past d, where a KV cache does not."),
+            "is d copies of the capacity section's state s = sum of v k, one for each "
+            "coordinate of the values: it holds wider values, not more pairs. Share of value "
+            f"coordinates read back right: {recall}. Reads fill with crosstalk as n grows "
+            "past d, where a KV cache does not."),
     ])
 
 
@@ -3242,6 +3461,7 @@ MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N o
 MAX_READS = 1_000_000           # capacity reads per size
 MAX_TRAIN_LENGTH = 100_000      # adding-problem examples: the training loop is pure Python
 MAX_TRAIN_STEPS = 1_000_000
+MAX_TRAIN_SEEDS = 100
 MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations, 70 s of
                                 # linear attention in parallel
 MAX_DEER_LENGTH = 65_536        # up to T + 1 scans of T pairs
@@ -4029,18 +4249,28 @@ def figure_cores(result):
 
 
 def figure_train(result):
-    """Return test MSE against T for each model, with the baseline."""
+    """Return held-out MSE against T: each model's median over its
+    initializations as a line, every initialization as a point, and the
+    held-out constant's score."""
     rows, floor = result["rows"], 1e-5
-    fig = Figure("Test MSE on the adding problem, against the distance T",
-                 f"below {floor:g} drawn at {floor:g}; baseline: predicting the mean, 1")
-    lengths = sorted({r["length"] for r in rows})
-    series = [(MODEL_NAMES[m], [(r["length"], max(r["test_mse"], floor)) for r in rows
-                                if r["model"] == m])
-              for m in dict.fromkeys(r["model"] for r in rows)]
-    series.append(("baseline", [(lengths[0], result["baseline"]),
-                                (lengths[-1], result["baseline"])]))
-    _chart(fig, CHART_BOX, series, _axis_for("sequence length T (log)", lengths, log=True),
-           _axis_for("test MSE (log)", [floor, 0.5], log=True))
+    fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
+                 f"line: the median over initializations; below {floor:g} drawn at {floor:g}")
+    lengths = [c["length"] for c in result["constant"]]
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    series = []
+    for m in models:
+        series.append((f"{MODEL_NAMES[m]}, median", [
+            (t, max(statistics.median(r["test_mse"] for r in rows
+                                      if r["model"] == m and r["length"] == t), floor))
+            for t in lengths]))
+    series.append(("predicting 1", [(c["length"], c["test_mse"]) for c in result["constant"]]))
+    points = [(f"{MODEL_NAMES[m]}, each init", [(r["length"], max(r["test_mse"], floor))
+                                               for r in rows if r["model"] == m])
+              for m in models]
+    _chart(fig, CHART_BOX, series + points,
+           _axis_for("sequence length T (log)", lengths, log=True),
+           _axis_for("held-out MSE (log)", [floor, 0.5], log=True),
+           points_only={name for name, _ in points})
     return fig.svg()
 
 
@@ -4060,8 +4290,9 @@ def figure_deer(rows):
     return fig.svg()
 
 
-def figure_linear(rows):
+def figure_linear(result):
     """Return each form's time against N, log-log."""
+    rows = result["forms"]
     fig = Figure("Linear attention, three ways: time against N", MEASURED)
     series = [(form, [(r["n"], r["seconds"]) for r in rows if r["form"] == form])
               for form in dict.fromkeys(r["form"] for r in rows)]
@@ -4112,7 +4343,7 @@ SECTIONS = {
     "cores": Section("this machine's cores: reduction and recurrences",
                      lambda opts: cores_section(max(opts.sizes or (CORES_N,)), opts.reps),
                      render_cores, ("--sizes", "--reps"), figure_cores),
-    "train": Section("problem 2, learned: three models trained (about 30 s)",
+    "train": Section("problem 2, learned: three models trained (about 40 s)",
                      lambda opts: train_section(progress=_progress_line(sys.stderr)),
                      render_train, (), figure_train),
     "teacher": Section("training in parallel, generating one token at a time",
@@ -4120,7 +4351,7 @@ SECTIONS = {
     "deer": Section("a tanh RNN solved in parallel by Newton's method",
                     lambda opts: deer_rows(), render_deer, (), figure_deer),
     "linear": Section("linear attention as an RNN, computed three ways",
-                      lambda opts: linear_rows(), render_linear, (), figure_linear),
+                      lambda opts: linear_section(), render_linear, (), figure_linear),
 }
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3

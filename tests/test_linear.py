@@ -41,7 +41,38 @@ class TestLinearAttention(unittest.TestCase):
         held = {r["form"]: r["held_bytes"] for r in rows}
         self.assertLess(held["recurrent"], held["chunked"])
         self.assertEqual(rows[0]["work"], 40 * 41 * 4)
-        self.assertLessEqual(max(map(len, main.render_linear(rows).splitlines())), 79)
+        # one rule for depth: additions, sums as trees
+        depth = {r["form"]: r["depth"] for r in rows}
+        self.assertEqual(depth, {"parallel": 6 + 2, "recurrent": 39 + 2, "chunked": 5 + 3 + 2})
+        result = {"forms": rows, "recall": [{"n": 4, "d": 4, "matrix": 0.9, "exact": 0.9}]}
+        self.assertLessEqual(max(map(len, main.render_linear(result).splitlines())), 79)
+
+    def test_the_matrix_state_holds_no_more_pairs_than_the_vector_state(self):
+        # Each column of S is the capacity section's d-number state: the share of
+        # coordinates read right is exact_recall(n, d), within three standard errors
+        # of 8 x 8 x 60 reads (at most 0.5 / sqrt(3,840) each: 0.024).
+        for n in (8, 16):
+            self.assertLess(abs(main.linear_state_recall(n, 8, draws=60)
+                                - main.exact_recall(n, 8)), 0.024, n)
+
+
+class TestLinearEdges(unittest.TestCase):
+    def test_no_inputs_give_no_outputs_in_every_form(self):
+        self.assertEqual([form([], [], []) for form in main.LINEAR_FORMS.values()], [[], [], []])
+
+    def test_inputs_a_form_cannot_take_are_refused(self):
+        q = [[0.1, 0.2]]
+        for form in main.LINEAR_FORMS.values():
+            for args in ((q, q, q + q), (q, [[0.1, -800.0]], q), ([[math.nan, 0.0]], q, q)):
+                with self.assertRaises(ValueError):
+                    form(*args)
+        for chunk in (0, -1):
+            with self.assertRaisesRegex(ValueError, "chunk"):
+                main.linear_attention_chunked(q, q, q, chunk=chunk)
+            with self.assertRaisesRegex(ValueError, "chunk"):
+                main.linear_rows(sizes=(4,), chunk=chunk)
+        with self.assertRaises(ValueError):
+            main.linear_rows(sizes=())
 
 
 if __name__ == "__main__":
