@@ -2981,26 +2981,34 @@ def render_teacher(rows):
                        for m in models], left=1)
     big = sizes[-1]
     attention, rnn = at["attention", big], at["tanh RNN", big]
+    scan = at["linear, by scan", big]
+    per_token = attention["generate_depth"] / big
     return "\n".join([
         "=== what runs in parallel: training on a known sequence, against generating ===",
         *_wrap("Three models of width 1, work and depth in operations measured on the code "
-               "that runs (part 4): a causal attention layer (scores, softmax, weighted sum), "
-               f"a tanh RNN (w = {TEACHER_W:g}) and a linear recurrence (decay "
-               f"{TEACHER_DECAY:g}) computed by the scan."),
+               "that runs (part 4's count, with exp, tanh and 1/x one operation each): a "
+               "causal attention layer (scores, softmax, weighted sum), a tanh RNN "
+               f"(w = {TEACHER_W:g}) and a linear recurrence (decay {TEACHER_DECAY:g}) "
+               "computed by the scan. Training here is the forward pass on a known sequence "
+               "(teacher forcing, Williams and Zipser 1989); the backward pass is not counted."),
         train,
         generate,
         *_wrap(
             f"Training on a known sequence, attention's depth at N = {big:,} is "
-            f"{attention['train_depth']:,} against the tanh RNN's {rnn['train_depth']:,}: every "
-            "position at once, paid for with work that grows as N^2 "
+            f"{attention['train_depth']:,} against the tanh RNN's {rnn['train_depth']:,} "
+            f"(3N - 1): every position at once, paid for with work that grows as N^2 "
             f"({_format_count(attention['train_work'])} operations against "
             f"{_format_count(rnn['train_work'])}). This is where the lesson's faster training "
-            "per epoch comes from; the scan gives a linear recurrence the same short depth. "
-            "Generating, each output is the next input, so every model's depth grows as N "
-            "times its depth per token, whatever its architecture, and attention's work per "
-            "token grows with the tokens behind it while a recurrence's does not (the stream "
-            "section measures the memory side of this). A transformer parallelizes only the "
-            "prompt."),
+            "per epoch comes from; the scan gives a linear recurrence a short depth too "
+            f"({scan['train_depth']:,}, about 2 log2 N, against attention's about log2 N). "
+            "Generating, each output is the next input, so every model makes its tokens one "
+            "after another: the tanh RNN's depth is 3N - 1 again, the linear recurrence's "
+            f"2N - 1, and attention's {attention['generate_depth']:,} (about "
+            f"{per_token:.0f}N at N = {big:,}): each new token still reduces over the cache "
+            "behind it in depth about log2 of its length, so the total grows as N log N, "
+            "and its work per token grows with the tokens behind it while a recurrence's "
+            "does not (the stream section measures the memory side of this). Only the "
+            "prompt, whose tokens are all known, is processed all at once."),
     ])
 
 
