@@ -1332,8 +1332,14 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     4nd^2 + 2n^2d (four projections; scores and weighted sum) against 8nd^2
     (four gates, each with an input and a recurrent d x d matrix), so n < 2d.
     """
-    if min(k, r) < 2:
-        raise ValueError(f"cost_table requires k and r >= 2, got k = {k}, r = {r}")
+    sizes = [_require_size("cost_table", "each size", n, high=MAX_COST_N) for n in sizes]
+    memory_sizes = [_require_size("cost_table", "each memory size", n, high=MAX_COST_N)
+                    for n in memory_sizes]
+    d = _require_size("cost_table", "d", d, high=MAX_COST_N)
+    k = _require_size("cost_table", "k", k, low=2, high=MAX_COST_N)
+    r = _require_size("cost_table", "r", r, low=2, high=MAX_COST_N)
+    if not sizes:
+        raise ValueError("cost_table requires at least one size")
     layers = []
     for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
         for n in sizes:
@@ -1919,6 +1925,8 @@ CORES_DECAYS = (0.9, 1 - 1e-7)
 CORES_TANH_W = 0.9
 CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error is at rounding
 CORES_SPIN = 300_000            # iterations of the spin that measures the cores this run had
+CORES_REPS = 7                  # samples per task unless --reps says otherwise
+CORES_SAMPLE_SECONDS = 0.05     # each sample this long at least: well above scheduling noise
 # The warm-up table: random inputs in [-0.5, 0.5), cut at 7 boundaries, two weights.
 WARMUP_N, WARMUP_SEED, WARMUP_PARTS = 20_000, 12, 8
 WARMUP_WEIGHTS = (0.9, 2.0)
@@ -2131,10 +2139,11 @@ def warmup_table():
                         for w in WARMUP_WEIGHTS]}
 
 
-def cores_section(n=CORES_N, reps=3, max_processes=CORES_MAX, start_method=None):
+def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=CORES_MAX, start_method=None):
     """Return the cores measurements: for P = 1 (serial, in this process) and
     P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
-    each task over `reps` samples taken in alternation (sample_per_call), its
+    each task over `reps` samples of at least CORES_SAMPLE_SECONDS each, taken
+    in alternation (sample_per_call), its
     speedup against P = 1 and its largest error against an independent
     reference; the serial cost per value of the two passes of every state
     and the ideal speedup they allow; how many cores' worth of a pure-Python
@@ -2206,7 +2215,8 @@ def _cores_measure(n, reps, cap, pool):
               functools.partial(_chunk_states, 0, n, fast, 0.0),
               functools.partial(pool.run, _spin, [(CORES_SPIN,)]),   # one core, then all
               functools.partial(pool.run, _spin, [(CORES_SPIN,)] * cap)]
-    *samples, first_pass, rescan, spin_one, spin_all = sample_per_call(calls, reps)
+    *samples, first_pass, rescan, spin_one, spin_all = sample_per_call(
+        calls, reps, seconds=CORES_SAMPLE_SECONDS)
     samples = dict(zip(keys, samples))
     errors = _cores_errors(n, results, counts)
     rows = []
@@ -2221,7 +2231,8 @@ def _cores_measure(n, reps, cap, pool):
     return {"rows": rows, "build_s": build,
             "pass_costs": {"first_pass_s_per_value": c1, "rescan_s_per_value": c2,
                            "ideal_every_state": {str(p): p * c2 / (c1 + c2) for p in counts}},
-            "spin": {"processes": cap, "cores_used": cap * min(spin_one) / min(spin_all)}}
+            "spin": {"processes": cap,        # noise can push the ratio past P; it is at most P
+                     "cores_used": min(cap, cap * min(spin_one) / min(spin_all))}}
 
 
 def _cores_errors(n, results, counts):
@@ -2284,7 +2295,12 @@ def render_cores(result):
             f"({format_seconds(build['this process'])} here, "
             f"{format_seconds(build['slowest worker'])} in the slowest worker). A pure-Python "
             f"spin on 1 and on {spin['processes']} workers got {spin['cores_used']:.2f} cores' "
-            f"worth of work done side by side: no split can beat that in this run. The pool "
+            f"worth of work done side by side (at most {spin['processes']}): no split can beat "
+            "that in this run"
+            + ("" if spin["cores_used"] >= 0.8 * spin["processes"] else
+               f"; the machine did not give this run {spin['processes']} cores, so read the "
+               "speedups against the spin's figure")
+            + ". The pool "
             f"started in {format_seconds(result['pool_startup_s'])}; a warm dispatch to two "
             f"workers takes {format_seconds(result['dispatch_s'])}, as long as the mean of "
             f"about {result['break_even_n'] // 2:,} values, so two processes cannot pay below "
@@ -2402,8 +2418,11 @@ def _training_example(length, k):
 # on every Python version (sum() of floats is compensated from 3.12 on, and
 # 10,000 steps of Adam turn a last-bit difference into a different table).
 
-def _blocks(params, sizes):
-    """Return params cut into consecutive blocks of the given sizes."""
+def _blocks(params, sizes, func):
+    """Return params cut into consecutive blocks of the given sizes; a
+    ValueError naming func if they are not exactly that many."""
+    if len(params) != sum(sizes):
+        raise ValueError(f"{func} requires {sum(sizes)} parameters, got {len(params)}")
     blocks, at = [], 0
     for size in sizes:
         blocks.append(params[at:at + size])
@@ -2428,7 +2447,7 @@ def rnn_loss(params, pairs, target, width=RNN_WIDTH, gradient=True):
     the tanh RNN with flat `params` on one example; (squared error, None) with
     gradient=False."""
     fsum, mul = math.fsum, operator.mul
-    wx, wh, b, c, (c0,) = _blocks(params, rnn_sizes(width))
+    wx, wh, b, c, (c0,) = _blocks(params, rnn_sizes(width), "rnn_loss")
     wx, wh = _rows(wx, 2), _rows(wh, width)
     states = [[0.0] * width]
     for value, marker in pairs:
@@ -2467,9 +2486,9 @@ def mingru_sizes(width=MINGRU_WIDTH):
     return (2 * width, width, 2 * width, width, width, 1)
 
 
-def _mingru_gates(params, pairs, width):
+def _mingru_gates(params, pairs, width, func):
     """Return, per channel, the decays 1 - z_t, the inputs z_t h~_t, z_t and h~_t."""
-    wz, bz, wh, bh, _, _ = _blocks(params, mingru_sizes(width))
+    wz, bz, wh, bh, _, _ = _blocks(params, mingru_sizes(width), func)
     channels = []
     for (wz0, wz1), bzi, (wh0, wh1), bhi in zip(_rows(wz, 2), bz, _rows(wh, 2), bh):
         z = [1 / (1 + math.exp(-(wz0 * v + wz1 * m + bzi))) for v, m in pairs]
@@ -2489,7 +2508,7 @@ def mingru_states(params, pairs, width=MINGRU_WIDTH, scan=True):
     the linear-recurrence scan with scan=True, otherwise by the serial loop."""
     recurrence = _recurrence(scan)
     return [recurrence(decays, inputs) for decays, inputs, _, _ in
-            _mingru_gates(params, pairs, width)]
+            _mingru_gates(params, pairs, width, "mingru_states")]
 
 
 def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=True):
@@ -2499,9 +2518,9 @@ def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=T
     (squared error, None) with gradient=False."""
     fsum, mul = math.fsum, operator.mul
     recurrence = _recurrence(scan)
-    channels = _mingru_gates(params, pairs, width)
+    channels = _mingru_gates(params, pairs, width, "mingru_loss")
     states = [recurrence(decays, inputs) for decays, inputs, _, _ in channels]
-    c, (c0,) = _blocks(params, mingru_sizes(width))[4:]
+    c, (c0,) = _blocks(params, mingru_sizes(width), "mingru_loss")[4:]
     error = fsum(ci * h[-1] for ci, h in zip(c, states)) + c0 - target
     if not gradient:
         return error * error, None
@@ -2953,6 +2972,8 @@ def _counted_run(run):
 def teacher_rows(sizes=TEACHER_SIZES, seed=TEACHER_SEED):
     """Return, for each model and N, the work and depth of training on N known
     inputs, and of generating N tokens from one."""
+    if not sizes:
+        raise ValueError("teacher_rows requires at least one size")
     rows = []
     for n in sizes:
         _require_size("teacher_rows", "n", n, low=2, high=MAX_QUADRATIC_N)
@@ -3119,6 +3140,8 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     operations (iterations x newton_iteration_depth) against the serial
     chain's 3T - 1 (part 12's count), and the mean log |w(1 - h_t^2)| along
     the true states: the recurrence's largest Lyapunov exponent."""
+    if not weights or not lengths:
+        raise ValueError("deer_rows requires at least one weight and one length")
     rng = random.Random(seed)
     inputs = {t: uniform_inputs(_require_size("deer_rows", "length", t, high=MAX_DEER_LENGTH),
                                 rng) for t in lengths}
@@ -3468,6 +3491,7 @@ MAX_READS = 1_000_000           # capacity reads per size
 MAX_TRAIN_LENGTH = 100_000      # adding-problem examples: the training loop is pure Python
 MAX_TRAIN_STEPS = 1_000_000
 MAX_TRAIN_SEEDS = 100
+MAX_COST_N = 10**15             # closed forms only: exact ints, any size a table can show
 MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations, 70 s of
                                 # linear attention in parallel
 MAX_DEER_LENGTH = 65_536        # up to T + 1 scans of T pairs
@@ -3538,15 +3562,15 @@ SAMPLE_SECONDS = 0.00075
 SPREAD_WARNING = 1.5
 
 
-def sample_per_call(functions, reps=3, *, timer=time.perf_counter):
+def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS):
     """Return, for each function (called with no arguments), a list of `reps`
     samples of its seconds per call.
 
     Timed as the timeit module times: a timeit.Timer per function, the
     garbage collector off during a sample. A function's first call warms the
     caches and sizes its samples, each of which runs enough calls to last
-    about SAMPLE_SECONDS; a first call that already lasts that long is the
-    first sample. Then rounds take one sample of every function in turn (a,
+    about `seconds`; a first call that already lasts that long is the first
+    sample. Then rounds take one sample of every function in turn (a,
     b, a, b, ...), so that a change in the machine's speed hits them all.
     Every sample is kept: the best is the measurement, the worst says how
     noisy the machine was.
@@ -3559,11 +3583,11 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter):
     loops, samples = [], []
     for t in timers:
         once = t.timeit(1)
-        if once >= SAMPLE_SECONDS:      # a call this long is a sample already
+        if once >= seconds:             # a call this long is a sample already
             loops.append(1)
             samples.append([once])
         else:
-            loops.append(_loop_count(min(once, t.timeit(1))))
+            loops.append(_loop_count(min(once, t.timeit(1)), seconds))
             samples.append([])
     for _ in range(reps):
         for t, count, taken in zip(timers, loops, samples):
@@ -3774,7 +3798,8 @@ class WorkerPool:
                 process = context.Process(target=_worker_loop, args=(there, here, parent),
                                           daemon=True)
                 self.workers.append((process, here))
-                process.start()
+                with _signals_held():   # the child starts with them held, until it ignores Ctrl-C
+                    process.start()
                 there.close()
         except BaseException:
             self.close()
@@ -3842,6 +3867,8 @@ def _worker_loop(pipe, parent_end, parent):
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
     for signum in _stop_signals():
         signal.signal(signum, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):              # held across the fork: let them in now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
     parent_end.close()                  # held open here, it would hide the parent's exit
     if parent is not None and hasattr(signal, "setitimer"):
         def check_parent(signum=None, frame=None):
@@ -3999,7 +4026,7 @@ Axis = collections.namedtuple("Axis", "label log low high")
 def _ticks(axis):
     """Return the tick values of an axis: powers of ten on a log axis (or its two
     ends when it spans less than a decade), steps of 1, 2 or 5 x 10^k otherwise."""
-    low, high = axis.low, axis.high
+    low, high = sorted((axis.low, axis.high))
     if axis.log:
         ticks = [10.0 ** k for k in range(math.floor(math.log10(low)),
                                           math.ceil(math.log10(high)) + 1)
@@ -4347,7 +4374,8 @@ SECTIONS = {
                       lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",),
                       figure_stream),
     "cores": Section("this machine's cores: reduction and recurrences",
-                     lambda opts: cores_section(max(opts.sizes or (CORES_N,)), opts.reps),
+                     lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
+                                                opts.reps if opts.reps_given else CORES_REPS),
                      render_cores, ("--sizes", "--reps"), figure_cores),
     "train": Section("problem 2, learned: three models trained (about 40 s)",
                      lambda opts: train_section(progress=_progress_line(sys.stderr)),
@@ -4411,6 +4439,12 @@ def _parse_reps(text):
     return _whole_number(text, MAX_REPS)
 
 
+def _parse_directory(text):
+    if not text:
+        raise ValueError("an empty directory name")
+    return text
+
+
 def _program_name():
     """Return the name the command was run by: why-transformers when installed, else main.py."""
     name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
@@ -4466,7 +4500,7 @@ def _build_parser(prog):
                               f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS})"))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
-    parser.add_argument("--svg", metavar="DIR",
+    parser.add_argument("--svg", metavar="DIR", type=option(_parse_directory),
                         help=(f"also draw each section's figure, where it has one "
                               f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
                               "to DIR/SECTION.svg"))
@@ -4492,6 +4526,7 @@ def _parse_args(argv, prog):
              if value is not None]
     opts.ignored = [option for option in given
                     if not any(option in SECTIONS[name].options for name in opts.sections)]
+    opts.reps_given = opts.reps is not None
     opts.reps = opts.reps or DEFAULT_REPS
     opts.figures = []                   # the paths --svg wrote
     return opts
@@ -4600,15 +4635,34 @@ def _write_all(fd, data):
             select.select([], [fd], [])
 
 
+def _check_output(stream):
+    """Raise _OutputError if stream is closed (None, or a file descriptor that
+    is not open), so that a run finds out before its work, not after."""
+    if stream is None:
+        raise _OutputError("the output is closed")
+    fd = _file_descriptor(stream)
+    if fd is not None:
+        try:
+            os.fstat(fd)
+        except OSError as exc:
+            raise _OutputError(exc.strerror or str(exc)) from None
+
+
 def _make_directory(path):
-    """Create the figures' directory if need be; raise _OutputError if it cannot
-    be created or written."""
+    """Create the figures' directory if need be and return whether it was
+    created; raise _OutputError if it cannot be created or written."""
+    if os.path.lexists(path) and not os.path.isdir(path):
+        reason = ("a link whose target does not exist" if not os.path.exists(path)
+                  else "not a directory")
+        raise _OutputError(f"{path}: {reason}")
+    created = not os.path.isdir(path)
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
         raise _OutputError(f"{path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise _OutputError(f"{path}: Permission denied")
+    return created
 
 
 def _write_figure(directory, name, text):
@@ -4620,10 +4674,12 @@ def _write_figure(directory, name, text):
         with open(temporary, "x", encoding="utf-8") as f:
             f.write(text)
         os.replace(temporary, path)
-    except OSError as exc:
+    except BaseException as exc:        # Ctrl-C and SIGTERM too: never leave the temporary
         with contextlib.suppress(OSError):
             os.remove(temporary)
-        raise _OutputError(f"{path}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise _OutputError(f"{path}: {exc.strerror or exc}") from None
+        raise
     return path
 
 
@@ -4656,11 +4712,21 @@ def main(argv=None):
             _complain(f"{prog}: note: {_readable_list(readers)} "
                       f"{'ignores' if len(readers) == 1 else 'ignore'} "
                       f"{' and '.join(opts.ignored)}")
-        if opts.svg:
-            _make_directory(opts.svg)
+        if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
+            _complain(f"{prog}: note: no chosen section draws a figure "
+                      f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
+                      "--svg ignored")
+            opts.svg = None
+        created = _make_directory(opts.svg) if opts.svg else False
+        _check_output(sys.stdout)       # before any work: a closed output is found now
         status = _run(opts, prog)
         if opts.figures:
             _complain(f"{prog}: wrote {', '.join(opts.figures)}")
+        elif opts.svg:
+            if created:
+                with contextlib.suppress(OSError):
+                    os.rmdir(opts.svg)
+            _complain(f"{prog}: note: no figure drawn: no chosen section had results to draw")
         return status
     except _UsageError as exc:
         _complain(f"{prog}: error: {exc}")
@@ -4688,6 +4754,14 @@ def _ignore_stop_signals():
         signal.signal(signum, signal.SIG_IGN)
 
 
+def _terminal_width(stream, fallback=80):
+    """Return the width of the terminal stream writes to, or fallback."""
+    try:
+        return max(10, os.get_terminal_size(stream.fileno()).columns)
+    except (AttributeError, OSError, ValueError):
+        return fallback
+
+
 def _progress_line(stream):
     """Return a function that rewrites one status line on stream, or None when
     stream is not a terminal. Called with None, it clears the line."""
@@ -4698,7 +4772,8 @@ def _progress_line(stream):
         text = "" if done is None else (f"train: {model} at T = {length}: step {done:,} of "
                                         f"{steps:,}, loss {loss:.3f}")
         try:
-            stream.write("\r" + text.ljust(78)[:78] + ("\r" if done is None else ""))
+            width = _terminal_width(stream) - 1     # one column spare: no wrap, no scroll
+            stream.write("\r" + text.ljust(width)[:width] + ("\r" if done is None else ""))
             stream.flush()
         except (OSError, ValueError):
             pass                        # a status line that cannot be shown is not an error

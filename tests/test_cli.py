@@ -256,10 +256,13 @@ class TestOutput(unittest.TestCase):
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: No space left on device\n")
 
-    def test_no_stdout_is_one_line_and_status_1(self):
+    def test_no_stdout_is_one_line_and_status_1_before_any_work(self):
+        # `python main.py train >&-` must not train for a minute first.
         with mock.patch.object(sys, "stdout", None), \
-                mock.patch.object(sys, "stderr", io.StringIO()) as err:
-            self.assertEqual(main.main(["depth"]), 1)
+                mock.patch.object(sys, "stderr", io.StringIO()) as err, \
+                mock.patch.dict(main.SECTIONS, train=main.SECTIONS["train"]._replace(
+                    compute=mock.Mock(side_effect=AssertionError("trained")))):
+            self.assertEqual(main.main(["train"]), 1)
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: the output is closed\n")
 

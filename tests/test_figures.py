@@ -6,6 +6,7 @@ current for the sections that measure no time."""
 import os
 import re
 import unittest
+from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
@@ -95,6 +96,42 @@ class TestSvgOption(unittest.TestCase):
         self.assertEqual((status, out), (1, ""))
         self.assertEqual(len(err.splitlines()), 1)
         self.assertRegex(err, r"^main\.py: error: cannot write output: .*main\.py/figures: ")
+
+    def test_an_empty_directory_name_is_a_bad_argument(self):
+        for argv in (("--svg", ""), ("--svg=",)):
+            status, out, err = run_main("depth", *argv)
+            self.assertEqual((status, out), (2, ""))
+            self.assertIn("--svg: an empty directory name", err)
+
+    def test_a_file_or_a_dangling_link_is_named_for_what_it_is(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            a_file, link = os.path.join(directory, "a_file"), os.path.join(directory, "link")
+            open(a_file, "w").close()
+            os.symlink(os.path.join(directory, "nowhere"), link)
+            for path, reason in ((a_file, "not a directory"),
+                                 (link, "a link whose target does not exist")):
+                status, out, err = run_main("depth", "--svg", path)
+                self.assertEqual((status, out), (1, ""))
+                self.assertEqual(err, f"main.py: error: cannot write output: {path}: {reason}\n")
+
+    def test_sections_without_figures_get_a_note_and_no_directory(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as parent:
+            for sections in (("scan",), ("cores", "--sizes", "1")):
+                directory = os.path.join(parent, "figures")
+                status, _, err = run_main(*sections, "--svg", directory)
+                self.assertEqual(status, 0)
+                self.assertIn("main.py: note: no", err)
+                self.assertFalse(os.path.exists(directory), sections)
+
+    def test_an_interrupted_write_leaves_no_temporary_file(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            with mock.patch.object(main.os, "replace", side_effect=KeyboardInterrupt):
+                with self.assertRaises(KeyboardInterrupt):
+                    main._write_figure(directory, "depth", "<svg/>")
+            self.assertEqual(os.listdir(directory), [])
 
     def test_the_figures_written_are_named_and_whole(self):
         import tempfile

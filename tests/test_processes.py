@@ -223,6 +223,43 @@ class TestPoolInThisProcess(unittest.TestCase):
             self.assertIsNot(signal.getsignal(signal.SIGTERM), before)
         self.assertIs(signal.getsignal(signal.SIGTERM), before)
 
+    @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "needs pthread_sigmask")
+    def test_workers_start_with_ctrl_c_held(self):
+        # A child forked with SIGINT live can be hit before its loop ignores it
+        # (tracebacks from Random.seed or _bootstrap): it must start with SIGINT held.
+        import multiprocessing.process
+        held, start = [], multiprocessing.process.BaseProcess.start
+
+        def start_and_look(process):
+            held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+            start(process)
+
+        with mock.patch.object(multiprocessing.process.BaseProcess, "start", start_and_look):
+            with main.WorkerPool(2) as pool:
+                self.assertEqual(pool.run(divmod, [(7, 2)]), [(3, 1)])    # and they run
+        self.assertEqual(held, [True, True])
+        self.assertNotIn(signal.SIGINT, signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+    def test_a_worker_killed_during_train_is_one_line_and_the_runs_go_on(self):
+        class DyingPool:                # the out-of-memory killer, in the second round
+            calls = 0
+
+            def run(self, function, calls):
+                DyingPool.calls += 1
+                if DyingPool.calls == 2:
+                    raise RuntimeError("a worker process stopped")
+                return [function(*call) for call in calls]
+
+            def close(self):
+                pass
+
+        with mock.patch.object(main, "TRAIN_CHUNK", 20):            # two rounds of 20 steps
+            here, lost_here = main.train_models((3,), 40, 1, pool=None)
+            there, lost = main.train_models((3,), 40, 1, pool=DyingPool())
+        self.assertEqual(lost, "a worker process stopped at step 20; the rest ran in this process")
+        self.assertIsNone(lost_here)
+        self.assertEqual([r["test_mse"] for r in there], [r["test_mse"] for r in here])
+
     def run_cores_when(self, failure):
         """Run cores and depth with the second worker's start, or pipe, failing."""
         with mock.patch.object(main, "_cpu_count", return_value=2), failure:

@@ -4,6 +4,7 @@ closed form, and a short training run that lowers every model's loss."""
 
 import json
 import math
+import os
 import random
 import unittest
 from fractions import Fraction
@@ -205,7 +206,27 @@ class TestProgressLine(unittest.TestCase):
         show(None)
         written = terminal.getvalue()
         self.assertIn("train: mingru at T = 80: step 500 of 10,000, loss 0.123", written)
-        self.assertTrue(written.endswith("\r" + " " * 78 + "\r"))
+        self.assertTrue(written.endswith("\r" + " " * 79 + "\r"))    # 80 columns, one spare
+
+    def test_the_line_fits_a_narrow_terminal(self):
+        import io
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+            def fileno(self):
+                return 2
+
+        terminal = Terminal()
+        with mock.patch.object(main.os, "get_terminal_size",
+                               return_value=os.terminal_size((40, 24))):
+            show = main._progress_line(terminal)
+            show(500, 10_000, "mingru", 80, 0.123)
+            show(None)
+        for line in terminal.getvalue().split("\r"):
+            self.assertLessEqual(len(line), 39)
 
 
 if __name__ == "__main__":
