@@ -134,23 +134,20 @@ def parallel_scan(xs, op=operator.add):
     return out
 
 
-def benchmark(n, reps=3, *, timer=time.perf_counter, samples=False):
+def benchmark(n, reps=3):
     """Return (rnn_seconds, attention_seconds): the best seconds per call of
     rnn_style and attention_style on seed_input(n).
 
     Timed as timeit times (sample_per_call): the two functions' samples
     alternate, and the minimum of `reps` is kept, because slower samples
-    come from interference, not from the code. With samples=True, return
-    every sample of each instead of the best.
+    come from interference, not from the code.
 
     >>> rnn_s, attn_s = benchmark(1_000, reps=1)
     >>> rnn_s > 0 and attn_s > 0
     True
     """
-    xs = seed_input(n)
-    rnn, attn = sample_per_call([functools.partial(rnn_style, xs),
-                                 functools.partial(attention_style, xs)], reps, timer=timer)
-    return (rnn, attn) if samples else (min(rnn), min(attn))
+    rnn, attn = _lesson_samples(n, reps)
+    return min(rnn), min(attn)
 
 
 def depth(n):
@@ -269,12 +266,21 @@ def render_depth(rows):
     ])
 
 
+def _lesson_samples(n, reps):
+    """Return every sample of rnn_style's and attention_style's seconds per
+    call on seed_input(n), taken in alternation: benchmark keeps the best."""
+    xs = seed_input(n)
+    return sample_per_call([functools.partial(rnn_style, xs),
+                            functools.partial(attention_style, xs)], reps)
+
+
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
     """Return the wall-clock table: per size, the best seconds per call of both
-    functions (benchmark), their ratio, and each one's spread (worst / best)."""
+    functions (as benchmark times them), their ratio, and each one's spread
+    (worst / best)."""
     rows = []
     for n in sizes:
-        rnn, attn = benchmark(n, reps, samples=True)
+        rnn, attn = _lesson_samples(n, reps)
         rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
                      "ratio": min(rnn) / min(attn),
                      "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
