@@ -392,6 +392,73 @@ section)."""
 # ============================================================================
 
 
+# Each section of the command line registers itself where its part ends:
+# what it computes from the options, how it renders as text, which options it
+# reads, its figure (or None) and its summary for --help. `all` runs them in
+# the order of this file.
+
+Section = collections.namedtuple("Section", "summary compute render options figure",
+                                 defaults=(None,))
+SECTIONS = {}
+
+FIGURE_N = 16                   # the depth figure's sequence
+
+
+def figure_depth(rows):
+    """Return the dependency graphs for N = 16 as SVG: the recurrence's chain,
+    the reduction's tree and the Hillis-Steele network, with their depths."""
+    n = FIGURE_N
+    chain_depth, tree_depth = depth(n)
+    fig = Figure(f"N = {n}: a recurrence is a chain, a reduction is a tree",
+                 f"depth = longest path of dependent steps; the table's depth ratio at "
+                 f"N = {rows[-1]['n']:,} is {rows[-1]['depth_ratio']:,.0f}x", height=600)
+    xs = [38 + 37.5 * i for i in range(n)]
+    fig.text(20, 66, f"recurrence h_t = f(h_(t-1), x_t): depth {chain_depth}", size=12,
+             weight="bold")
+    for i, x in enumerate(xs):
+        if i:
+            fig.line(xs[i - 1] + 9, 90, x - 9, 90, width=1.4)
+        fig.node(x, 90, f"h{i + 1}", "chain")
+    fig.text(20, 136, f"reduction x_1 + ... + x_{n}, a tree: depth {tree_depth}", size=12,
+             weight="bold")
+    level, y = [(x, f"x{i + 1}") for i, x in enumerate(xs)], 300
+    for x, label in level:
+        fig.node(x, y, label, "tree")
+    for _ in range(tree_depth):
+        up = [((a[0] + b[0]) / 2, "+") for a, b in zip(level[0::2], level[1::2])]
+        for k, (x, _) in enumerate(up):
+            for child in level[2 * k:2 * k + 2]:
+                fig.line(child[0], y - 9, x, y - 31, width=1.0)
+            fig.node(x, y - 40, "+", "tree", color="#cfe3f3")
+        level, y = up + level[len(up) * 2:], y - 40
+    rounds = list(itertools.takewhile(lambda s: s < n, (2 ** k for k in range(n))))
+    fig.text(20, 346, f"Hillis-Steele scan: every prefix in {len(rounds)} rounds "
+             "(a row a round)", size=12, weight="bold")
+    for r in range(len(rounds) + 1):
+        y = 370 + 52 * r
+        for i, x in enumerate(xs):
+            if r:
+                fig.line(x, y - 43, x, y - 9, color="#888", width=0.8)
+                if i >= rounds[r - 1]:
+                    fig.line(xs[i - rounds[r - 1]], y - 43, x, y - 9, color=PALETTE[0], width=1.0)
+            fig.node(x, y, "", "scan", color="#fff" if r == 0 else "#fde0c5")
+    return fig.svg()
+
+
+SECTIONS["depth"] = Section(
+    summary="serial depth of the recurrence and the reduction",
+    compute=lambda opts: depth_rows(),
+    render=render_depth, options=(), figure=figure_depth)
+SECTIONS["wallclock"] = Section(
+    summary="both functions timed on this machine",
+    compute=lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
+    render=render_wallclock, options=("--sizes", "--reps"))
+SECTIONS["scan"] = Section(
+    summary="Hillis-Steele scan checked against the serial scan",
+    compute=lambda opts: scan_check(),
+    render=render_scan, options=())
+
+
 # ============================================================================
 # 1. Exercise (Easy): a vector hidden state
 # ============================================================================
@@ -516,6 +583,12 @@ def render_hidden(rows):
         "convolution): a diagonal combine (last column) costs 2 x width. A tanh",
         "step cannot be regrouped exactly at all.",
     ])
+
+
+SECTIONS["hidden"] = Section(
+    summary="exercise (easy): hidden state of width 1, 8, 64",
+    compute=lambda opts: hidden_rows(reps=opts.reps),
+    render=render_hidden, options=("--reps",))
 
 
 # ============================================================================
@@ -663,6 +736,25 @@ def render_sweep(result):
     ])
 
 
+def figure_sweep(result):
+    """Return the sweep's times against N, log-log, with the fitted exponents."""
+    rows = result["rows"]
+    fit = ("" if result["rnn_exponent"] is None else
+           f" (fit: N^{result['rnn_exponent']:.2f} and N^{result['attn_exponent']:.2f})")
+    fig = Figure("Time per call against sequence length, one core", MEASURED + fit)
+    series = [("rnn_style", [(r["n"], r["rnn_s"]) for r in rows]),
+              ("attention_style", [(r["n"], r["attn_s"]) for r in rows])]
+    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
+           _axis_for("seconds per call (log)", [p[1] for _, s in series for p in s], log=True))
+    return fig.svg()
+
+
+SECTIONS["sweep"] = Section(
+    summary="exercise (hard): lengths 64 ... 65,536, plotted",
+    compute=lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
+    render=render_sweep, options=("--sizes", "--reps"), figure=figure_sweep)
+
+
 # ============================================================================
 # 3. The linear recurrence that state-space models parallelize
 # ============================================================================
@@ -797,6 +889,12 @@ def render_ssm(result):
         "linear, and its state matrix diagonal (the hidden section says why), so",
         "that it trains in parallel.",
     ])
+
+
+SECTIONS["ssm"] = Section(
+    summary="the linear recurrence as a parallel scan (SSMs)",
+    compute=lambda opts: ssm_check(),
+    render=render_ssm, options=())
 
 
 # ============================================================================
@@ -1028,6 +1126,24 @@ def render_work(rows):
         "ceil(log2 N), at every N above. (The recurrence counts a multiply and",
         "an add per step, hence 2N - 1.)",
     ])
+
+
+def figure_work(rows):
+    """Return work against depth for every algorithm at every size, log-log."""
+    fig = Figure("Work against depth, counted on the code that runs",
+                 "one line per algorithm, one point per N; lower left is cheap and short")
+    names = list(dict.fromkeys(r["algorithm"] for r in rows))
+    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
+              for name in names]
+    _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
+           _axis_for("work (log)", [r["work"] for r in rows], log=True))
+    return fig.svg()
+
+
+SECTIONS["work"] = Section(
+    summary="work and depth of every algorithm, counted",
+    compute=lambda opts: work_rows(),
+    render=render_work, options=(), figure=figure_work)
 
 
 # ============================================================================
@@ -1276,6 +1392,33 @@ def render_lanes(result):
     ])
 
 
+def figure_lanes(result):
+    """Return steps against lanes for the recurrence and the reduction, with the busy share."""
+    rows = result["rows"]
+    n = rows[-1]["n"]
+    rows = [r for r in rows if r["n"] == n]
+    fig = Figure(f"Steps against lanes, N = {n:,} values",
+                 "labels: the share of lane-steps the reduction leaves idle")
+    series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
+              ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
+    x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
+    y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    left, top, width, height = CHART_BOX
+    for r in rows:
+        if r["reduction_steps"]:
+            fig.text(_position(r["lanes"], x_axis, left, width) + 5,
+                     _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
+                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9)
+    return fig.svg()
+
+
+SECTIONS["lanes"] = Section(
+    summary="a simulated machine of 1 ... 16,384 lanes",
+    compute=lambda opts: lanes_section(opts.sizes or (LANES_N,)),
+    render=render_lanes, options=("--sizes",), figure=figure_lanes)
+
+
 # ============================================================================
 # 6. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
 # ============================================================================
@@ -1416,6 +1559,12 @@ def render_cost(result):
     ])
 
 
+SECTIONS["cost"] = Section(
+    summary="what attention costs: Vaswani et al. Table 1",
+    compute=lambda opts: cost_table(),
+    render=render_cost, options=())
+
+
 # ============================================================================
 # 7. The second problem: gradients fading over distance
 # ============================================================================
@@ -1546,6 +1695,28 @@ def render_gradient(result):
             "distance.) This is the lesson's inductive bias: an RNN assumes recency, "
             "attention assumes nothing."),
     ])
+
+
+def figure_gradient(result):
+    """Return each column's effect of an input k steps back against k, log y."""
+    rows = result["rows"]
+    fig = Figure("How much of an input k steps back reaches the end",
+                 f"{result['n']} inputs, seed {result['seed']}; tanh columns by the chain rule, "
+                 "the others closed forms")
+    columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
+               (f"tanh, w = {result['w_wide']:g}", "tanh_wide"),
+               (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
+    series = [(label, [(r["k"], abs(r[key])) for r in rows]) for label, key in columns]
+    _chart(fig, CHART_BOX, series, _axis_for("distance k", [r["k"] for r in rows], low=0),
+           _axis_for("|d h_N / d x_(N-k)| (log)",
+                     [v for _, s in series for _, v in s if v > 0], log=True))
+    return fig.svg()
+
+
+SECTIONS["gradient"] = Section(
+    summary="problem 2: how much of an input k steps back remains",
+    compute=lambda opts: gradient_rows(),
+    render=render_gradient, options=(), figure=figure_gradient)
 
 
 # ============================================================================
@@ -1700,6 +1871,27 @@ def render_capacity(rows):
             "(Bahdanau, Cho and Bengio: the decoder reads every encoder state, as the cache "
             "does here); what 2017 removed was the recurrence."),
     ])
+
+
+def figure_capacity(rows):
+    """Return recall against n/d: measured points, the exact curve, the normal
+    approximation and the cache."""
+    fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
+                 "measured: random draws; exact: a binomial tail; a coin flip reads 0.5")
+    at = [r["n"] / r["d"] for r in rows]
+    series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
+              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
+              ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
+              ("KV cache", list(zip(at, (r["cache_recall"] for r in rows))))]
+    _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True),
+           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
+    return fig.svg()
+
+
+SECTIONS["capacity"] = Section(
+    summary="problem 3: what a state of 64 numbers can recall",
+    compute=lambda opts: capacity_rows(),
+    render=render_capacity, options=(), figure=figure_capacity)
 
 
 # ============================================================================
@@ -1914,6 +2106,30 @@ def render_stream(result):
             "RNN: streaming with constant memory, very long contexts, and small devices "
             "favour a recurrent state; a transformer's cache grows with every token."),
     ])
+
+
+def figure_stream(result):
+    """Return memory and next-token time against T for the cache and the state."""
+    rows = result["measured"]
+    fig = Figure("One token at a time: a KV cache against a recurrent state",
+                 MEASURED, height=640)
+    tokens = [r["tokens"] for r in rows]
+    memory = [("KV cache", [(r["tokens"], r["cache_bytes"]) for r in rows]),
+              ("state", [(r["tokens"], r["state_bytes"]) for r in rows])]
+    _chart(fig, (72, 58, 350, 220), memory, _axis_for("tokens T (log)", tokens, log=True),
+           _axis_for("bytes held (log)", [v for _, s in memory for _, v in s], log=True))
+    time_ = [("attention", [(r["tokens"], r["cache_token_s"]) for r in rows]),
+             ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
+    _chart(fig, (72, 360, 350, 220), time_, _axis_for("tokens T (log)", tokens, log=True),
+           _axis_for("seconds for the next token (log)",
+                     [v for _, s in time_ for _, v in s], log=True))
+    return fig.svg()
+
+
+SECTIONS["stream"] = Section(
+    summary="one token at a time: a KV cache against a state",
+    compute=lambda opts: stream_rows(reps=opts.reps),
+    render=render_stream, options=("--reps",), figure=figure_stream)
 
 
 # ============================================================================
@@ -2191,7 +2407,8 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=CORES_MAX, start_met
             **result, "pool_startup_s": startup, "dispatch_s": dispatch,
             "break_even_n": math.ceil(2 * dispatch / per_value),
             "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
-            "warmup": warmup_table()}
+            "warmup": warmup_table(), "most_processes": cap,
+            "ideal_every_state": result["pass_costs"]["ideal_every_state"][str(cap)]}
 
 
 def _cores_measure(n, reps, cap, pool):
@@ -2278,12 +2495,12 @@ def render_cores(result):
     table = _table(("task", "processes", "time", "speedup", "max rel. error"),
                    [(r["task"], r["processes"], format_seconds(r["seconds"]),
                      f"{r['speedup']:.2f}x", f"{r['max_rel_error']:.1e}") for r in rows], left=1)
-    top = max(r["processes"] for r in rows)
+    top = result["most_processes"]
     at = {(r["task"], r["processes"]): r for r in rows}
     slow, fast = result["chunk_decays"]
     costs, spin = result["pass_costs"], result["spin"]
     c1, c2 = costs["first_pass_s_per_value"], costs["rescan_s_per_value"]
-    ideal = costs["ideal_every_state"][str(top)]
+    ideal = result["ideal_every_state"]
     every = at[EVERY_STATE, top]["speedup"]
     slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
     coupling = ("do not depend on each other at all" if slow["A"] == 0
@@ -2367,6 +2584,42 @@ def _render_warmup(warmup):
             "vanishing gradient along one trajectory (Bengio et al. 1994 call such stable "
             "states latching)."),
     ]
+
+
+def figure_cores(result):
+    """Return each task's measured speedup at the most processes, the ideal of
+    every state, and the cores' worth the spin measured."""
+    if not result["available"]:
+        return None
+    rows = result["rows"]
+    top = result["most_processes"]
+    tasks = list(dict.fromkeys(r["task"] for r in rows))
+    fig = Figure(f"Speedup on {top} processes, by task", MEASURED)
+    measured = [(k + 1, r["speedup"]) for k, r in enumerate(
+        r for r in rows if r["processes"] == top)]
+    every = tasks.index(EVERY_STATE) + 1
+    ideal = result["ideal_every_state"]
+    series = [("measured", measured),
+              ("ideal, every state", [(every, ideal)]),
+              ("cores' worth (spin)", [(1, result["spin"]["cores_used"]),
+                                       (len(tasks), result["spin"]["cores_used"])]),
+              ("no gain", [(1, 1.0), (len(tasks), 1.0)])]
+    _chart(fig, CHART_BOX, series, Axis("task (1 to 5, as in the table)", False, 0.5,
+                                        len(tasks) + 0.5),
+           _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05),
+           points_only=("measured", "ideal, every state"))
+    left, top_y, width, height = CHART_BOX
+    for k, task in enumerate(tasks):
+        fig.text(_position(k + 1, Axis("", False, 0.5, len(tasks) + 0.5), left, width),
+                 top_y + height + 48 + 11 * (k % 2), task.split(",")[0], size=9, anchor="middle")
+    return fig.svg()
+
+
+SECTIONS["cores"] = Section(
+    summary="this machine's cores: reduction and recurrences",
+    compute=lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
+                                       opts.reps if opts.reps_given else CORES_REPS),
+    render=render_cores, options=("--sizes", "--reps"), figure=figure_cores)
 
 
 # ============================================================================
@@ -2883,6 +3136,38 @@ def _train_reading(verdicts, lengths):
     return " ".join(sentences)
 
 
+def figure_train(result):
+    """Return held-out MSE against T: each model's median over its
+    initializations as a line, every initialization as a point, and the
+    held-out constant's score."""
+    rows, floor = result["rows"], 1e-5
+    fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
+                 f"line: the median over initializations; below {floor:g} drawn at {floor:g}")
+    lengths = [c["length"] for c in result["constant"]]
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    series = []
+    for m in models:
+        series.append((f"{MODEL_NAMES[m]}, median", [
+            (t, max(statistics.median(r["test_mse"] for r in rows
+                                      if r["model"] == m and r["length"] == t), floor))
+            for t in lengths]))
+    series.append(("predicting 1", [(c["length"], c["test_mse"]) for c in result["constant"]]))
+    points = [(f"{MODEL_NAMES[m]}, each init", [(r["length"], max(r["test_mse"], floor))
+                                               for r in rows if r["model"] == m])
+              for m in models]
+    _chart(fig, CHART_BOX, series + points,
+           _axis_for("sequence length T (log)", lengths, log=True),
+           _axis_for("held-out MSE (log)", [floor, 0.5], log=True),
+           points_only={name for name, _ in points})
+    return fig.svg()
+
+
+SECTIONS["train"] = Section(
+    summary="problem 2, learned: three models trained (about 40 s)",
+    compute=lambda opts: train_section(progress=_progress_line(sys.stderr)),
+    render=render_train, options=(), figure=figure_train)
+
+
 # ============================================================================
 # 12. What runs in parallel: training on a known sequence, against generating
 # ============================================================================
@@ -3037,6 +3322,12 @@ def render_teacher(rows):
             "does not (the stream section measures the memory side of this). Only the "
             "prompt, whose tokens are all known, is processed all at once."),
     ])
+
+
+SECTIONS["teacher"] = Section(
+    summary="training in parallel, generating one token at a time",
+    compute=lambda opts: teacher_rows(),
+    render=render_teacher, options=())
 
 
 # ============================================================================
@@ -3269,6 +3560,28 @@ def _deer_lyapunov_reading(at, weights, long):
             "guess, not at the true states, and the guess starts at h = 0.")
 
 
+def figure_deer(rows):
+    """Return plain Newton's iterations against T for each w, the cap drawn."""
+    plain = [r for r in rows if r["method"] == DEER_METHODS[0]]
+    cap = plain[0]["cap"]
+    fig = Figure("Newton iterations to solve a tanh RNN, against its length",
+                 f"plain Newton from h = 0; a point at {cap}: not within {cap} iterations")
+    lengths = [r["length"] for r in plain]
+    series = [(f"w = {w:g}", [(r["length"], r["iterations"] or cap)
+                              for r in plain if r["w"] == w])
+              for w in dict.fromkeys(r["w"] for r in plain)]
+    series.append((f"cap, {cap} iterations", [(min(lengths), cap), (max(lengths), cap)]))
+    _chart(fig, CHART_BOX, series, _axis_for("T (log)", lengths, log=True),
+           _axis_for("iterations (log)", [1, cap], log=True))
+    return fig.svg()
+
+
+SECTIONS["deer"] = Section(
+    summary="a tanh RNN solved in parallel by Newton's method",
+    compute=lambda opts: deer_rows(),
+    render=render_deer, options=(), figure=figure_deer)
+
+
 # ============================================================================
 # 14. Linear attention is an RNN: one computation, three ways
 # ============================================================================
@@ -3483,6 +3796,23 @@ def render_linear(result):
             f"coordinates read back right: {recall}. Reads fill with crosstalk as n grows "
             "past d, where a KV cache does not."),
     ])
+
+
+def figure_linear(result):
+    """Return each form's time against N, log-log."""
+    rows = result["forms"]
+    fig = Figure("Linear attention, three ways: time against N", MEASURED)
+    series = [(form, [(r["n"], r["seconds"]) for r in rows if r["form"] == form])
+              for form in dict.fromkeys(r["form"] for r in rows)]
+    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
+           _axis_for("seconds (log)", [r["seconds"] for r in rows], log=True))
+    return fig.svg()
+
+
+SECTIONS["linear"] = Section(
+    summary="linear attention as an RNN, computed three ways",
+    compute=lambda opts: linear_section(),
+    render=render_linear, options=(), figure=figure_linear)
 
 
 # ============================================================================
@@ -4117,227 +4447,8 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
             fig.text(left + width + 40, ly + 4, label, size=10)
 
 
-FIGURE_N = 16                   # the depth figure's sequence
 CHART_BOX = (72, 58, 350, 272)  # left, top, width, height; the legend goes to the right
 MEASURED = "measured on one machine: times differ from machine to machine"
-
-
-def figure_depth(rows):
-    """Return the dependency graphs for N = 16 as SVG: the recurrence's chain,
-    the reduction's tree and the Hillis-Steele network, with their depths."""
-    n = FIGURE_N
-    chain_depth, tree_depth = depth(n)
-    fig = Figure(f"N = {n}: a recurrence is a chain, a reduction is a tree",
-                 f"depth = longest path of dependent steps; the table's depth ratio at "
-                 f"N = {rows[-1]['n']:,} is {rows[-1]['depth_ratio']:,.0f}x", height=600)
-    xs = [38 + 37.5 * i for i in range(n)]
-    fig.text(20, 66, f"recurrence h_t = f(h_(t-1), x_t): depth {chain_depth}", size=12,
-             weight="bold")
-    for i, x in enumerate(xs):
-        if i:
-            fig.line(xs[i - 1] + 9, 90, x - 9, 90, width=1.4)
-        fig.node(x, 90, f"h{i + 1}", "chain")
-    fig.text(20, 136, f"reduction x_1 + ... + x_{n}, a tree: depth {tree_depth}", size=12,
-             weight="bold")
-    level, y = [(x, f"x{i + 1}") for i, x in enumerate(xs)], 300
-    for x, label in level:
-        fig.node(x, y, label, "tree")
-    for _ in range(tree_depth):
-        up = [((a[0] + b[0]) / 2, "+") for a, b in zip(level[0::2], level[1::2])]
-        for k, (x, _) in enumerate(up):
-            for child in level[2 * k:2 * k + 2]:
-                fig.line(child[0], y - 9, x, y - 31, width=1.0)
-            fig.node(x, y - 40, "+", "tree", color="#cfe3f3")
-        level, y = up + level[len(up) * 2:], y - 40
-    rounds = list(itertools.takewhile(lambda s: s < n, (2 ** k for k in range(n))))
-    fig.text(20, 346, f"Hillis-Steele scan: every prefix in {len(rounds)} rounds "
-             "(a row a round)", size=12, weight="bold")
-    for r in range(len(rounds) + 1):
-        y = 370 + 52 * r
-        for i, x in enumerate(xs):
-            if r:
-                fig.line(x, y - 43, x, y - 9, color="#888", width=0.8)
-                if i >= rounds[r - 1]:
-                    fig.line(xs[i - rounds[r - 1]], y - 43, x, y - 9, color=PALETTE[0], width=1.0)
-            fig.node(x, y, "", "scan", color="#fff" if r == 0 else "#fde0c5")
-    return fig.svg()
-
-
-def figure_sweep(result):
-    """Return the sweep's times against N, log-log, with the fitted exponents."""
-    rows = result["rows"]
-    fit = ("" if result["rnn_exponent"] is None else
-           f" (fit: N^{result['rnn_exponent']:.2f} and N^{result['attn_exponent']:.2f})")
-    fig = Figure("Time per call against sequence length, one core", MEASURED + fit)
-    series = [("rnn_style", [(r["n"], r["rnn_s"]) for r in rows]),
-              ("attention_style", [(r["n"], r["attn_s"]) for r in rows])]
-    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
-           _axis_for("seconds per call (log)", [p[1] for _, s in series for p in s], log=True))
-    return fig.svg()
-
-
-def figure_work(rows):
-    """Return work against depth for every algorithm at every size, log-log."""
-    fig = Figure("Work against depth, counted on the code that runs",
-                 "one line per algorithm, one point per N; lower left is cheap and short")
-    names = list(dict.fromkeys(r["algorithm"] for r in rows))
-    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
-              for name in names]
-    _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
-           _axis_for("work (log)", [r["work"] for r in rows], log=True))
-    return fig.svg()
-
-
-def figure_lanes(result):
-    """Return steps against lanes for the recurrence and the reduction, with the busy share."""
-    rows = result["rows"]
-    n = rows[-1]["n"]
-    rows = [r for r in rows if r["n"] == n]
-    fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: the share of lane-steps the reduction leaves idle")
-    series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
-              ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
-    x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
-    y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis)
-    left, top, width, height = CHART_BOX
-    for r in rows:
-        if r["reduction_steps"]:
-            fig.text(_position(r["lanes"], x_axis, left, width) + 5,
-                     _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9)
-    return fig.svg()
-
-
-def figure_gradient(result):
-    """Return each column's effect of an input k steps back against k, log y."""
-    rows = result["rows"]
-    fig = Figure("How much of an input k steps back reaches the end",
-                 f"{result['n']} inputs, seed {result['seed']}; tanh columns by the chain rule, "
-                 "the others closed forms")
-    columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
-               (f"tanh, w = {result['w_wide']:g}", "tanh_wide"),
-               (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
-    series = [(label, [(r["k"], abs(r[key])) for r in rows]) for label, key in columns]
-    _chart(fig, CHART_BOX, series, _axis_for("distance k", [r["k"] for r in rows], low=0),
-           _axis_for("|d h_N / d x_(N-k)| (log)",
-                     [v for _, s in series for _, v in s if v > 0], log=True))
-    return fig.svg()
-
-
-def figure_capacity(rows):
-    """Return recall against n/d: measured points, the exact curve, the normal
-    approximation and the cache."""
-    fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
-                 "measured: random draws; exact: a binomial tail; a coin flip reads 0.5")
-    at = [r["n"] / r["d"] for r in rows]
-    series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
-              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
-              ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
-              ("KV cache", list(zip(at, (r["cache_recall"] for r in rows))))]
-    _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True),
-           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
-    return fig.svg()
-
-
-def figure_stream(result):
-    """Return memory and next-token time against T for the cache and the state."""
-    rows = result["measured"]
-    fig = Figure("One token at a time: a KV cache against a recurrent state",
-                 MEASURED, height=640)
-    tokens = [r["tokens"] for r in rows]
-    memory = [("KV cache", [(r["tokens"], r["cache_bytes"]) for r in rows]),
-              ("state", [(r["tokens"], r["state_bytes"]) for r in rows])]
-    _chart(fig, (72, 58, 350, 220), memory, _axis_for("tokens T (log)", tokens, log=True),
-           _axis_for("bytes held (log)", [v for _, s in memory for _, v in s], log=True))
-    time_ = [("attention", [(r["tokens"], r["cache_token_s"]) for r in rows]),
-             ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
-    _chart(fig, (72, 360, 350, 220), time_, _axis_for("tokens T (log)", tokens, log=True),
-           _axis_for("seconds for the next token (log)",
-                     [v for _, s in time_ for _, v in s], log=True))
-    return fig.svg()
-
-
-def figure_cores(result):
-    """Return each task's measured speedup at the most processes, the ideal of
-    every state, and the cores' worth the spin measured."""
-    if not result["available"]:
-        return None
-    rows = result["rows"]
-    top = max(r["processes"] for r in rows)
-    tasks = list(dict.fromkeys(r["task"] for r in rows))
-    fig = Figure(f"Speedup on {top} processes, by task", MEASURED)
-    measured = [(k + 1, r["speedup"]) for k, r in enumerate(
-        r for r in rows if r["processes"] == top)]
-    every = tasks.index(EVERY_STATE) + 1
-    ideal = result["pass_costs"]["ideal_every_state"][str(top)]
-    series = [("measured", measured),
-              ("ideal, every state", [(every, ideal)]),
-              ("cores' worth (spin)", [(1, result["spin"]["cores_used"]),
-                                       (len(tasks), result["spin"]["cores_used"])]),
-              ("no gain", [(1, 1.0), (len(tasks), 1.0)])]
-    _chart(fig, CHART_BOX, series, Axis("task (1 to 5, as in the table)", False, 0.5,
-                                        len(tasks) + 0.5),
-           _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05),
-           points_only=("measured", "ideal, every state"))
-    left, top_y, width, height = CHART_BOX
-    for k, task in enumerate(tasks):
-        fig.text(_position(k + 1, Axis("", False, 0.5, len(tasks) + 0.5), left, width),
-                 top_y + height + 48 + 11 * (k % 2), task.split(",")[0], size=9, anchor="middle")
-    return fig.svg()
-
-
-def figure_train(result):
-    """Return held-out MSE against T: each model's median over its
-    initializations as a line, every initialization as a point, and the
-    held-out constant's score."""
-    rows, floor = result["rows"], 1e-5
-    fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
-                 f"line: the median over initializations; below {floor:g} drawn at {floor:g}")
-    lengths = [c["length"] for c in result["constant"]]
-    models = list(dict.fromkeys(r["model"] for r in rows))
-    series = []
-    for m in models:
-        series.append((f"{MODEL_NAMES[m]}, median", [
-            (t, max(statistics.median(r["test_mse"] for r in rows
-                                      if r["model"] == m and r["length"] == t), floor))
-            for t in lengths]))
-    series.append(("predicting 1", [(c["length"], c["test_mse"]) for c in result["constant"]]))
-    points = [(f"{MODEL_NAMES[m]}, each init", [(r["length"], max(r["test_mse"], floor))
-                                               for r in rows if r["model"] == m])
-              for m in models]
-    _chart(fig, CHART_BOX, series + points,
-           _axis_for("sequence length T (log)", lengths, log=True),
-           _axis_for("held-out MSE (log)", [floor, 0.5], log=True),
-           points_only={name for name, _ in points})
-    return fig.svg()
-
-
-def figure_deer(rows):
-    """Return plain Newton's iterations against T for each w, the cap drawn."""
-    plain = [r for r in rows if r["method"] == DEER_METHODS[0]]
-    cap = plain[0]["cap"]
-    fig = Figure("Newton iterations to solve a tanh RNN, against its length",
-                 f"plain Newton from h = 0; a point at {cap}: not within {cap} iterations")
-    lengths = [r["length"] for r in plain]
-    series = [(f"w = {w:g}", [(r["length"], r["iterations"] or cap)
-                              for r in plain if r["w"] == w])
-              for w in dict.fromkeys(r["w"] for r in plain)]
-    series.append((f"cap, {cap} iterations", [(min(lengths), cap), (max(lengths), cap)]))
-    _chart(fig, CHART_BOX, series, _axis_for("T (log)", lengths, log=True),
-           _axis_for("iterations (log)", [1, cap], log=True))
-    return fig.svg()
-
-
-def figure_linear(result):
-    """Return each form's time against N, log-log."""
-    rows = result["forms"]
-    fig = Figure("Linear attention, three ways: time against N", MEASURED)
-    series = [(form, [(r["n"], r["seconds"]) for r in rows if r["form"] == form])
-              for form in dict.fromkeys(r["form"] for r in rows)]
-    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
-           _axis_for("seconds (log)", [r["seconds"] for r in rows], log=True))
-    return fig.svg()
 
 
 # ============================================================================
@@ -4347,52 +4458,6 @@ def figure_linear(result):
 # What each section shows, how it computes its data from the options, how it
 # renders that data as text, which options it reads, and how it draws its
 # figure (a function returning SVG text, or None).
-Section = collections.namedtuple("Section", "summary compute render options figure",
-                                 defaults=(None,))
-
-SECTIONS = {
-    "depth": Section("serial depth of the recurrence and the reduction",
-                     lambda opts: depth_rows(), render_depth, (), figure_depth),
-    "wallclock": Section("both functions timed on this machine",
-                         lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
-                         render_wallclock, ("--sizes", "--reps")),
-    "scan": Section("Hillis-Steele scan checked against the serial scan",
-                    lambda opts: scan_check(), render_scan, ()),
-    "hidden": Section("exercise (easy): hidden state of width 1, 8, 64",
-                      lambda opts: hidden_rows(reps=opts.reps), render_hidden, ("--reps",)),
-    "sweep": Section("exercise (hard): lengths 64 ... 65,536, plotted",
-                     lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
-                     render_sweep, ("--sizes", "--reps"), figure_sweep),
-    "ssm": Section("the linear recurrence as a parallel scan (SSMs)",
-                   lambda opts: ssm_check(), render_ssm, ()),
-    "work": Section("work and depth of every algorithm, counted",
-                    lambda opts: work_rows(), render_work, (), figure_work),
-    "lanes": Section("a simulated machine of 1 ... 16,384 lanes",
-                     lambda opts: lanes_section(opts.sizes or (LANES_N,)), render_lanes,
-                     ("--sizes",), figure_lanes),
-    "cost": Section("what attention costs: Vaswani et al. Table 1",
-                    lambda opts: cost_table(), render_cost, ()),
-    "gradient": Section("problem 2: how much of an input k steps back remains",
-                        lambda opts: gradient_rows(), render_gradient, (), figure_gradient),
-    "capacity": Section("problem 3: what a state of 64 numbers can recall",
-                        lambda opts: capacity_rows(), render_capacity, (), figure_capacity),
-    "stream": Section("one token at a time: a KV cache against a state",
-                      lambda opts: stream_rows(reps=opts.reps), render_stream, ("--reps",),
-                      figure_stream),
-    "cores": Section("this machine's cores: reduction and recurrences",
-                     lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
-                                                opts.reps if opts.reps_given else CORES_REPS),
-                     render_cores, ("--sizes", "--reps"), figure_cores),
-    "train": Section("problem 2, learned: three models trained (about 40 s)",
-                     lambda opts: train_section(progress=_progress_line(sys.stderr)),
-                     render_train, (), figure_train),
-    "teacher": Section("training in parallel, generating one token at a time",
-                       lambda opts: teacher_rows(), render_teacher, ()),
-    "deer": Section("a tanh RNN solved in parallel by Newton's method",
-                    lambda opts: deer_rows(), render_deer, (), figure_deer),
-    "linear": Section("linear attention as an RNN, computed three ways",
-                      lambda opts: linear_section(), render_linear, (), figure_linear),
-}
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3
 MAX_SIZES = 100                 # how many --sizes at most

@@ -30,7 +30,7 @@ def small_results():
         "capacity": main.capacity_rows(reads=64),
         "stream": main.stream_rows((4, 8), 2, 1),
         "cores": {"available": True, "rows": cores_rows, "spin": {"cores_used": 1.9},
-                  "pass_costs": {"ideal_every_state": {"2": 1.3}}},
+                  "most_processes": 2, "ideal_every_state": 1.3},
         "train": {"baseline": 1 / 6, "rows": [
             {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
             for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))

@@ -66,6 +66,33 @@ class TestLayout(unittest.TestCase):
                 if there is not None:
                     self.assertLessEqual(there, here, f"line {node.lineno} uses {name}")
 
+    def test_each_part_ends_with_its_section_in_one_place(self):
+        # Adding a part is one block in main.py, one test file and one README row:
+        # its render, figure and SECTIONS entry sit in its own part.
+        import main
+        parts = self.part_of_line()
+        defined = {node.name: parts[node.lineno] for node in self.tree.body
+                   if isinstance(node, ast.FunctionDef)}
+        registered = {}
+        for node in self.tree.body:
+            if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript)
+                    and getattr(node.targets[0].value, "id", None) == "SECTIONS"):
+                registered[ast.literal_eval(node.targets[0].slice)] = parts[node.lineno]
+        self.assertEqual(list(registered), list(main.SECTIONS))         # `all` follows the file
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        for name, section in main.SECTIONS.items():
+            part = registered[name]
+            self.assertIsNotNone(part, name)                            # not in the machinery
+            for function in (section.render, section.figure):
+                if function is not None:
+                    self.assertEqual(defined[function.__name__], part, (name, function))
+            lesson = name in main.DEFAULT_SECTIONS
+            self.assertTrue(os.path.exists(os.path.join(
+                ROOT, "tests", "test_lesson.py" if lesson else f"test_{name}.py")), name)
+            self.assertTrue(f"section `{name}`" in readme if lesson
+                            else f"\n| `{name}` |" in readme, name)
+
     def test_no_line_of_code_is_longer_than_99_characters(self):
         long = [n for n, line in enumerate(self.lines, start=1) if len(line) > 99]
         self.assertEqual(long, [], "main.py")
