@@ -9,7 +9,6 @@ import math
 import operator
 import os
 import random
-import subprocess
 import sys
 
 import main
@@ -18,9 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN_PY = os.path.join(ROOT, "main.py")
 
 # A child runs main.py's command line as `python main.py` does: -m runs the same
-# `if __name__ == "__main__"` block from the compiled module instead of compiling
-# the file anew, and -S skips site-packages, which a standard-library script
-# never needs (together about 35 ms less per child here).
+# `if __name__ == "__main__"` block from the module tests/__init__.py compiled,
+# instead of compiling the file anew, and -S skips site-packages, which a standard-library
+# script never needs.
 CHILD = (sys.executable, "-S", "-m", "main")
 
 # The same command line with every timing sample fixed at 20 µs, for a child
@@ -63,14 +62,6 @@ def child_env(**extra):
     return env
 
 
-def run_script(*argv, **env):
-    """Run `python main.py argv` as a child process, with env added to its
-    environment; return the CompletedProcess, its output decoded as UTF-8.
-    subprocess.run kills the child if it outlives the timeout."""
-    return subprocess.run([*CHILD, *argv], cwd=ROOT, env=child_env(**env),
-                          capture_output=True, encoding="utf-8", errors="replace", timeout=60)
-
-
 def run_section(test, name, *options):
     """Run main.main([name, *options, "--json"]) once, asserting that it succeeds
     quietly; return (the section's text, rendered from the JSON, and its data)."""
@@ -78,6 +69,16 @@ def run_section(test, name, *options):
     test.assertEqual((status, err), (0, ""), (name, options))
     data = json.loads(out)[name]
     return main.SECTIONS[name].render(data), data
+
+
+_SHARED = {}
+
+
+def shared(key, compute):
+    """Return compute(), computed once per run for every test file that asks for key."""
+    if key not in _SHARED:
+        _SHARED[key] = compute()
+    return _SHARED[key]
 
 
 def fake_clock(elapsed):

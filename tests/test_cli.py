@@ -7,7 +7,6 @@ import io
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import CHILD, FIXED_TIMES, MAIN_PY, ROOT, child_env, run_main, run_script
+from tests.support import CHILD, FIXED_TIMES, MAIN_PY, ROOT, child_env, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -281,14 +280,10 @@ class TestSubprocess(unittest.TestCase):
             cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(**env),
                                                   stdout=stdout, stderr=subprocess.PIPE)
 
-        start("bad argument", [*CHILD, "--sizes", "1,000,000"])
         start("ascii", [*FIXED_TIMES, "wallclock", *FAST], PYTHONIOENCODING="ascii")
-        start("cp932", [*FIXED_TIMES, "wallclock", *FAST], PYTHONIOENCODING="cp932")
         if os.path.exists("/dev/full"):
-            for argv in (["depth"], ["--help"]):
-                cls.files.append(open("/dev/full", "w"))
-                start(f"full {argv[0]}", [*CHILD, *argv], stdout=cls.files[-1])
-        start("closed stdout", ["sh", "-c", "exec " + shlex.join(CHILD) + " depth >&-"])
+            cls.files.append(open("/dev/full", "w"))
+            start("full depth", [*CHILD, "depth"], stdout=cls.files[-1])
         start("closed pipe", [*CHILD, "depth", "scan"])
         cls.children["closed pipe"].stdout.close()      # the reader is gone before any write
 
@@ -309,37 +304,18 @@ class TestSubprocess(unittest.TestCase):
         out, err = proc.communicate(timeout=60)
         return proc.returncode, (out or b"").decode(encoding), err.decode()
 
-    def test_bad_argument_exits_2_without_traceback(self):
-        status, out, err = self.result("bad argument")
-        self.assertEqual((status, out), (2, ""))
-        self.assertEqual(len(err.splitlines()), 1, err)
-
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
         status, out, err = self.result("ascii")
         self.assertEqual((status, err), (0, ""))
         self.assertRegex(out, r"1,000 +20\.0 us +20\.0 us +1\.0x")
         out.encode("ascii")
 
-    def test_cp932_file_gets_the_results(self):
-        status, text, err = self.result("cp932", "cp932")
-        self.assertEqual((status, err), (0, ""))
-        self.assertIn("=== wall-clock", text)
-        self.assertIn(" us ", text)
-
     @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
     def test_full_disk_is_one_line_and_status_1(self):
-        for name in ("full depth", "full --help"):
-            status, _, err = self.result(name)
-            self.assertEqual(status, 1, name)
-            self.assertEqual(
-                err.splitlines(),
-                ["main.py: error: cannot write output: No space left on device"], name)
-
-    def test_closed_stdout_is_one_line_and_status_1(self):
-        status, _, err = self.result("closed stdout")
+        status, _, err = self.result("full depth")
         self.assertEqual(status, 1)
         self.assertEqual(err.splitlines(),
-                         ["main.py: error: cannot write output: the output is closed"])
+                         ["main.py: error: cannot write output: No space left on device"])
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.

@@ -10,7 +10,7 @@ from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, run_main
+from tests.support import ROOT, run_main, shared
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -83,7 +83,7 @@ class TestFigures(unittest.TestCase):
         readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
         for name, data in (("depth", self.results["depth"]),
                            ("gradient", self.results["gradient"]),
-                           ("capacity", main.capacity_rows())):
+                           ("capacity", shared("capacity_rows", main.capacity_rows))):
             path = os.path.join(ROOT, "outputs", "figures", f"{name}.svg")
             self.assertTrue(f"outputs/figures/{name}.svg" in readme, name)
             with open(path, encoding="utf-8") as f:

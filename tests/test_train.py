@@ -8,6 +8,7 @@ import os
 import random
 import unittest
 from fractions import Fraction
+from unittest import mock
 
 import main
 from tests.support import close
@@ -108,24 +109,27 @@ class TestMinGruScan(unittest.TestCase):
         self.assertEqual(d["scan_depth"], 2 * 6)           # 2 log2 N, as part 4 counts
 
 
-# held-out MSE at T = 12 after 40 steps from each model's first initialization
-EXPECTED = {"tanh_rnn": "0x1.078f140b1a51ep-2", "mingru": "0x1.f76a3e3e665d5p-3",
-            "attention": "0x1.18859b03c8ab3p-2"}
+# held-out MSE on 20 examples at T = 12 after 40 steps from each model's first
+# initialization, the same to the last bit on CPython 3.9 to 3.13
+EXPECTED = {"tanh_rnn": "0x1.2bc1bf1178a16p-2", "mingru": "0x1.1cf18ac9049d6p-2",
+            "attention": "0x1.8f1f56d9887e6p-3"}
 
 
 class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2, processes=1)
+        with mock.patch.object(main, "TRAIN_TEST", 20):        # 20 held-out examples do
+            cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2, processes=1)
 
     def test_a_short_run_lowers_every_models_loss(self):
-        held_out = main.adding_problem(5, 100, seed=99)
+        held_out = main.adding_problem(5, 50, seed=99)
         for model, (loss, _, _) in main.TRAIN_MODELS.items():
             def mse(params):
-                return math.fsum(loss(params, pairs, y)[0] for pairs, y in held_out) / 100
+                return math.fsum(loss(params, pairs, y, gradient=False)[0]
+                                 for pairs, y in held_out) / 50
             params = main.initial_parameters(model)
             moments = ([0.0] * len(params), [0.0] * len(params))
-            trained = main._train_steps(model, 5, list(params), moments, 0, 150)[0]
+            trained = main._train_steps(model, 5, list(params), moments, 0, 60)[0]
             self.assertLess(mse(trained), mse(params), model)
 
     def test_the_runs_do_not_depend_on_how_many_processes_ran_them(self):
@@ -146,10 +150,9 @@ class TestTraining(unittest.TestCase):
         for row in data["rows"]:
             self.assertEqual(set(row), {"model", "length", "seed", "test_mse", "seconds"})
         for c in data["constant"]:                  # predicting 1 on the held-out examples
-            examples = main.adding_problem(c["length"], main.TRAIN_TEST,
+            examples = main.adding_problem(c["length"], 20,
                                            seed=main.TRAIN_SEED + 1_000_000 + c["length"])
-            self.assertEqual(c["test_mse"], math.fsum((y - 1) ** 2 for _, y in examples)
-                             / main.TRAIN_TEST)
+            self.assertEqual(c["test_mse"], math.fsum((y - 1) ** 2 for _, y in examples) / 20)
         self.assertEqual(set(data["scan_check"]), {"max_abs_diff_states", "max_abs_diff_gradient"})
         self.assertLess(max(data["scan_check"].values()), 1e-12)
         text = main.render_train(data)
@@ -183,6 +186,7 @@ class TestSameOnEveryPython(unittest.TestCase):
     # Every sum on the training path is math.fsum, correctly rounded, so these
     # digits hold on every CPython (sum() of floats is compensated from 3.12 on;
     # .ci/run also compares a short run on the oldest and newest Python).
+    @mock.patch.object(main, "TRAIN_TEST", 20)
     def test_a_short_run_gives_known_numbers(self):
         for model, expected in EXPECTED.items():
             params = main.initial_parameters(model)
