@@ -251,18 +251,13 @@ def render_depth(rows):
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
     return "\n".join([
         "=== serial-depth comparison ===",
+        *_wrap("A recurrence (rnn_style) takes its N steps one after another; a reduction "
+               "(attention_style's sum) can add its numbers in pairs, then pairs of pairs: a "
+               "tree. Depth is the longest chain of steps that must wait for each other."),
         table,
-        *_wrap(
-            "Both do work in proportion to N: N - 1 additions for the mean, N multiply-add "
-            "steps for the recurrence. The depth is the longest chain of them that must run "
-            "one after another. rnn depth is the depth of rnn_style's loop as written, and of "
-            "any nonlinear recurrence (tanh, LSTM gates): their steps cannot be regrouped "
-            "exactly. The lesson's recurrence is linear, so it can also be regrouped into a "
-            "scan of depth log2 N to 2 log2 N (the ssm and work sections). depth ratio = rnn "
-            "depth / attn depth: how many times shorter the reduction's chain is, the most "
-            "that enough parallel units could gain. A count, not a measured time. The work "
-            "section measures depth on the running code in operations (an add, a multiply): "
-            "each of the recurrence's N steps is two, so its depth there is 2N - 1."),
+        *_wrap("depth ratio = how many times shorter the tree's chain is: the most enough "
+               "parallel units could gain. Counts, not times. A linear step like the lesson's "
+               "can also be regrouped into a scan (the ssm section); a tanh step cannot."),
     ])
 
 
@@ -291,11 +286,10 @@ def render_wallclock(rows):
     """Return the wall-clock table as text, with what its ratio measures."""
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
+        *_wrap("Both functions timed here, on one core: the best of several runs."),
         _timing_table(rows),
-        "rnn / attn = how many times longer one rnn_style call takes than one",
-        "attention_style call. Both run on one core, so this is the interpreter's",
-        "per-step loop against sum() in C, not parallelism; the depth table is",
-        "what a parallel machine would exploit.",
+        *_wrap("rnn / attn = how many times longer rnn_style takes. One core runs nothing "
+               "side by side: this is Python's loop against sum() in C, not parallelism."),
     ])
 
 
@@ -340,10 +334,14 @@ def _agree(e, a, tol):
 
 
 def render_scan(result):
-    """Return the scan comparison as text."""
+    """Return the scan comparison as text, and whether the last digits agree."""
     r = result
+    same = r["serial_last"] == r["parallel_last"]
     return "\n".join([
         "=== prefix-sum equivalence check ===",
+        *_wrap(f"The Medium exercise: every running total (prefix sum) of {r['length']:,} "
+               "numbers, one at a time (serial_scan) and in rounds of side-by-side pairs "
+               "(parallel_scan, Hillis-Steele). They must agree."),
         f"length: {r['length']:,} random floats in [-1, 1), seed {r['seed']}",
         f"mismatches between serial and parallel scan: {r['mismatches']}",
         f"  (a mismatch: more than {r['rel_tol']:g} x the largest value apart)",
@@ -351,25 +349,26 @@ def render_scan(result):
         f"last value (parallel): {r['parallel_last']!r}",
         f"depth: serial scan {r['serial_steps']:,} dependent combines (N - 1), "
         f"Hillis-Steele {r['parallel_steps']} rounds",
-        "The two orders of addition round differently: float addition is",
-        "associative only up to rounding, hence the last digits.",
+        *_wrap("The last values agree to the last digit." if same else
+               "The last digits differ: float addition rounds differently in another order."),
     ])
 
 
 TAKEAWAY = """\
-takeaway: a recurrence is serial as written: a chain of N dependent steps. A
-reduction is a tree of depth ceil(log2 N). A linear recurrence regrouped as
-a scan is a prefix network: log2 N rounds and N log2 N work (Hillis-Steele),
-or about 2 log2 N levels and O(N) work (Brent-Kung, Blelloch), as the work
-section measures: how state-space models train in parallel. A nonlinear one
-has no exact regrouping of its steps; Newton's method solves it in a few
-scans where every step contracts; where steps expand it can need many, or
-overflow (the deer section). Attention pays for its short depth by scoring
-all N^2 pairs: O(N^2) work, and O(N^2) memory when the scores are stored,
-which Flash Attention avoids (the cost section). It is one end of a
-continuum that linear attention and state-space models fill (the linear
-section); generating, every model goes one token at a time (the teacher
-section)."""
+takeaway: a recurrence is a chain of N steps; a reduction is a tree of depth
+log2 N. Attention is a reduction over all N positions: transformers traded the
+chain for the tree, and pay N^2 work and memory for it."""
+
+TAKEAWAY_ALL = """\
+takeaway: a recurrence is a chain of N steps; a reduction is a tree of depth
+log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
+(ssm, work): that is how state-space models train in parallel. A tanh
+recurrence cannot be regrouped; Newton's method solves it in a few scans where
+every step shrinks errors, in many or not at all where steps expand (deer).
+Attention reduces over all N positions at once and pays N^2 work, and N^2
+memory when it stores the scores (cost); linear attention and state-space
+models lie between the two (linear); and generating, every model goes one
+token at a time (teacher)."""
 
 
 # ============================================================================
@@ -455,8 +454,8 @@ SECTIONS["wallclock"] = Section(
     render=render_wallclock, options=("--sizes", "--reps"))
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
-    compute=lambda opts: scan_check(),
-    render=render_scan, options=())
+    compute=lambda opts: scan_check(opts.length or SCAN_LENGTH),
+    render=render_scan, options=("--length",))
 
 
 # ============================================================================
@@ -587,8 +586,8 @@ def render_hidden(rows):
 
 SECTIONS["hidden"] = Section(
     summary="exercise (easy): hidden state of width 1, 8, 64",
-    compute=lambda opts: hidden_rows(reps=opts.reps),
-    render=render_hidden, options=("--reps",))
+    compute=lambda opts: hidden_rows(opts.widths or HIDDEN_WIDTHS, reps=opts.reps),
+    render=render_hidden, options=("--widths", "--reps"))
 
 
 # ============================================================================
@@ -3165,9 +3164,11 @@ def figure_train(result):
 
 
 SECTIONS["train"] = Section(
-    summary="problem 2, learned: three models trained (about 40 s)",
-    compute=lambda opts: train_section(progress=_progress_line(sys.stderr)),
-    render=render_train, options=(), figure=figure_train)
+    summary="problem 2, learned: three models trained, about 40 s",
+    compute=lambda opts: train_section(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
+                                       opts.seeds or TRAIN_SEEDS,
+                                       progress=_progress_line(sys.stderr)),
+    render=render_train, options=("--lengths", "--steps", "--seeds"), figure=figure_train)
 
 
 # ============================================================================
@@ -4483,7 +4484,13 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # figure (a function returning SVG text, or None).
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3
-MAX_SIZES = 100                 # how many --sizes at most
+MAX_SIZES = 100                 # how many --sizes (or --widths, --lengths) at most
+VALUE_OPTIONS = ("--sizes", "--reps", "--length", "--widths", "--lengths", "--steps", "--seeds")
+CLI_MAX_SCAN_LENGTH = 1 << 20    # the command line's limits: runs of seconds to minutes
+CLI_MAX_HIDDEN_WIDTH = 512
+CLI_MAX_TRAIN_LENGTH = 1_000
+CLI_MAX_TRAIN_STEPS = 100_000
+CLI_MAX_TRAIN_SEEDS = 20
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
@@ -4504,33 +4511,42 @@ def _echo(text):
     return repr(text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "...")
 
 
-def _whole_number(text, high):
-    """Return text (ASCII digits, '_' between them) as an int from 1 to high;
+def _whole_number(text, high, low=1):
+    """Return text (ASCII digits, '_' between them) as an int from low to high;
     raise ValueError otherwise."""
     if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
         raise ValueError(f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
     digits = text.replace("_", "").lstrip("0") or "0"
     n = int(digits) if len(digits) <= len(str(high)) else high + 1    # no 5,000-digit int()
-    if not 1 <= n <= high:
-        raise ValueError(f"must be from 1 to {high:,}, got {_echo(text)}")
+    if not low <= n <= high:
+        raise ValueError(f"must be from {low:,} to {high:,}, got {_echo(text)}")
     return n
 
 
-def _parse_sizes(text):
-    parts = text.split(",")
-    if len(parts) > MAX_SIZES:
-        raise ValueError(f"takes at most {MAX_SIZES} sizes, got {len(parts)}")
-    try:
-        return [_whole_number(part, MAX_SIZE) for part in parts]
-    except ValueError:
-        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands separators
-            raise ValueError(f"sizes are separated by commas, so {_echo(text)} is not one "
-                             "number: write one million as 1000000 or 1_000_000") from None
-        raise
+def _number_list(what, high, low=1):
+    """Return a parser of comma-separated whole numbers from low to high."""
+    def parse(text):
+        parts = text.split(",")
+        if len(parts) > MAX_SIZES:
+            raise ValueError(f"takes at most {MAX_SIZES} {what}, got {len(parts)}")
+        try:
+            return [_whole_number(part, high, low) for part in parts]
+        except ValueError:
+            if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands
+                raise ValueError(f"{what} are separated by commas, so {_echo(text)} is not "
+                                 "one number: write one million as 1000000 or 1_000_000") \
+                    from None
+            raise
+    return parse
 
 
-def _parse_reps(text):
-    return _whole_number(text, MAX_REPS)
+def _number(high, low=1):
+    """Return a parser of one whole number from low to high."""
+    return lambda text: _whole_number(text, high, low)
+
+
+_parse_sizes = _number_list("sizes", MAX_SIZE)
+_parse_reps = _number(MAX_REPS)
 
 
 def _parse_directory(text):
@@ -4571,9 +4587,9 @@ def _build_parser(prog):
     def users(name):
         return ", ".join(s for s, section in SECTIONS.items() if name in section.options)
 
-    listing = "\n".join(f"  {name:<10} {s.summary}"
-                        + (f" ({', '.join(s.options)})" if s.options else "")
-                        for name, s in SECTIONS.items())
+    listing = "\n".join(textwrap.fill(f"{name:<10} {s.summary}" + (
+        f" ({', '.join(s.options)})" if s.options else ""), 77, initial_indent="  ",
+        subsequent_indent=" " * 13) for name, s in SECTIONS.items())
     parser = Parser(
         prog=prog,
         description="Why transformers: the serial depth of a recurrence against a reduction.",
@@ -4592,6 +4608,23 @@ def _build_parser(prog):
     parser.add_argument("--reps", type=option(_parse_reps), metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
                               f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS})"))
+    for flag, parse, metavar, what in (
+            ("--length", _number(CLI_MAX_SCAN_LENGTH), "N",
+             f"the scan's length in {users('--length')} (1 to {CLI_MAX_SCAN_LENGTH:,}; "
+             f"default {SCAN_LENGTH:,})"),
+            ("--widths", _number_list("widths", CLI_MAX_HIDDEN_WIDTH), "W,W,...",
+             f"hidden-state widths in {users('--widths')} (each 1 to {CLI_MAX_HIDDEN_WIDTH}; "
+             f"default {','.join(map(str, HIDDEN_WIDTHS))})"),
+            ("--lengths", _number_list("lengths", CLI_MAX_TRAIN_LENGTH, low=2), "T,T,...",
+             f"sequence lengths in {users('--lengths')} (each 2 to {CLI_MAX_TRAIN_LENGTH:,}; "
+             f"default {','.join(map(str, TRAIN_LENGTHS))})"),
+            ("--steps", _number(CLI_MAX_TRAIN_STEPS), "K",
+             f"training steps per run in {users('--steps')} (1 to "
+             f"{CLI_MAX_TRAIN_STEPS:,}; default {TRAIN_STEPS:,})"),
+            ("--seeds", _number(CLI_MAX_TRAIN_SEEDS), "S",
+             f"initializations of each model in {users('--seeds')} (1 to "
+             f"{CLI_MAX_TRAIN_SEEDS}; default {TRAIN_SEEDS})")):
+        parser.add_argument(flag, type=option(parse), metavar=metavar, help=what)
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
     parser.add_argument("--svg", metavar="DIR", type=option(_parse_directory),
@@ -4616,8 +4649,7 @@ def _parse_args(argv, prog):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
-    given = [option for option, value in (("--sizes", opts.sizes), ("--reps", opts.reps))
-             if value is not None]
+    given = [option for option in VALUE_OPTIONS if getattr(opts, option[2:]) is not None]
     opts.ignored = [option for option in given
                     if not any(option in SECTIONS[name].options for name in opts.sections)]
     opts.reps_given = opts.reps is not None
@@ -4667,10 +4699,11 @@ def _closing(sections, prog="main.py"):
     sections, as the program was started) or after every section; None after
     a choice of sections."""
     if sections == list(DEFAULT_SECTIONS):
-        return (f"{TAKEAWAY}\nThe other sections work the exercises and the lesson's other "
-                f"claims:\n{_run_command(prog)} all")
+        return (f"{TAKEAWAY}\nThe exercises and the lesson's other claims: "
+                f"{_run_command(prog)} all\nEvery term, in plain words: "
+                f"{_run_command(prog)} terms")
     if sections == list(SECTIONS):
-        return TAKEAWAY
+        return TAKEAWAY_ALL
     return None
 
 
@@ -4802,9 +4835,8 @@ def main(argv=None):
             _write(sys.stdout, exc.args[0])
             return 0
         if opts.ignored:
-            readers = [s for s in opts.sections]
-            _complain(f"{prog}: note: {_readable_list(readers)} "
-                      f"{'ignores' if len(readers) == 1 else 'ignore'} "
+            _complain(f"{prog}: note: {_readable_list(opts.sections)} "
+                      f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
                       f"{' and '.join(opts.ignored)}")
         if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
             _complain(f"{prog}: note: no chosen section draws a figure "

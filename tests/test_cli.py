@@ -20,7 +20,9 @@ FAST = ("--sizes", "1000", "--reps", "1")
 
 # Which sections read which option, written out here independently of main.py.
 OPTION_USERS = {"--sizes": {"wallclock", "sweep", "lanes", "cores"},
-                "--reps": {"wallclock", "hidden", "sweep", "stream", "cores"}}
+                "--reps": {"wallclock", "hidden", "sweep", "stream", "cores"},
+                "--length": {"scan"}, "--widths": {"hidden"},
+                "--lengths": {"train"}, "--steps": {"train"}, "--seeds": {"train"}}
 
 
 class TestSections(unittest.TestCase):
@@ -95,11 +97,14 @@ class TestSections(unittest.TestCase):
 
     def test_the_closing_hint_names_the_program_as_it_was_started(self):
         installed = main._closing(list(main.DEFAULT_SECTIONS), "why-transformers")
-        self.assertEqual(installed.splitlines()[-1], "why-transformers all")
+        self.assertEqual(installed.splitlines()[-2:],
+                         ["The exercises and the lesson's other claims: why-transformers all",
+                          "Every term, in plain words: why-transformers terms"])
         self.assertNotIn("main.py", installed)
         with mock.patch.object(sys, "argv", ["/usr/local/bin/why-transformers"]):
             _, out, _ = run_main("--sizes", "100", "--reps", "1")
-        self.assertEqual(out.splitlines()[-1], "why-transformers all")
+        self.assertEqual(out.splitlines()[-1],
+                         "Every term, in plain words: why-transformers terms")
 
     def test_depth_section_labels_the_ratio_as_a_depth_ratio(self):
         _, out, _ = run_main("depth")
@@ -197,9 +202,15 @@ class TestHelp(unittest.TestCase):
         lines = self.text.splitlines()
         for name in main.SECTIONS:
             options = sorted(o for o, users in OPTION_USERS.items() if name in users)
-            listed = [line for line in lines if line.startswith(f"  {name} ")]
-            self.assertEqual(len(listed), 1, name)
-            self.assertEqual(sorted(o for o in OPTION_USERS if o in listed[0]), options, listed[0])
+            start = [k for k, line in enumerate(lines) if line.startswith(f"  {name} ")]
+            self.assertEqual(len(start), 1, name)
+            entry = lines[start[0]]                     # with its continuation lines
+            for line in lines[start[0] + 1:]:
+                if not line.startswith(" " * 13):
+                    break
+                entry += " " + line.strip()
+            listed = re.findall(r"--[a-z]+", entry.split("(")[-1]) if "(" in entry else []
+            self.assertEqual(sorted(listed), options, entry)
         self.assertTrue(any(line.startswith("  all ") for line in lines))
 
     def option_help(self, option):
