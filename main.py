@@ -391,6 +391,143 @@ token at a time (teacher)."""
 # ============================================================================
 
 
+# Every term a section prints, in plain words: `python main.py terms` prints
+# them in alphabetical order, and a test checks that none is missing.
+
+GLOSSARY = {
+    "Adam": "an optimizer: each step moves every parameter against its gradient, scaled "
+            "by running averages of the gradient and of its square.",
+    "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
+                      "marked; the model must output the sum of the two marked values, "
+                      "however far back they are.",
+    "affine map": "h -> a*h + x: multiply, then add. Two affine maps in a row are again one, "
+                  "which is what lets a scan combine the steps of a linear recurrence.",
+    "associative": "an operation whose grouping does not matter: (a + b) + c = a + (b + c). "
+                   "Only such an operation can be regrouped into a tree or a scan. Float "
+                   "addition is associative only up to rounding.",
+    "associative recall": "storing key -> value pairs, then asking for each value back by "
+                          "its key.",
+    "attention": "each output is a weighted sum of all the values; the weights come from how "
+                 "well a query matches each key (a softmax of their scores).",
+    "baseline": "the score of a model that learned nothing; for the adding problem, always "
+                "predicting 1.",
+    "binomial tail": "the chance that a count of coin flips lands beyond some number; here, "
+                     "that the crosstalk outweighs the wanted value.",
+    "Blelloch": "a work-efficient scan: a sweep up a tree and a sweep down, about 2 log2 N "
+                "levels and 2N operations. Exclusive: output i leaves out x_i.",
+    "Brent-Kung": "a scan built like Blelloch's, but inclusive: about 2 log2 N levels and "
+                  "2N operations.",
+    "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
+    "chunk": "a stretch of the sequence handled as one piece: by one process (cores), or "
+             "inside linear attention's chunked form.",
+    "combine": "one application of a scan's operation to two partial results.",
+    "contracts": "a step contracts when it brings two different states closer together (a "
+                 "factor below 1): an error in a state then fades step by step.",
+    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
+                 "top of the wanted value.",
+    "DEER": "Newton's method applied to a whole nonlinear recurrence at once, each "
+            "iteration one scan (Lim et al. 2024).",
+    "dense": "a state updated by a full width x width matrix: every unit reads every unit.",
+    "depth": "the longest chain of operations that must run one after another. With "
+             "unlimited processors, the time follows the depth.",
+    "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
+                "operations a step instead of width^2.",
+    "dilated": "a dilated convolution skips positions, so each layer reaches twice as far "
+               "back as the one before.",
+    "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
+                 "inclusive one includes it.",
+    "feature map": "a function applied to queries and keys so that attention's weights can "
+                   "be summed as they come: linear attention's elu(x) + 1 (x + 1 above 0, "
+                   "e^x below, always positive).",
+    "fork": "one way to start a worker process: a copy of this one. Spawn, the other, starts "
+            "a fresh Python.",
+    "fp16": "16-bit floats: 2 bytes a number, how model weights and caches are usually "
+            "stored.",
+    "gate": "a number between 0 and 1, computed by the model, that scales how much of "
+            "something passes (LSTM, GRU, minGRU).",
+    "GiB": "2^30 bytes (MiB 2^20, KiB 2^10).",
+    "gradient": "how much the loss changes when a parameter, or an input, changes a little; "
+                "training follows it downhill.",
+    "grouped-query": "grouped-query attention lets several query heads share one key-value "
+                     "head, so the KV cache is smaller.",
+    "held-out": "held-out examples are kept out of training and used only to score the "
+                "model.",
+    "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
+                     "2^k places back (parallel_scan).",
+    "inductive bias": "what a model assumes before it sees any data: an RNN that recent "
+                      "inputs matter most, attention nothing.",
+    "initialization": "the random parameters a model starts from; another seed gives "
+                      "another initialization.",
+    "KV cache": "the keys and values of every past token that a transformer keeps while it "
+                "generates: it grows with every token.",
+    "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
+                "one value per KV head, per layer, per token.",
+    "lane": "one processor of the simulated machine: one operation per step.",
+    "linear attention": "attention with a feature map instead of a softmax: it can be "
+                        "computed as an RNN with a d x d state.",
+    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
+                         "can be regrouped into a scan.",
+    "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
+               "whose slope is its exponent.",
+    "Lyapunov": "the largest Lyapunov exponent: the average log of how much one step "
+                "stretches a small difference; below 0, differences fade on average.",
+    "madds": "multiply-adds: a multiply and an add, counted as one.",
+    "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
+              "(Feng et al. 2024): a linear recurrence, so a scan.",
+    "MSE": "mean squared error: the average of (prediction - target)^2.",
+    "Newton's method": "solve equations by linearizing them around a guess, solving the "
+                       "linear ones, and repeating from the answer.",
+    "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
+              "Phi(z) is the chance that a standard one lies below z.",
+    "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
+                 "count.",
+    "overflow": "a float too large for 64 bits becomes inf; inf - inf or 0 * inf then gives "
+                "NaN, not a number.",
+    "path length": "how many layers a signal crosses from one position to another.",
+    "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
+                  "this for any associative operation.",
+    "process": "a running program with its own memory; the cores section splits work across "
+               "several.",
+    "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
+    "reduction": "combining many values into one, as a sum or a mean does; when associative, "
+                 "it can run as a tree.",
+    "regrouped": "computed in another grouping: ((a + b) + c) + d as (a + b) + (c + d). "
+                 "Allowed for associative operations.",
+    "restricted self-attention": "attention that looks only at the r nearest positions.",
+    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
+           "to the next.",
+    "scan": "the prefix sums of a sequence under an associative operation, computed in "
+            "rounds (Hillis-Steele) or sweeps (Blelloch) instead of one at a time.",
+    "seed": "the number that fixes a random generator, so that every run gives the same "
+            "numbers.",
+    "selective": "a selective scan is a linear recurrence whose decay depends on each input "
+                 "(Mamba): still a scan.",
+    "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
+               "e^s_n).",
+    "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",
+    "spread": "the slowest timing sample over the fastest: large on a busy machine.",
+    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel by a "
+           "scan (S4, S5, Mamba).",
+    "state": "the numbers a recurrence carries from one step to the next.",
+    "step": "one link of a chain: it cannot start before the one before it ends.",
+    "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
+    "teacher forcing": "training on a known sequence, feeding the true previous token, so that "
+                       "every position can be computed at once (Williams and Zipser 1989).",
+    "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
+    "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
+               "the hope that the state has forgotten the wrong start.",
+    "work": "how many operations run in all.",
+}
+
+
+def render_terms(glossary=GLOSSARY):
+    """Return every term and its meaning, alphabetically, wrapped to 79 columns."""
+    lines = ["=== every term the sections print, in plain words ==="]
+    for term in sorted(glossary, key=str.casefold):
+        lines += textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    ")
+    return "\n".join(lines)
+
+
 # Each section of the command line registers itself where its part ends:
 # what it computes from the options, how it renders as text, which options it
 # reads, its figure (or None) and its summary for --help. `all` runs them in
@@ -563,24 +700,28 @@ def render_hidden(rows):
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
                      f"{r['madds_per_step']:,}", f"{r['madds_per_combine']:,}",
                      f"{r['madds_per_diagonal_combine']:,}") for r in rows])
+    steps = rows[0]["depth"]
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
+        *_wrap("The Easy exercise: the recurrence with a state of many numbers (its width) "
+               "instead of one. Each step multiplies the state by a width x width matrix, so "
+               "a step costs width^2 multiply-adds (madds), and the steps still wait for each "
+               "other."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        "madds = multiply-adds. A dense recurrence does width^2 of them a step (a",
-        "diagonal one, as in state-space models, only width); at small widths the",
-        "interpreter's fixed cost per step hides part of that growth. The timed",
-        f"sequence is {rows[0]['depth']:,} steps long, and its depth is {rows[0]['depth']:,} "
-        "steps at every width:",
-        "the loop as written is one chain. The work within a step can be spread",
-        "across cores; the chain of steps, as written, cannot.",
-        "This step is linear, so it could also be scanned (the ssm section), but",
-        "each combine of two steps multiplies two width x width matrices: width^3",
-        "madds (+ width^2) against width^2 for a step, and a scan does at least one",
-        "combine per step. That cost is why S5 and Mamba keep the state matrix",
-        "diagonal (S4 used a diagonal-plus-low-rank matrix and trained as a",
-        "convolution): a diagonal combine (last column) costs 2 x width. A tanh",
-        "step cannot be regrouped exactly at all.",
+        *_wrap("A dense recurrence does width^2 madds a step (a diagonal one, as in "
+               "state-space models, only width); at small widths the interpreter's fixed "
+               f"cost per step hides part of that growth. The timed sequence is {steps:,} "
+               f"steps long, and its depth is {steps:,} steps at every width: the loop as "
+               "written is one chain. The work within a step can be spread across cores; the "
+               "chain of steps, as written, cannot."),
+        *_wrap("This step is linear, so it could also be scanned (the ssm section), but each "
+               "combine of two steps multiplies two width x width matrices: width^3 madds "
+               "(+ width^2) against width^2 for a step, and a scan does at least one combine "
+               "per step. That cost is why S5 and Mamba keep the state matrix diagonal (S4 "
+               "used a diagonal-plus-low-rank matrix and trained as a convolution): a diagonal "
+               "combine (last column) costs 2 x width. A tanh step cannot be regrouped exactly "
+               "at all."),
     ])
 
 
@@ -721,6 +862,10 @@ def render_sweep(result):
                f"attention_style N^{result['attn_exponent']:.2f}")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
+        *_wrap("The Hard exercise: both functions timed from short to long sequences and "
+               "drawn on a log-log chart, where a time that grows in proportion to N is a "
+               "straight line of slope 1. On one core both grow as N; only the constant "
+               "differs."),
         _timing_table(rows),
         "",
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
@@ -728,10 +873,10 @@ def render_sweep(result):
         "",
         fit,
         *_wrap(_slope_reading(result)),
-        "On a GPU the reduction's line would stay flat until its cores",
-        "are saturated, while rnn_style's loop as written would still grow as N:",
-        "its depth is N (the depth section), as is any nonlinear RNN's. The",
-        "lesson's linear recurrence could instead run as a scan (the ssm section).",
+        *_wrap("On a GPU the reduction's line would stay flat until its cores are saturated, "
+               "while rnn_style's loop as written would still grow as N: its depth is N (the "
+               "depth section), as is any nonlinear RNN's. The lesson's linear recurrence "
+               "could instead run as a scan (the ssm section)."),
     ])
 
 
@@ -869,6 +1014,10 @@ def render_ssm(result):
     matches = "yes" if r["last_matches_rnn_style"] else "NO"
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
+        *_wrap("State-space models (SSMs) such as Mamba are recurrences whose step is linear, "
+               "h = a*h + x. Such steps can be regrouped: all N states come out of a scan in "
+               "log2 N rounds instead of N steps. Here the lesson's own recurrence, computed "
+               "both ways, must agree."),
         f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); "
         "every state h_1 ... h_N",
         "largest difference from the serial recurrence, relative to the largest state:",
@@ -876,17 +1025,16 @@ def render_ssm(result):
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
         "  (selective: a decay that depends on each input, as in Mamba's selective scan)",
         f"last state equals rnn_style(xs): {matches} (within 1e-9)",
-        f"depth: serial {r['serial_steps']:,} dependent combines, scan {r['scan_rounds']} rounds "
-        "(N - 1 combines:",
-        "h_1 = x_1 takes none; the depth table counts rnn_style's loop from h_0 = 0,",
-        "N steps)",
-        "This is rnn_style's own recurrence: its loop as written is a chain, but",
-        "the step h -> a*h + x is linear in h, so two steps compose into one step",
-        "of the same form and the steps can be combined in any grouping.",
-        "tanh(w*h + x) does not compose into a step of the same form, so a classic",
-        "RNN (rnn_tanh, LSTM gates) has no exact regrouping. An SSM keeps its step",
-        "linear, and its state matrix diagonal (the hidden section says why), so",
-        "that it trains in parallel.",
+        *_wrap(f"depth: serial {r['serial_steps']:,} dependent combines, scan "
+               f"{r['scan_rounds']} rounds (N - 1 combines: h_1 = x_1 takes none; the depth "
+               "table counts rnn_style's loop from h_0 = 0, N steps)"),
+        *_wrap("This is rnn_style's own recurrence: its loop as written is a chain, but the "
+               "step h -> a*h + x is an affine map, linear in h, so two steps compose into one "
+               "step of the same form and the steps can be regrouped in any way. tanh(w*h + x) "
+               "does not compose into a step of the same form, so a classic RNN (rnn_tanh, "
+               "LSTM gates) has no exact regrouping. An SSM keeps its step linear, and its "
+               "state matrix diagonal (the hidden section says why), so that it trains in "
+               "parallel."),
     ])
 
 
@@ -1101,26 +1249,29 @@ def render_work(rows):
     agrees = "equals" if same else "DIFFERS FROM"
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
+        *_wrap("Work is how many operations run in all; depth is the longest chain of them "
+               "that must run one after another. Both are counted by running each algorithm "
+               "on numbers that count their own operations (an add or a multiply is one)."),
         main_table,
         *_wrap(f"({legend}; formulas for N a power of two)"),
         "",
         growth_table,
         "",
-        f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
-        f"({least_work['work']:,}),",
-        f"least depth {least_depth['algorithm']} ({least_depth['depth']:,});",
-        f"brent_kung does {bk['work'] / least_work['work']:.1f}x the least work at "
-        f"{bk['depth'] / least_depth['depth']:.1f}x the least depth.",
-        "blelloch (exclusive) runs 2 log2 N levels; its root's combine is replaced",
-        "by the identity, so the longest chain to an output is one shorter.",
-        "A selective scan multiplies the decays too: 3 operations a combine, not 2.",
-        "sum() is one loop in C, left to right: depth N (since CPython 3.12 with a",
-        "compensation term for floats, so not the plain left fold). A reduction is",
-        "parallel because addition is associative (tree_reduce regroups it), not",
-        "because sum() runs in parallel; for floats, associative only up to rounding.",
-        f"tree_reduce's measured depth {agrees} the depth section's attn depth,",
-        "ceil(log2 N), at every N above. (The recurrence counts a multiply and",
-        "an add per step, hence 2N - 1.)",
+        *_wrap(f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
+               f"({least_work['work']:,}), least depth {least_depth['algorithm']} "
+               f"({least_depth['depth']:,}); brent_kung does "
+               f"{bk['work'] / least_work['work']:.1f}x the least work at "
+               f"{bk['depth'] / least_depth['depth']:.1f}x the least depth. blelloch "
+               "(exclusive) runs 2 log2 N levels; its root's combine is replaced by the "
+               "identity, so the longest chain to an output is one shorter. A selective scan "
+               "multiplies the decays too: 3 operations a combine, not 2."),
+        *_wrap("sum() is one loop in C, left to right: depth N (since CPython 3.12 with a "
+               "compensation term for floats, so not the plain left fold). A reduction is "
+               "parallel because addition is associative (tree_reduce regroups it), not "
+               "because sum() runs in parallel; for floats, associative only up to rounding. "
+               f"tree_reduce's measured depth {agrees} the depth section's attn depth, "
+               "ceil(log2 N), at every N above. (The recurrence counts a multiply and an add "
+               "per step, hence 2N - 1.)"),
     ])
 
 
@@ -1360,24 +1511,27 @@ def render_lanes(result):
     verdict = {True: "agrees", False: "DOES NOT AGREE"}
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
-        "(a step here is one tick of the machine; a multiply-add counts as one operation)",
+        *_wrap("A pretend parallel machine with P processors (lanes), each doing one "
+               "operation per step of its clock. The recurrence can use one lane at a time; "
+               "the sum can use them all until its chunks get short (Brent's bound: the time "
+               "is at most work / P + depth)."),
         table,
-        "speedup = (N - 1) / reduce steps: how many times fewer steps the reduction",
-        "takes than on one lane. busy = share of lane-steps doing useful work. With",
-        "a one-number state, as in rnn_style, the recurrence keeps one lane busy",
-        "whatever P is (1/P: the lesson's idle silicon, for a scalar state). The",
-        "reduction keeps nearly all busy while each lane's chunk is long; as P nears",
-        "N, the log2 N combining steps, where most lanes wait, take over.",
+        *_wrap("speedup = (N - 1) / reduce steps: how many times fewer steps the reduction "
+               "takes than on one lane. busy = share of lane-steps doing useful work. With a "
+               "one-number state, as in rnn_style, the recurrence keeps one lane busy "
+               "whatever P is (1/P: the lesson's idle silicon, for a scalar state). The "
+               "reduction keeps nearly all busy while each lane's chunk is long; as P nears "
+               "N, the log2 N combining steps, where most lanes wait, take over."),
         "",
-        "One step of a dense RNN layer, h' = W.h + b*x, width d, for a batch of B",
-        "sequences: B*d*(d+1) independent multiplies, then each unit's d + 1 terms",
-        "added as a pairwise tree. busy, on P lanes:",
+        *_wrap("One step of a dense RNN layer, h' = W.h + b*x, width d, for a batch of B "
+               "sequences: B*d*(d+1) independent multiplies, then each unit's d + 1 terms "
+               "added as a pairwise tree. busy, on P lanes:"),
         rnn_table,
-        "A wide state or a batch fills the lanes within a step. What still idles a",
-        "GPU running an RNN is the chain: N steps, each waiting for the one before,",
-        "each paying a fixed latency (a kernel launch, a synchronization) and",
-        "re-reading the weights W. The chain's length, not the state's width, is",
-        "the cost that no number of lanes removes.",
+        *_wrap("A wide state or a batch fills the lanes within a step. What still idles a GPU "
+               "running an RNN is the chain: N steps, each waiting for the one before, each "
+               "paying a fixed latency (a kernel launch, a synchronization) and re-reading the "
+               "weights W. The chain's length, not the state's width, is the cost that no "
+               "number of lanes removes."),
         "",
         *_wrap(
             f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} "
@@ -1523,6 +1677,10 @@ def render_cost(result):
     contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_layers"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
+        *_wrap("What a layer costs, from Table 1 of the transformer paper (Vaswani et al. "
+               "2017): how many operations, how many must run one after another, and how "
+               "many layers a signal crosses between two positions. Attention is short on "
+               "the last two and grows as n^2 on the first, and in memory."),
         f"model width d = {d}, convolution kernel k = {result['k']}, "
         f"attention neighbourhood r = {result['r']}",
         ops_table,
@@ -1661,6 +1819,10 @@ def render_gradient(result):
     faster = "faster" if at[far]["tanh_wide"] < at[far]["tanh"] else "no faster"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
+        *_wrap("The second problem: how much an input k steps back still moves the last "
+               "state (its gradient). Through a recurrence it is a product of k factors, "
+               "which shrinks fast when they are below 1; through attention it is one "
+               "weight, whatever the distance."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}). The tanh columns",
         "are computed by the chain rule on this input; the others are closed forms: the",
         "linear recurrence 0.9^k, a gated cell's memory d c_N / d c_(N-k) = f^k with its",
@@ -1845,6 +2007,10 @@ def render_capacity(rows):
               f"{1 / (1 - at_d[0]['exact_recall']):.1f} wrong)" if at_d else "")
     return "\n".join([
         "=== the third problem: what a fixed-width state can hold ===",
+        *_wrap("The third problem, as associative recall: write n key -> value pairs into "
+               "one state of fixed width, then ask for each value back by its key. The more "
+               "pairs share the state, the more reads go wrong; a KV cache keeps every pair "
+               "and never errs."),
         f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
         f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
         table,
@@ -2087,6 +2253,9 @@ def render_stream(result):
                        for m in caches)
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
+        *_wrap("Generating one token at a time, a transformer keeps every past token's key "
+               "and value (the KV cache) while a recurrent model keeps only its state. Both "
+               "measured on a toy model, then the cache's size for real ones."),
         f"a toy decoder of width d = {result['d']} in plain Python: memory as the sizes of",
         "its Python objects, and the best time of one step with T tokens behind it",
         table,
@@ -2509,6 +2678,9 @@ def render_cores(result):
     build = result["build_s"]
     return "\n".join([
         "=== extra cores, measured: the reduction and the recurrences ===",
+        *_wrap("The mean and the recurrences split across this machine's cores, as real "
+               "processes. The mean splits exactly; a linear recurrence splits with some "
+               "extra work; a tanh recurrence splits only approximately, after a warm-up."),
         f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes "
         f"started by {result['start_method']}",
         table,
@@ -3072,14 +3244,17 @@ def render_train(result):
     text = [
         "=== learned, not inferred: three models trained on the adding problem ===",
         *_wrap(
-            "Can a model learn to carry a number across T steps? Each example is T pairs "
-            "(value, marker), values uniform in [0, 1), two marked, one in each half; the "
-            "target is the sum of the two marked values (the adding problem as Le, Jaitly "
-            "and Hinton 2015 set it; Hochreiter and Schmidhuber's 1997 original differs). "
-            f"Always predicting 1 scores {result['baseline']:.3f} on average (1/6), and the "
-            "first row on these held-out examples: a model near it learned nothing."),
+            "Can a model learn to carry a number across T steps? Three small models try, "
+            "on the adding problem: remember two marked numbers among T and output their "
+            "sum. One whose error stays near the first row's (always answering 1) learned "
+            "nothing."),
         table,
         *_wrap(
+            "Each example is T pairs (value, marker), values uniform in [0, 1), two marked, "
+            "one in each half; the target is the sum of the two marked values (the adding "
+            "problem as Le, Jaitly and Hinton 2015 set it; Hochreiter and Schmidhuber's 1997 "
+            f"original differs). Always predicting 1 scores {result['baseline']:.3f} (1/6) "
+            "on average, and the first row on these held-out examples. "
             f"Adam, learning rate {result['learning_rate']:g}, gradient norm clipped to "
             f"{result['clip']:g}, {result['steps']:,} single-example steps per model, T and "
             f"initialization (inits: parameters uniform in +-0.5, seeded), the same examples "
@@ -3300,6 +3475,9 @@ def render_teacher(rows):
     per_token = attention["generate_depth"] / big
     return "\n".join([
         "=== what runs in parallel: training on a known sequence, against generating ===",
+        *_wrap("Training sees the whole sequence at once; generating must make each token "
+               "before the next. Counted on three tiny models: attention's depth is short "
+               "when training and long when generating, like every model's."),
         *_wrap("Three models of width 1, work and depth in operations measured on the code "
                "that runs (part 4's count, with exp, tanh and 1/x one operation each): a "
                "causal attention layer (scores, softmax, weighted sum), a tanh RNN "
@@ -3506,6 +3684,10 @@ def render_deer(rows):
               for w in contracting for t in lengths) if contracting else None
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
+        *_wrap("A tanh RNN cannot be regrouped into a scan, but Newton's method can still "
+               "solve all its states at once: guess, straighten every step around the guess, "
+               "solve that linear recurrence by one scan, repeat. The question is how many "
+               "rounds it takes."),
         *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs uniform in [-1, 1). Newton's method "
                "solves all T states at once: each iteration linearizes every step around "
                "the current guess and solves the linear recurrence by one scan (DEER). "
@@ -3800,6 +3982,9 @@ def render_linear(result):
                        f"for a {r['d']}-number state" for r in result["recall"])
     return "\n".join([
         "=== linear attention is an RNN: one computation, three ways ===",
+        *_wrap("Linear attention replaces attention's softmax with a feature map, which lets "
+               "one computation run three ways: as attention over all pairs, as an RNN with "
+               "a d x d state, or in chunks. All three give the same numbers."),
         *_wrap(f"causal linear attention, feature map elu(x) + 1 (x + 1 above 0, e^x below: "
                f"always positive), d = {d}, chunks of C = {rows[0]['chunk']}; time measured "
                "once on this machine; holds = what each form keeps at its peak beside its "
@@ -4595,7 +4780,8 @@ def _build_parser(prog):
         description="Why transformers: the serial depth of a recurrence against a reduction.",
         epilog=(f"sections (in parentheses, the options they read):\n{listing}\n"
                 f"  {'all':<10} every section above\n\n"
-                f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"),
+                f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
+                f"{prog} terms: every term the sections print, in plain words.\n"),
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
@@ -4828,7 +5014,13 @@ def main(argv=None):
     run (which end with this one).
     """
     prog = _program_name()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["terms"]:
+            if argv[1:]:
+                raise _UsageError(f"terms takes no arguments, got {_echo(' '.join(argv[1:]))}")
+            _write(sys.stdout, render_terms() + "\n")
+            return 0
         try:
             opts = _parse_args(argv, prog)
         except _HelpRequested as exc:

@@ -81,6 +81,13 @@ def shared(key, compute):
     return _SHARED[key]
 
 
+def main_tree():
+    """Return main.py parsed (share it: shared("main.py's tree", main_tree))."""
+    import ast
+    with open(MAIN_PY, encoding="utf-8") as f:
+        return ast.parse(f.read())
+
+
 def fake_clock(elapsed):
     """Return a timer whose successive timeit samples last the given seconds:
     each sample reads the clock twice, whatever is timed."""

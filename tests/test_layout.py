@@ -8,7 +8,7 @@ import re
 import sys
 import unittest
 
-from tests.support import MAIN_PY, ROOT
+from tests.support import MAIN_PY, ROOT, main_tree, shared
 
 LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
           "rnn_tanh", "tree_reduce")
@@ -30,7 +30,7 @@ class TestLayout(unittest.TestCase):
     def setUpClass(cls):
         with open(MAIN_PY, encoding="utf-8") as f:
             cls.source = f.read()
-        cls.tree = ast.parse(cls.source)
+        cls.tree = shared("main.py's tree", main_tree)
         cls.lines = cls.source.splitlines()
 
     def part_of_line(self):

@@ -1,0 +1,84 @@
+"""The glossary (python main.py terms): every technical term a section prints has
+its entry, and every entry is a term some section prints."""
+
+import ast
+import re
+import unittest
+
+import main
+from tests.support import main_tree, run_main, shared
+
+# Technical words a learner may not know, as the sections print them (written
+# out here, independently of main.py), and the glossary entry that explains each.
+TERMS = {
+    "adam": "Adam", "adding problem": "adding problem", "affine map": "affine map",
+    "associative": "associative", "associative recall": "associative recall",
+    "attention": "attention", "baseline": "baseline", "binomial": "binomial tail",
+    "blelloch": "Blelloch", "brent-kung": "Brent-Kung", "brent_kung": "Brent-Kung",
+    "brent's bound": "Brent's bound", "chunk": "chunk", "combine": "combine",
+    "contracts": "contracts", "contraction": "contracts", "crosstalk": "crosstalk",
+    "deer": "DEER", "dense": "dense", "depth": "depth", "diagonal": "diagonal",
+    "dilated": "dilated", "exclusive": "exclusive", "elu(x) + 1": "feature map",
+    "feature map": "feature map", "fork": "fork", "fp16": "fp16", "gate": "gate",
+    "gib": "GiB", "gradient": "gradient", "grouped-query": "grouped-query",
+    "held-out": "held-out", "hillis-steele": "Hillis-Steele", "inductive bias":
+    "inductive bias", "initialization": "initialization", "kv cache": "KV cache",
+    "kv heads": "KV heads", "lane": "lane", "linear attention": "linear attention",
+    "linear recurrence": "linear recurrence", "log-log": "log-log", "lyapunov": "Lyapunov",
+    "madds": "madds", "mingru": "minGRU", "mse": "MSE", "newton's method": "Newton's method",
+    "phi": "normal", "operation": "operation", "overflow": "overflow",
+    "path length": "path length", "prefix sum": "prefix sum", "process": "process",
+    "recurrence": "recurrence", "reduction": "reduction", "regrouped": "regrouped",
+    "regrouping": "regrouped", "restricted self-attention": "restricted self-attention",
+    "rnn": "RNN", "scan": "scan", "seed": "seed", "selective": "selective",
+    "softmax": "softmax", "speedup": "speedup", "slowdown": "speedup", "spread": "spread",
+    "ssm": "SSM", "state": "state", "step": "step", "tanh rnn": "tanh RNN",
+    "teacher forcing": "teacher forcing", "tree": "tree", "warm-up": "warm-up", "work": "work",
+}
+
+
+def printed_strings():
+    """Return, lowercased, every string constant of main.py but its docstrings
+    and the glossary itself."""
+    tree = shared("main.py's tree", main_tree)
+    left_out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                left_out.add(id(body[0].value))
+        elif isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "GLOSSARY":
+            left_out.update(id(n) for n in ast.walk(node.value))
+    return " ".join(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                    and isinstance(n.value, str) and id(n) not in left_out).lower()
+
+
+class TestGlossary(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.text = printed_strings()
+
+    def found(self, word):
+        return re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", self.text)
+
+    def test_every_printed_term_has_its_entry(self):
+        for word, entry in TERMS.items():
+            if self.found(word):
+                self.assertIn(entry, main.GLOSSARY, word)
+
+    def test_every_entry_is_a_term_the_sections_print(self):
+        for entry in main.GLOSSARY:
+            self.assertTrue(any(e == entry and self.found(w) for w, e in TERMS.items()), entry)
+
+    def test_terms_prints_them_alphabetically_within_79_columns(self):
+        status, out, err = run_main("terms")
+        self.assertEqual((status, err), (0, ""))
+        lines = out.splitlines()
+        self.assertLessEqual(max(map(len, lines)), 79)
+        entries = [line.split(":")[0] for line in lines[1:] if not line.startswith(" ")]
+        self.assertEqual(entries, sorted(main.GLOSSARY, key=str.casefold))
+        self.assertEqual(run_main("terms", "depth")[0], 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
