@@ -4661,6 +4661,278 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 
 
 # ============================================================================
+# Machinery: check, a learner's own solutions graded
+# ============================================================================
+#
+# python main.py check FILE.py imports the learner's file in a child process
+# (a time limit, and a memory limit where the platform has one), one child per
+# function, and grades each of the lesson's functions that it defines against
+# this file's own, on awkward lengths, random floats and string concatenation
+# (associative, not commutative: a combine in the wrong order shows). The
+# scans are also run on Counted values: their work and depth, measured.
+
+CHECK_SECONDS = 10              # each function's time limit
+CHECK_MEMORY = 1 << 30          # each child's address space, where it can be limited
+CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
+CHECK_WORK_N = 1_024            # the length at which a scan's work and depth are measured
+
+CHECK_TEMPLATE = '''\
+"""My solutions to the exercises of "Why Transformers - The Problems with RNNs".
+
+Check them with:  python main.py check THIS_FILE.py
+Each function raises NotImplementedError until you write it; the checker grades
+the ones you have written. Delete a function to leave it out.
+"""
+
+import operator
+
+
+def rnn_style(xs, decay=0.9):
+    """Return the last h of h = decay*h + x over xs, from h = 0 (0 for no xs)."""
+    raise NotImplementedError
+
+
+def attention_style(xs):
+    """Return the mean of xs (at least one value)."""
+    raise NotImplementedError
+
+
+def depth(n):
+    """Return (rnn_depth, attention_depth) for n >= 1 values: n, and the depth
+    of a tree of pairwise additions, ceil(log2 n) but at least 1."""
+    raise NotImplementedError
+
+
+def serial_scan(xs, op=operator.add):
+    """Return every running total, one at a time: [xs[0], op(xs[0], xs[1]),
+    op(op(xs[0], xs[1]), xs[2]), ...]. op is associative but need not be
+    commutative: keep the order. Leave xs unchanged."""
+    raise NotImplementedError
+
+
+def parallel_scan(xs, op=operator.add):
+    """Exercise (Medium): the same list as serial_scan, in rounds (Hillis and
+    Steele): in round k every element combines with the one 2**k places
+    back, all of a round at once, so ceil(log2 N) rounds."""
+    raise NotImplementedError
+
+
+def rnn_style_vector(xs, width=64, decay=0.9):
+    """Exercise (Easy): the final state, a list of `width` floats, of
+    h = A.h + b*x from h = 0, one step per x, where
+    A, b = hidden_weights(width, decay)   (from main import hidden_weights)."""
+    raise NotImplementedError
+'''
+
+
+def _check_inputs(name):
+    """Return [(label, args, expected)] for one function, the smallest input first."""
+    rng = random.Random(5)
+    floats = {n: uniform_inputs(n, rng) for n in CHECK_LENGTHS}
+    letters = {n: [chr(97 + i % 26) for i in range(n)] for n in CHECK_LENGTHS}
+    if name == "depth":
+        return [(f"n = {n:,}" if n < 2 ** 60 else "n = 2**60 + 1", (n,), depth(n))
+                for n in (1, 2, 3, 4, 5, 1_023, 1_024, 1_025, 2 ** 60 + 1)]
+    if name in ("serial_scan", "parallel_scan"):
+        cases = []
+        for n in CHECK_LENGTHS:
+            cases.append((f"N = {n:,} with concatenation", (letters[n], operator.add),
+                          serial_scan(letters[n])))
+            cases.append((f"N = {n:,} with random floats", (floats[n], operator.add),
+                          serial_scan(floats[n])))
+        return cases
+    if name == "rnn_style":
+        return [(f"N = {n:,} with random floats", (floats[n],), rnn_style(floats[n]))
+                for n in CHECK_LENGTHS]
+    if name == "attention_style":
+        return [(f"N = {n:,} with random floats", (floats[n],), attention_style(floats[n]))
+                for n in CHECK_LENGTHS if n]
+    return [(f"N = {n:,}, width {w}", (floats[n], w), rnn_style_vector(floats[n], w))
+            for w in (1, 3, 8) for n in CHECK_LENGTHS if n <= 64]
+
+
+def _same(got, expected):
+    """Return whether got equals expected: exactly for ints and strings, within
+    1e-9 (relative, to the largest value) for floats, element by element."""
+    if isinstance(expected, (list, tuple)):
+        return (isinstance(got, (list, tuple)) and len(got) == len(expected)
+                and (not expected or count_mismatches(expected, got) == 0
+                     if all(isinstance(e, float) for e in expected)
+                     else list(got) == list(expected)))
+    if isinstance(expected, float):
+        return isinstance(got, (int, float)) and abs(got - expected) <= 1e-9 * max(
+            1.0, abs(expected))
+    return got == expected
+
+
+def _learner_lines(exc, path):
+    """Return the traceback lines of exc that are in the learner's file, and its last line."""
+    import traceback
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if os.path.abspath(f.filename) == path]
+    lines = traceback.format_list(frames) if frames else []
+    return ("".join(lines) + "".join(traceback.format_exception_only(type(exc), exc))).rstrip()
+
+
+def _grade(function, name, path):
+    """Return {"verdict", "detail"} for the learner's function against this file's."""
+    for label, args, expected in _check_inputs(name):
+        before = [list(a) if isinstance(a, list) else a for a in args]
+        try:
+            got = function(*args)
+        except NotImplementedError:
+            return {"verdict": "not written yet", "detail": ""}
+        except MemoryError:
+            return {"verdict": "FAIL", "detail": f"at {label} it ran out of memory (the "
+                    f"limit is {format_bytes(CHECK_MEMORY)})"}
+        except Exception as exc:                   # the learner's code, reported, not raised
+            return {"verdict": "FAIL", "detail": f"at {label} it raised:\n"
+                    + _learner_lines(exc, path)}
+        if [list(a) if isinstance(a, list) else a for a in args] != before:
+            return {"verdict": "FAIL", "detail": f"at {label} it changed its input"}
+        if not _same(got, expected):
+            detail = f"at {label}: got {_short(got)}, expected {_short(expected)}"
+            if "concatenation" in label and got == serial_scan(args[0], _swapped):
+                detail += ": op(new, old) where op(old, new) belongs"
+            return {"verdict": "FAIL", "detail": detail}
+    if name == "parallel_scan":
+        try:
+            return _scan_shape(function)
+        except Exception as exc:
+            return {"verdict": "FAIL", "detail": "on numbers that count their operations, "
+                    "with op left out, it raised:\n" + _learner_lines(exc, path)}
+    return {"verdict": "pass", "detail": ""}
+
+
+def _swapped(a, b):
+    return b + a
+
+
+def _short(value):
+    """Return repr(value), cut to ECHO_CHARS characters."""
+    text = repr(value)
+    return text if len(text) <= 2 * ECHO_CHARS else text[:2 * ECHO_CHARS - 3] + "..."
+
+
+def _scan_shape(function):
+    """Return the verdict on the learner's parallel_scan from its work and depth
+    at CHECK_WORK_N, measured on Counted values: parallel (the lesson's
+    ceil(log2 N) rounds), serial, or in between."""
+    n, rounds = CHECK_WORK_N, depth(CHECK_WORK_N)[1]
+    work, deepest = measure_work_depth(function, n)
+    if deepest <= rounds:
+        return {"verdict": "pass", "detail": f"correct and parallel: {deepest} rounds, "
+                f"{work:,} combines at N = {n:,}"}
+    shape = (f"a chain of {deepest:,} combines" if deepest >= n - 1 else
+             f"depth {deepest:,} with {work:,} combines")
+    return {"verdict": "not parallel", "detail": f"correct, but {shape} at N = {n:,}, where "
+            f"the exercise asks for {rounds} rounds of side-by-side combines"}
+
+
+def _check_child(path, name, pipe):
+    """In a child process: limit memory, import the learner's file, grade one
+    function, send {"verdict", "detail"} down the pipe."""
+    import runpy
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (CHECK_MEMORY, CHECK_MEMORY))
+    except (ImportError, ValueError, OSError):
+        pass                                            # no memory limit on this platform
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # for `from main import`
+    try:
+        learner = runpy.run_path(path, run_name="learner")
+        function = learner.get(name)
+        result = ({"verdict": "not attempted", "detail": ""} if not callable(function)
+                  else _grade(function, name, path))
+    except MemoryError:
+        result = {"verdict": "FAIL", "detail": "ran out of memory (the limit is "
+                  f"{format_bytes(CHECK_MEMORY)})"}
+    except BaseException as exc:                    # the learner's file, at import
+        result = {"verdict": "FAIL", "detail": "importing the file raised:\n"
+                  + _learner_lines(exc, path)}
+    pipe.send(result)
+
+
+CHECKED = ("rnn_style", "attention_style", "depth", "serial_scan", "parallel_scan",
+           "rnn_style_vector")
+
+
+def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
+    """Return [{"name", "verdict", "detail"}]: each of the lesson's functions
+    in the learner's file at path graded in its own child process, which is
+    killed after `seconds`. Verdicts: pass, FAIL, not written yet (it raises
+    NotImplementedError), not attempted (the file does not define it)."""
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"check_solutions requires seconds > 0, got {seconds!r}")
+    import multiprocessing
+    context = multiprocessing.get_context(_start_method())
+    results = []
+    for name in names:
+        here, there = context.Pipe(duplex=False)
+        with _signals_held():
+            child = context.Process(target=_check_child, args=(path, name, there),
+                                    daemon=True)
+            child.start()
+        there.close()
+        try:
+            if here.poll(seconds):
+                result = here.recv()
+            else:
+                result = {"verdict": "FAIL", "detail": f"did not finish in {seconds:g} s"}
+        except (EOFError, OSError):
+            result = {"verdict": "FAIL", "detail": "its process stopped (out of memory?)"}
+        finally:
+            child.kill()
+            child.join()
+            here.close()
+        results.append({"name": name, **result})
+    return results
+
+
+def render_check(path, results):
+    """Return the grades as text, one line per function and its details below."""
+    lines = [f"=== check: {path} ==="]
+    width = max(len(r["name"]) for r in results)
+    for r in results:
+        first, *rest = (r["detail"] or "").split("\n")
+        lines += textwrap.wrap(f"{r['name']:<{width}}  {r['verdict']}"
+                               + (f": {first}" if first else ""), 79,
+                               subsequent_indent=" " * (width + 4), break_on_hyphens=False)
+        lines += [f"{'':<{width}}  {line}" for line in rest]
+    passed = sum(r["verdict"] == "pass" for r in results)
+    tried = sum(r["verdict"] != "not attempted" for r in results)
+    lines.append(f"{passed} of {tried} written passed.")
+    return "\n".join(lines)
+
+
+def _check_command(argv, prog):
+    """Run `check FILE.py` or `check --template`; return the exit status."""
+    if argv == ["--template"]:
+        _write(sys.stdout, CHECK_TEMPLATE)
+        return 0
+    if len(argv) != 1 or argv[0].startswith("-"):
+        raise _UsageError("check takes one Python file (or --template), got "
+                          f"{_echo(' '.join(argv)) if argv else 'nothing'}")
+    path = os.path.abspath(argv[0])
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        compile(source, path, "exec")
+    except OSError as exc:
+        raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
+    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        raise _UsageError(f"{_echo(argv[0])} is not Python{where}: "
+                          f"{getattr(exc, 'msg', None) or exc}") from None
+    results = check_solutions(path, CHECKED)
+    _write(sys.stdout, render_check(argv[0], results) + "\n")
+    failed = [r for r in results if r["verdict"] not in ("pass", "not attempted")]
+    return 1 if failed or all(r["verdict"] == "not attempted" for r in results) else 0
+
+
+# ============================================================================
 # Machinery: the command line
 # ============================================================================
 
@@ -4781,7 +5053,9 @@ def _build_parser(prog):
         epilog=(f"sections (in parentheses, the options they read):\n{listing}\n"
                 f"  {'all':<10} every section above\n\n"
                 f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
-                f"{prog} terms: every term the sections print, in plain words.\n"),
+                f"{prog} terms: every term the sections print, in plain words.\n"
+                f"{prog} check FILE.py: grade your own solutions of the exercises;\n"
+                f"{prog} check --template prints a file to start from.\n"),
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
@@ -5021,6 +5295,8 @@ def main(argv=None):
                 raise _UsageError(f"terms takes no arguments, got {_echo(' '.join(argv[1:]))}")
             _write(sys.stdout, render_terms() + "\n")
             return 0
+        if argv[:1] == ["check"]:
+            return _check_command(argv[1:], prog)
         try:
             opts = _parse_args(argv, prog)
         except _HelpRequested as exc:

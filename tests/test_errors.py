@@ -74,6 +74,7 @@ BAD_CALLS = {
                     ((), {"sizes": ()}), ((), {"chunk": 0})],
     "linear_state_recall": [((0, 4), {}), ((4, HUGE), {}), ((4, 4), {"draws": 0})],
     "linear_section": [((), {"sizes": ()})],
+    "check_solutions": [(("x.py",), {"seconds": 0}), (("x.py",), {"seconds": NAN})],
     "sample_per_call": [(([int], 0), {}), (([int], main.MAX_REPS + 1), {})],
     "spread": [(([],), {}), (([0.0, 1.0],), {})],
     "format_seconds": [((-1.0,), {}), ((NAN,), {}), ((INF,), {})],

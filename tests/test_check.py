@@ -1,0 +1,138 @@
+"""check: a learner's own solutions graded. Right and wrong solutions (a serial
+parallel_scan, an off-by-one round, the wrong operand order, one that changes its
+input, one that raises) each get their verdict in this process; one that never
+returns, one that allocates without end, the template and this project's own
+functions run in real child processes, as the command line runs them."""
+
+import operator
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+import main
+from tests.support import run_main
+
+RIGHT_SCAN = '''
+def parallel_scan(xs, op=operator.add):
+    out, step = list(xs), 1
+    while step < len(out):
+        out = out[:step] + [op(out[i - step], out[i]) for i in range(step, len(out))]
+        step *= 2
+    return out
+'''
+
+SOLUTIONS = {   # name: (source, the function graded, verdict, words its detail must hold)
+    "right": (RIGHT_SCAN, "parallel_scan", "pass",
+              "correct and parallel: 10 rounds, 9,217 combines at N = 1,024"),
+    "serial": ('''
+def parallel_scan(xs, op=operator.add):
+    out = []
+    for x in xs:
+        out.append(op(out[-1], x) if out else x)
+    return out
+''', "parallel_scan", "not parallel", "a chain of 1,023 combines at N = 1,024"),
+    "off by one round": (RIGHT_SCAN.replace("step < len(out)", "step < len(out) - 1"),
+                         "parallel_scan", "FAIL",
+                         "at N = 2 with concatenation: got ['a', 'b'], expected ['a', 'ab']"),
+    "wrong order": (RIGHT_SCAN.replace("op(out[i - step], out[i])", "op(out[i], out[i - step])"),
+                    "parallel_scan", "FAIL",
+                    "got ['a', 'ba'], expected ['a', 'ab']: op(new, old) where op(old, new)"),
+    "changes its input": ('''
+def serial_scan(xs, op=operator.add):
+    for i in range(1, len(xs)):
+        xs[i] = op(xs[i - 1], xs[i])
+    return xs
+''', "serial_scan", "FAIL", "at N = 2 with concatenation it changed its input"),
+    "raises": ('''
+def attention_style(xs):
+    return sum(xs) / (len(xs) - 1)
+''', "attention_style", "FAIL", "ZeroDivisionError"),
+    "depth off by one": ('''
+def depth(n):
+    return n, n.bit_length()
+''', "depth", "FAIL", "at n = 2: got (2, 2), expected (2, 1)"),
+}
+
+
+def load(source, path="/learner/solution.py"):
+    """Return the names a solution's source defines, compiled as the file at path."""
+    names = {"operator": operator}
+    exec(compile(source, path, "exec"), names)
+    return names
+
+
+class TestVerdicts(unittest.TestCase):
+    def test_each_solution_gets_its_verdict(self):
+        for label, (source, name, verdict, words) in SOLUTIONS.items():
+            got = main._grade(load(source)[name], name, "/learner/solution.py")
+            self.assertEqual(got["verdict"], verdict, label)
+            self.assertIn(words, got["detail"], label)
+
+    def test_a_learners_traceback_shows_only_the_learners_lines(self):
+        source, name, _, _ = SOLUTIONS["raises"]
+        detail = main._grade(load(source)[name], name, "/learner/solution.py")["detail"]
+        self.assertIn('File "/learner/solution.py", line 3, in attention_style', detail)
+        self.assertNotIn("main.py", detail)
+
+    def test_this_projects_own_functions_pass(self):
+        for name in main.CHECKED:
+            got = main._grade(getattr(main, name), name, main.__file__)
+            self.assertEqual(got["verdict"], "pass", (name, got))
+
+
+class TestInChildProcesses(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def write(self, name, source):
+        path = os.path.join(self.directory.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source)
+        return path
+
+    def test_a_hang_and_endless_memory_are_verdicts_not_hangs(self):
+        path = self.write("stuck.py", "def rnn_style(xs, decay=0.9):\n    while True:\n"
+                          "        pass\n\n\ndef depth(n):\n    hoard = []\n    while True:\n"
+                          "        hoard.append([None] * 100_000_000)\n")
+        results = main.check_solutions(path, ("rnn_style",), seconds=0.1)
+        with mock.patch.object(main, "CHECK_MEMORY", 300 << 20):     # less than one append
+            results += main.check_solutions(path, ("depth",), seconds=10)
+        self.assertEqual([(r["verdict"], r["detail"]) for r in results][0],
+                         ("FAIL", "did not finish in 0.1 s"))
+        self.assertEqual(results[1]["verdict"], "FAIL")
+        self.assertIn("out of memory", results[1]["detail"])
+
+    def test_the_template_unchanged_is_not_written_yet_and_status_1(self):
+        status, template, _ = run_main("check", "--template")
+        self.assertEqual(status, 0)
+        path = self.write("template.py", template)
+        status, out, err = run_main("check", path)
+        self.assertEqual((status, err), (1, ""))
+        for name in main.CHECKED:
+            self.assertIn(f"{name:<16}  not written yet", out)
+        self.assertNotIn("Traceback", out)
+
+    def test_this_projects_functions_pass_with_status_0(self):
+        path = self.write("mine.py", "from main import " + ", ".join(main.CHECKED) + "\n")
+        with mock.patch.object(main, "CHECKED", ("depth", "parallel_scan")):
+            status, out, err = run_main("check", path)
+        self.assertEqual((status, err), (0, ""), out)
+        self.assertIn("2 of 2 written passed.", out)
+
+    def test_bad_arguments_are_one_line_and_status_2(self):
+        for argv in (["check"], ["check", "a.py", "b.py"],
+                     ["check", os.path.join(self.directory.name, "missing.py")],
+                     ["check", self.write("broken.py", "def f(:\n")]):
+            status, out, err = run_main(*argv)
+            self.assertEqual((status, out), (2, ""), argv)
+            self.assertEqual(len(err.splitlines()), 1, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
