@@ -520,6 +520,15 @@ GLOSSARY = {
 }
 
 
+def _notice(seconds, what):
+    """Return the stderr line of a section that takes seconds (measured on a
+    2-core machine) before it starts, or None below 3 s."""
+    if seconds < 3:
+        return None
+    about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+    return f"{what}: about {about} (measured on a 2-core machine)"
+
+
 def render_terms(glossary=GLOSSARY):
     """Return every term and its meaning, alphabetically, wrapped to 79 columns."""
     lines = ["=== every term the sections print, in plain words ==="]
@@ -530,11 +539,12 @@ def render_terms(glossary=GLOSSARY):
 
 # Each section of the command line registers itself where its part ends:
 # what it computes from the options, how it renders as text, which options it
-# reads, its figure (or None) and its summary for --help. `all` runs them in
-# the order of this file.
+# reads, its figure (or None), its summary for --help, and for a section that
+# takes more than a few seconds, the line it writes to stderr before it starts.
+# `all` runs them in the order of this file.
 
-Section = collections.namedtuple("Section", "summary compute render options figure",
-                                 defaults=(None,))
+Section = collections.namedtuple("Section", "summary compute render options figure notice",
+                                 defaults=(None, None))
 SECTIONS = {}
 
 FIGURE_N = 16                   # the depth figure's sequence
@@ -2792,7 +2802,9 @@ SECTIONS["cores"] = Section(
     summary="this machine's cores: reduction and recurrences",
     compute=lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
                                        opts.reps if opts.reps_given else CORES_REPS),
-    render=render_cores, options=("--sizes", "--reps"), figure=figure_cores)
+    render=render_cores, options=("--sizes", "--reps"), figure=figure_cores,
+    notice=lambda opts: _notice(10 * max(opts.sizes or (CORES_N,)) / CORES_N,
+                                "every task timed on 1 and on 2 or more processes"))
 
 
 # ============================================================================
@@ -3182,6 +3194,18 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
             "wall_s": time.perf_counter() - began}
 
 
+# Measured here: the default run (steps x initializations x the sum of the
+# lengths = 2.8M) took 41 s on 2 processes.
+TRAIN_SECONDS_PER_STEP_T = 41 / (TRAIN_STEPS * TRAIN_SEEDS * sum(TRAIN_LENGTHS))
+
+
+def _train_notice(lengths, steps, seeds):
+    """Return the line that says how long training will take, or None when short."""
+    runs = len(lengths) * len(TRAIN_MODELS) * seeds
+    seconds = TRAIN_SECONDS_PER_STEP_T * steps * seeds * sum(lengths)
+    return _notice(seconds, f"{runs} runs of {steps:,} steps")
+
+
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
 LEARNED, PART, NOTHING = "learned", "learned part", "learned nothing"
 
@@ -3343,7 +3367,9 @@ SECTIONS["train"] = Section(
     compute=lambda opts: train_section(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
                                        opts.seeds or TRAIN_SEEDS,
                                        progress=_progress_line(sys.stderr)),
-    render=render_train, options=("--lengths", "--steps", "--seeds"), figure=figure_train)
+    render=render_train, options=("--lengths", "--steps", "--seeds"), figure=figure_train,
+    notice=lambda opts: _train_notice(opts.lengths or TRAIN_LENGTHS,
+                                      opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS))
 
 
 # ============================================================================
@@ -3785,7 +3811,8 @@ def figure_deer(rows):
 SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
     compute=lambda opts: deer_rows(),
-    render=render_deer, options=(), figure=figure_deer)
+    render=render_deer, options=(), figure=figure_deer,
+    notice=lambda opts: _notice(4, f"up to {DEER_CAP} Newton iterations in each of 40 cells"))
 
 
 # ============================================================================
@@ -5125,6 +5152,9 @@ def _run(opts, prog):
     was done is written."""
     results = {}
     for name in opts.sections:
+        notice = SECTIONS[name].notice and SECTIONS[name].notice(opts)
+        if notice:
+            _complain(f"{prog}: {name}: {notice}")
         try:
             results[name] = SECTIONS[name].compute(opts)
             text = None if opts.json else SECTIONS[name].render(results[name])
