@@ -1558,18 +1558,22 @@ def figure_lanes(result):
     n = rows[-1]["n"]
     rows = [r for r in rows if r["n"] == n]
     fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: the share of lane-steps the reduction leaves idle")
+                 "labels: the share of lane-steps each leaves idle (the lesson's 99%)")
     series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
               ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
     x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
     y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
     left, top, width, height = CHART_BOX
-    for r in rows:
+    for r in rows[1:]:                                  # one lane: nothing idles
+        x = _position(r["lanes"], x_axis, left, width) + 5
+        fig.text(x, _position(r["recurrence_steps"], y_axis, top + height, -height) + 14,
+                 f"{_format_percent(1 - r['recurrence_utilization'])} idle", size=9,
+                 color=PALETTE[0])
         if r["reduction_steps"]:
-            fig.text(_position(r["lanes"], x_axis, left, width) + 5,
-                     _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9)
+            fig.text(x, _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
+                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9,
+                     color=PALETTE[1])
     return fig.svg()
 
 
@@ -2049,13 +2053,15 @@ def figure_capacity(rows):
     """Return recall against n/d: measured points, the exact curve, the normal
     approximation and the cache."""
     fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
-                 "measured: random draws; exact: a binomial tail; a coin flip reads 0.5")
+                 "measured: random draws; exact: a binomial tail; a coin flip scores 0.5")
     at = [r["n"] / r["d"] for r in rows]
     series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
               ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
               ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
-              ("KV cache", list(zip(at, (r["cache_recall"] for r in rows))))]
-    _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True),
+              ("KV cache", list(zip(at, (r["cache_recall"] for r in rows)))),
+              ("coin flip, 0.5", [(at[0], 0.5), (at[-1], 0.5)])]
+    _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True,
+                                             at_data=True),
            _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
     return fig.svg()
 
@@ -2296,11 +2302,13 @@ def figure_stream(result):
     tokens = [r["tokens"] for r in rows]
     memory = [("KV cache", [(r["tokens"], r["cache_bytes"]) for r in rows]),
               ("state", [(r["tokens"], r["state_bytes"]) for r in rows])]
-    _chart(fig, (72, 58, 350, 220), memory, _axis_for("tokens T (log)", tokens, log=True),
+    _chart(fig, (72, 58, 350, 220), memory,
+           _axis_for("tokens T (log)", tokens, log=True, at_data=True),
            _axis_for("bytes held (log)", [v for _, s in memory for _, v in s], log=True))
     time_ = [("attention", [(r["tokens"], r["cache_token_s"]) for r in rows]),
              ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
-    _chart(fig, (72, 360, 350, 220), time_, _axis_for("tokens T (log)", tokens, log=True),
+    _chart(fig, (72, 360, 350, 220), time_,
+           _axis_for("tokens T (log)", tokens, log=True, at_data=True),
            _axis_for("seconds for the next token (log)",
                      [v for _, s in time_ for _, v in s], log=True))
     return fig.svg()
@@ -2784,17 +2792,21 @@ def figure_cores(result):
     ideal = result["ideal_every_state"]
     series = [("measured", measured),
               ("ideal, every state", [(every, ideal)]),
-              ("cores' worth (spin)", [(1, result["spin"]["cores_used"]),
-                                       (len(tasks), result["spin"]["cores_used"])]),
-              ("no gain", [(1, 1.0), (len(tasks), 1.0)])]
+              # reference lines from frame to frame: their end markers hide no task
+              ("cores' worth (spin)", [(0.5, result["spin"]["cores_used"]),
+                                       (len(tasks) + 0.5, result["spin"]["cores_used"])]),
+              ("no gain", [(0.5, 1.0), (len(tasks) + 0.5, 1.0)])]
     _chart(fig, CHART_BOX, series, Axis("task (1 to 5, as in the table)", False, 0.5,
                                         len(tasks) + 0.5),
            _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05),
            points_only=("measured", "ideal, every state"))
     left, top_y, width, height = CHART_BOX
+    short = {MEAN: "mean", FINAL_SLOW: "final, 0.9", FINAL_FAST: "final, 1 - 1e-7",
+             EVERY_STATE: "every state", TANH: "tanh"}
     for k, task in enumerate(tasks):
         fig.text(_position(k + 1, Axis("", False, 0.5, len(tasks) + 0.5), left, width),
-                 top_y + height + 48 + 11 * (k % 2), task.split(",")[0], size=9, anchor="middle")
+                 top_y + height + 48 + 11 * (k % 2), short.get(task, task), size=9,
+                 anchor="middle")
     return fig.svg()
 
 
@@ -3351,12 +3363,13 @@ def figure_train(result):
             (t, max(statistics.median(r["test_mse"] for r in rows
                                       if r["model"] == m and r["length"] == t), floor))
             for t in lengths]))
-    series.append(("predicting 1", [(c["length"], c["test_mse"]) for c in result["constant"]]))
+    series.append(("always answering 1", [(c["length"], c["test_mse"])
+                                          for c in result["constant"]]))
     points = [(f"{MODEL_NAMES[m]}, each init", [(r["length"], max(r["test_mse"], floor))
                                                for r in rows if r["model"] == m])
               for m in models]
     _chart(fig, CHART_BOX, series + points,
-           _axis_for("sequence length T (log)", lengths, log=True),
+           _axis_for("sequence length T (log)", lengths, log=True, at_data=True),
            _axis_for("held-out MSE (log)", [floor, 0.5], log=True),
            points_only={name for name, _ in points})
     return fig.svg()
@@ -3802,9 +3815,9 @@ def figure_deer(rows):
     series = [(f"w = {w:g}", [(r["length"], r["iterations"] or cap)
                               for r in plain if r["w"] == w])
               for w in dict.fromkeys(r["w"] for r in plain)]
-    series.append((f"cap, {cap} iterations", [(min(lengths), cap), (max(lengths), cap)]))
-    _chart(fig, CHART_BOX, series, _axis_for("T (log)", lengths, log=True),
-           _axis_for("iterations (log)", [1, cap], log=True))
+    x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
+    series.append((f"cap, {cap} iterations", [(x_axis.low, cap), (x_axis.high, cap)]))
+    _chart(fig, CHART_BOX, series, x_axis, _axis_for("iterations (log)", [1, cap], log=True))
     return fig.svg()
 
 
@@ -4035,13 +4048,22 @@ def render_linear(result):
 
 
 def figure_linear(result):
-    """Return each form's time against N, log-log."""
+    """Return each form's depth, memory held and time against N, log-log: three
+    panels, so that the parallel form's short depth shows beside its memory and
+    its time on one core."""
     rows = result["forms"]
-    fig = Figure("Linear attention, three ways: time against N", MEASURED)
-    series = [(form, [(r["n"], r["seconds"]) for r in rows if r["form"] == form])
-              for form in dict.fromkeys(r["form"] for r in rows)]
-    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
-           _axis_for("seconds (log)", [r["seconds"] for r in rows], log=True))
+    fig = Figure("Linear attention, three ways: depth, memory and time against N",
+                 "depth and memory counted; time " + MEASURED.split(": ")[0], height=760)
+    forms = list(dict.fromkeys(r["form"] for r in rows))
+    sizes = [r["n"] for r in rows]
+    for k, (key, label) in enumerate((("depth", "depth in additions (log)"),
+                                      ("held_bytes", "bytes held (log)"),
+                                      ("seconds", "seconds, one core (log)"))):
+        series = [(form, [(r["n"], r[key]) for r in rows if r["form"] == form])
+                  for form in forms]
+        _chart(fig, (90, 58 + 230 * k, 330, 170), series,
+               _axis_for("N (log)", sizes, log=True, at_data=True),
+               _axis_for(label, [r[key] for r in rows], log=True), legend=k == 0)
     return fig.svg()
 
 
@@ -4266,16 +4288,19 @@ def _format_ratio(ratio):
 
 
 def _format_percent(share):
-    """Return a share as a percentage with three significant digits: 99.1%, 1.56%, 0.0977%.
+    """Return a share as a percentage with three significant digits: 99.1%, 1.56%,
+    0.0977%; a share short of 1 keeps the digits that show it (99.994%, not 100%).
 
-    >>> _format_percent(1 / 1024), _format_percent(1.0)
-    ('0.0977%', '100%')
+    >>> _format_percent(1 / 1024), _format_percent(1.0), _format_percent(1 - 1 / 16_384)
+    ('0.0977%', '100%', '99.994%')
     """
     if share is None:
         return "n/a"
     pct = 100 * share
     if pct == 0:
         return "0%"
+    if 99.95 <= pct < 100:                  # would round to 100%: show how far from it
+        return f"{pct:.{-math.floor(math.log10(100 - pct))}f}%"
     decimals = max(0, 2 - math.floor(math.log10(pct)))
     if decimals and round(pct, decimals) >= 10 ** (3 - decimals):    # rounded up a decade
         decimals -= 1
@@ -4513,9 +4538,10 @@ def _signals_held():
 # so that the same results give the same bytes.
 
 FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2", "1,2", "12,4")
-MARKERS = ("circle", "square", "triangle", "diamond", "cross", "down", "plus")
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#999999", "#F0E442")
+DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2", "1,2", "12,4", "6,2,1,2", "3,1")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "down", "plus", "left", "right")
 
 
 def _xml(text):
@@ -4557,7 +4583,7 @@ class Figure:
                           f'stroke-width="{width}"{dashes}/>')
 
     def marker(self, x, y, kind, color, group="marker", size=4.0):
-        """One point: a circle, square, triangle, diamond, cross, down or plus."""
+        """One point: a circle, square, triangle, diamond, cross, down, plus, left or right."""
         if kind == "circle":
             shape = f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}"'
         elif kind == "square":
@@ -4567,6 +4593,8 @@ class Figure:
             s = size * 1.2
             corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
                        "down": [(0, s), (s, -s * 0.8), (-s, -s * 0.8)],
+                       "left": [(-s, 0), (s * 0.8, -s), (s * 0.8, s)],
+                       "right": [(s, 0), (-s * 0.8, -s), (-s * 0.8, s)],
                        "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)],
                        "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)],
                        "plus": [(0, -s), (0, s), (0, 0), (s, 0), (-s, 0), (0, 0)]}[kind]
@@ -4592,13 +4620,17 @@ class Figure:
             *self.parts, "</svg>", ""])
 
 
-Axis = collections.namedtuple("Axis", "label log low high")
+Axis = collections.namedtuple("Axis", "label log low high at", defaults=(None,))
 
 
 def _ticks(axis):
-    """Return the tick values of an axis: powers of ten on a log axis (or its two
-    ends when it spans less than a decade), steps of 1, 2 or 5 x 10^k otherwise."""
+    """Return the tick values of an axis: its own (axis.at) where it has them;
+    else round powers of ten on a log axis (10^k for k a multiple of 1, 2, 5,
+    10 ..., at most about 8 ticks; 1, 2 and 5 x 10^k under two decades), steps
+    of 1, 2 or 5 x 10^k on a linear one."""
     low, high = sorted((axis.low, axis.high))
+    if axis.at:
+        return [t for t in axis.at if low <= t <= high]
     if axis.log:
         ticks = [10.0 ** k for k in range(math.floor(math.log10(low)),
                                           math.ceil(math.log10(high)) + 1)
@@ -4609,7 +4641,8 @@ def _ticks(axis):
                            for m in (1, 2, 5) if low <= m * 10.0 ** k <= high * (1 + 1e-9))
         if len(ticks) < 2:
             return [low, high]
-        return ticks[::_ceil_div(len(ticks), 8)]      # at most 8 ticks
+        every = next(e for e in (1, 2, 5, 10, 20, 50, 100, 10**9) if len(ticks) <= 8 * e)
+        return [t for t in ticks if round(math.log10(t)) % every == 0] or ticks[-1:]
     raw = (high - low) / 5 or 1.0
     step = min((m * 10 ** math.floor(math.log10(raw)) for m in (1, 2, 5, 10)),
                key=lambda s: abs(s - raw))
@@ -4617,13 +4650,15 @@ def _ticks(axis):
     return [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
 
 
-def _tick_label(value):
-    if value == 0:
-        return "0"
-    if abs(value) >= 1e4 or abs(value) < 1e-2:
-        mantissa, exponent = f"{value:.0e}".split("e")
-        return f"{mantissa}e{int(exponent)}"
-    return f"{value:,.2f}".rstrip("0").rstrip(".")
+def _tick_labels(values):
+    """Return one label per tick, in one format for the whole axis: powers of
+    ten as 1e-7 where any tick needs them, plain numbers (1,000; 0.25) otherwise."""
+    def plain(v):
+        return f"{v:,.2f}".rstrip("0").rstrip(".") if v else "0"
+    if any(v and (abs(v) >= 1e4 or abs(v) < 1e-2) for v in values):
+        return [f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")
+                if v else "0" for v in values]
+    return [plain(v) for v in values]
 
 
 def _position(value, axis, start, length):
@@ -4636,15 +4671,28 @@ def _position(value, axis, start, length):
     return start + share * length
 
 
-def _axis_for(label, values, log=False, low=None, high=None):
-    """Return an Axis over the values (padded a little), or from low to high."""
+def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
+    """Return an Axis over the values, or from low to high: a linear one padded
+    a little; with at_data, ticks at the values themselves and a log axis
+    padded too, so that no point sits on the frame or under the legend."""
     values = [v for v in values if v is not None and (v > 0 or not log)]
     lo = min(values) if low is None else low
     hi = max(values) if high is None else high
+    at = sorted(set(values)) if at_data else None
     if log:
-        return Axis(label, True, lo / 1.4, hi * 1.4) if lo == hi else Axis(label, True, lo, hi)
+        if not at_data and lo < hi:             # out to round values: ticks at both ends
+            steps = (1,) if hi / lo >= 1e3 else (1, 2, 5)
+            nice = sorted(m * 10.0 ** k for k in range(math.floor(math.log10(lo)) - 1,
+                                                       math.ceil(math.log10(hi)) + 1)
+                          for m in steps)
+            lo = lo if low is not None else max(v for v in nice if v <= lo * (1 + 1e-9))
+            hi = hi if high is not None else min(v for v in nice if v >= hi * (1 - 1e-9))
+        pad = 1.4 if lo == hi else (hi / lo) ** 0.04 if at_data else 1.0
+        return Axis(label, True, lo / pad if low is None else lo,
+                    hi * pad if high is None else hi, at)
     pad = (hi - lo) * 0.05 or 1.0
-    return Axis(label, False, lo - pad if low is None else lo, hi + pad if high is None else hi)
+    return Axis(label, False, lo - pad if low is None else lo, hi + pad if high is None else hi,
+                at)
 
 
 def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
@@ -4654,20 +4702,25 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
     left, top, width, height = box
     fig.line(left, top + height, left + width, top + height)
     fig.line(left, top, left, top + height)
-    for value in _ticks(x_axis):
+    if len(series) > len(MARKERS):
+        raise ValueError(f"_chart draws at most {len(MARKERS)} series, one style each; "
+                         f"got {len(series)}")
+    ticks = _ticks(x_axis)
+    for value, text in zip(ticks, _tick_labels(ticks)):
         x = _position(value, x_axis, left, width)
         fig.line(x, top + height, x, top + height + 4)
         fig.line(x, top, x, top + height, color="#ddd", width=0.6)
-        fig.text(x, top + height + 16, _tick_label(value), size=10, anchor="middle")
-    for value in _ticks(y_axis):
+        fig.text(x, top + height + 16, text, size=10, anchor="middle")
+    ticks = _ticks(y_axis)
+    for value, text in zip(ticks, _tick_labels(ticks)):
         y = _position(value, y_axis, top + height, -height)
         fig.line(left - 4, y, left, y)
         fig.line(left, y, left + width, y, color="#ddd", width=0.6)
-        fig.text(left - 7, y + 3.5, _tick_label(value), size=10, anchor="end")
+        fig.text(left - 7, y + 3.5, text, size=10, anchor="end")
     fig.text(left + width / 2, top + height + 34, x_axis.label, size=11, anchor="middle")
     fig.text(left - 48, top + height / 2, y_axis.label, size=11, anchor="middle", rotate=-90)
     for k, (label, points) in enumerate(series):
-        color, dash, kind = PALETTE[k % 7], DASHES[k % 7], MARKERS[k % 7]
+        color, dash, kind = PALETTE[k], DASHES[k], MARKERS[k]
         shown = [(_position(x, x_axis, left, width), _position(y, y_axis, top + height, -height))
                  for x, y in points
                  if (x > 0 or not x_axis.log) and (y is not None and (y > 0 or not y_axis.log))]
