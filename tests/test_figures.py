@@ -80,7 +80,8 @@ class TestFigures(unittest.TestCase):
             self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
 
     def test_the_readmes_figures_are_current(self):
-        readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
         for name, data in (("depth", self.results["depth"]),
                            ("gradient", self.results["gradient"]),
                            ("capacity", shared("capacity_rows", main.capacity_rows))):
