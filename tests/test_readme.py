@@ -17,12 +17,50 @@ def masked(line):
     return " ".join(NUMBER.sub("#", line).split())
 
 
-def readme_samples():
-    """Return the lines of every fenced block of README.md that opens with '=== '."""
+def readme_samples(header="=== "):
+    """Return the lines of every fenced block of README.md that opens with header,
+    but a check's sample when the header is the default run's."""
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         blocks = re.findall(r"^```\n(.*?)^```", f.read(), re.M | re.S)
-    return [line for block in blocks if block.startswith("=== ")
+    return [line for block in blocks if block.startswith(header)
+            and (header != "=== " or not block.startswith("=== check"))
             for line in block.splitlines() if line.strip()]
+
+
+# The solution whose grades the README shows: right, not written, wrong, missing.
+MINE = """\
+import operator
+
+
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+
+
+def attention_style(xs):
+    raise NotImplementedError
+
+
+def depth(n):
+    return n, n.bit_length()
+
+
+def serial_scan(xs, op=operator.add):
+    out = []
+    for x in xs:
+        out.append(op(out[-1], x) if out else x)
+    return out
+
+
+def parallel_scan(xs, op=operator.add):
+    out, step = list(xs), 1
+    while step < len(out):
+        out = out[:step] + [op(out[i], out[i - step]) for i in range(step, len(out))]
+        step *= 2
+    return out
+"""
 
 
 class TestReadmeSamples(unittest.TestCase):
@@ -34,6 +72,23 @@ class TestReadmeSamples(unittest.TestCase):
         printed = {masked(line) for line in out.splitlines()}
         for line in samples:
             self.assertIn(masked(line), printed, line)
+
+    def test_the_check_sample_is_what_check_prints(self):
+        import tempfile
+        samples = readme_samples("=== check")
+        self.assertGreater(len(samples), 5)
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory() as directory:
+            with open(os.path.join(directory, "mine.py"), "w", encoding="utf-8") as f:
+                f.write(MINE)
+            os.chdir(directory)
+            try:
+                status, out, _ = run_main("check", "mine.py")
+            finally:
+                os.chdir(here)
+        self.assertEqual(status, 1)
+        self.assertEqual([masked(line) for line in samples],
+                         [masked(line) for line in out.splitlines() if line.strip()])
 
     def test_masking_keeps_the_words(self):
         self.assertEqual(masked("1,000,000     23.2 ms      3.60 ms        6.5x"), "# # # #x")
