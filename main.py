@@ -2122,7 +2122,7 @@ def ssm_state_bytes(layers, d_model, d_state, expand=2, d_conv=4, bytes_per_valu
     return layers * expand * d_model * (d_state + d_conv) * bytes_per_value
 
 
-def _attend(q, keys, values):
+def _attention_read(q, keys, values):
     """Return softmax(q . k / sqrt(d)) . V over every cached (k, v): one attention read."""
     scale = 1 / math.sqrt(len(q))
     scores = [sum(map(operator.mul, q, k)) * scale for k in keys]
@@ -2132,7 +2132,7 @@ def _attend(q, keys, values):
     return [sum(map(operator.mul, weights, column)) / total for column in zip(*values)]
 
 
-def _recur(h, W, x):
+def _recurrent_step(h, W, x):
     """Return tanh(W.h + x): one step of a recurrent state of len(h) numbers."""
     return [math.tanh(sum(map(operator.mul, row, h)) + xi) for row, xi in zip(W, x)]
 
@@ -2190,9 +2190,9 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
         keys, values = [k for k, _ in cache], [v for _, v in cache]
         q = xs[t - 1]
         for _ in range(STREAM_WARMUP):
-            _attend(q, keys, values)
-        attend_s, recur_s = sample_per_call([functools.partial(_attend, q, keys, values),
-                                             functools.partial(_recur, h, W, q)], reps)
+            _attention_read(q, keys, values)
+        attend_s, recur_s = sample_per_call([functools.partial(_attention_read, q, keys, values),
+                                             functools.partial(_recurrent_step, h, W, q)], reps)
         measured.append({"tokens": t, "cache_bytes": cache_bytes, "state_bytes": state_bytes,
                          "cache_token_s": min(attend_s), "state_token_s": min(recur_s),
                          "cache_spread": spread(attend_s), "state_spread": spread(recur_s)})
@@ -3408,7 +3408,7 @@ def _counted_op(fn, x):
     return fn(x)
 
 
-def _attend_one(q, keys):
+def _attention_output(q, keys):
     """Return softmax(q * k_j) . k_j over the keys (values = keys, width 1):
     scores side by side, their sums as trees."""
     weights = [_counted_op(math.exp, q * k) for k in keys]
@@ -3418,7 +3418,7 @@ def _attend_one(q, keys):
 
 def attention_training(xs):
     """Return every output of a causal attention layer when every input is known."""
-    return [_attend_one(x, xs[:i + 1]) for i, x in enumerate(xs)]
+    return [_attention_output(x, xs[:i + 1]) for i, x in enumerate(xs)]
 
 
 def attention_generating(x, n):
@@ -3426,7 +3426,7 @@ def attention_generating(x, n):
     cache, outputs = [], []
     for _ in range(n):
         cache.append(x)
-        x = _attend_one(x, cache)
+        x = _attention_output(x, cache)
         outputs.append(x)
     return outputs
 
@@ -4549,7 +4549,7 @@ def _xml(text):
             .replace('"', "&quot;"))
 
 
-def _n(x):
+def _coord(x):
     """A coordinate, written the same way every time."""
     return f"{x:.1f}"
 
@@ -4566,29 +4566,29 @@ class Figure:
 
     def text(self, x, y, text, size=11, anchor="start", weight="normal", color="#000",
              rotate=None):
-        turn = f' transform="rotate({rotate} {_n(x)} {_n(y)})"' if rotate else ""
-        self.parts.append(f'<text x="{_n(x)}" y="{_n(y)}" font-size="{size}" '
+        turn = f' transform="rotate({rotate} {_coord(x)} {_coord(y)})"' if rotate else ""
+        self.parts.append(f'<text x="{_coord(x)}" y="{_coord(y)}" font-size="{size}" '
                           f'text-anchor="{anchor}" font-weight="{weight}" fill="{color}"{turn}>'
                           f'{_xml(text)}</text>')
 
     def line(self, x1, y1, x2, y2, color="#000", width=1.0, dash=""):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" '
-                          f'stroke="{color}" stroke-width="{width}"{dashes}/>')
+        self.parts.append(f'<line x1="{_coord(x1)}" y1="{_coord(y1)}" x2="{_coord(x2)}" '
+                          f'y2="{_coord(y2)}" stroke="{color}" stroke-width="{width}"{dashes}/>')
 
     def polyline(self, points, color, dash="", width=1.8):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        path = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+        path = " ".join(f"{_coord(x)},{_coord(y)}" for x, y in points)
         self.parts.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
                           f'stroke-width="{width}"{dashes}/>')
 
     def marker(self, x, y, kind, color, group="marker", size=4.0):
         """One point: a circle, square, triangle, diamond, cross, down, plus, left or right."""
         if kind == "circle":
-            shape = f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size)}"'
+            shape = f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}"'
         elif kind == "square":
-            shape = (f'<rect x="{_n(x - size)}" y="{_n(y - size)}" width="{_n(2 * size)}" '
-                     f'height="{_n(2 * size)}"')
+            shape = (f'<rect x="{_coord(x - size)}" y="{_coord(y - size)}" '
+                     f'width="{_coord(2 * size)}" height="{_coord(2 * size)}"')
         else:
             s = size * 1.2
             corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
@@ -4598,13 +4598,13 @@ class Figure:
                        "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)],
                        "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)],
                        "plus": [(0, -s), (0, s), (0, 0), (s, 0), (-s, 0), (0, 0)]}[kind]
-            path = " ".join(f"{_n(x + dx)},{_n(y + dy)}" for dx, dy in corners)
+            path = " ".join(f"{_coord(x + dx)},{_coord(y + dy)}" for dx, dy in corners)
             shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
         self.parts.append(f'{shape} fill="{color}" class="{group}"/>')
 
     def node(self, x, y, label, group, color="#fff"):
         """A labelled circle of a dependency graph."""
-        self.parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="9" fill="{color}" '
+        self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="9" fill="{color}" '
                           f'stroke="#000" class="{group}"/>')
         if label:
             self.text(x, y + 3.5, label, size=8, anchor="middle")

@@ -2,7 +2,6 @@
 be encoded or written, and exit codes; in-process through main.main([...]),
 and as a real child process for what only a process shows."""
 
-import ast
 import io
 import json
 import os

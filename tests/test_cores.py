@@ -5,8 +5,6 @@ start. The pool is shut down by the class that starts it, whatever happens."""
 
 import json
 import math
-import subprocess
-import sys
 import unittest
 from fractions import Fraction
 from unittest import mock

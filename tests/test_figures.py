@@ -4,7 +4,6 @@ writes them, or says in one line why it cannot; the README's figures are
 current for the sections that measure no time."""
 
 import os
-import re
 import unittest
 from unittest import mock
 import xml.etree.ElementTree as ET

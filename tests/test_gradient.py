@@ -1,7 +1,6 @@
 """Part 7: gradients against central differences, a hand-worked case and closed
 forms."""
 
-import json
 import math
 import random
 import unittest

@@ -94,7 +94,7 @@ class TestRnnStepOnLanes(unittest.TestCase):
 
 class TestLanesAndCostSections(unittest.TestCase):
     def test_lanes_section_text_and_json(self):
-        # The section's data at N = 1,000, simulated at 1,000 rather than 65,536 (0.1 s less).
+        # The section's data at N = 1,000, simulated at 1,000 rather than at 65,536.
         data = json.loads(json.dumps(main.lanes_section((1_000,), simulated_n=1_000)))
         out = main.render_lanes(data)
         self.assertIn("0.00610%", out)

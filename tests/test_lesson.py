@@ -4,7 +4,6 @@ fake clock for the timing. Also runs main.py's docstring examples."""
 
 import doctest
 import functools
-import itertools
 import math
 import operator
 import random

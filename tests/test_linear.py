@@ -2,7 +2,6 @@
 directly, each sum by math.fsum."""
 
 import math
-import random
 import unittest
 
 import main

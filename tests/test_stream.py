@@ -31,7 +31,7 @@ class TestStream(unittest.TestCase):
         scores = [sum(a * b for a, b in zip(q, k)) / 2 for k in keys]
         weights = [math.exp(s) / math.fsum(math.exp(t) for t in scores) for s in scores]
         expected = [math.fsum(w * v[i] for w, v in zip(weights, values)) for i in range(4)]
-        for got, want in zip(main._attend(q, keys, values), expected):
+        for got, want in zip(main._attention_read(q, keys, values), expected):
             self.assertTrue(close(got, want, rel=1e-12))
 
     def test_model_scale_figures(self):
