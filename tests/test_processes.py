@@ -17,19 +17,20 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import CHILD, ROOT, child_env, run_main
+from tests.support import CHILD, ROOT, Forked, child_env, run_main
 
-# A child that runs the command line with the depth section replaced by two
-# workers that sleep; it prints their process ids once they are up.
-BUSY = (sys.executable, "-S", "-c",
-        "import signal, sys, time, main\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "def busy(opts):\n"
-        "    with main.WorkerPool(2) as pool:\n"
-        "        print('ready', *[p.pid for p, _ in pool.workers], flush=True)\n"
-        "        pool.run(time.sleep, [(60,), (60,)])\n"
-        "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=busy)\n"
-        "sys.exit(main.main(['depth']))\n")
+def busy(opts):
+    """The depth section replaced by two workers that sleep; it prints their
+    process ids once they are up."""
+    with main.WorkerPool(2) as pool:
+        print("ready", *[p.pid for p, _ in pool.workers], flush=True)
+        pool.run(time.sleep, [(60,), (60,)])
+
+
+def run_busy():
+    """In a forked child: Ctrl-C as a terminal has it, and depth made busy."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    main.SECTIONS["depth"] = main.SECTIONS["depth"]._replace(compute=busy)
 
 # name: the signals sent once the workers are up, a pause between them.
 ENDINGS = {"ctrl-c twice": [signal.SIGINT, signal.SIGINT],
@@ -89,8 +90,8 @@ class TestChildren(unittest.TestCase):
                                                   stdout=subprocess.PIPE,
                                                   stderr=subprocess.PIPE, **options)
 
-        for name in ENDINGS:
-            start(name, BUSY)
+        for name in ENDINGS:            # forked, not a new interpreter: 70 ms less each
+            cls.children[name] = Forked(["depth"], setup=run_busy)
         cls.start_short_writes()
         start("out of memory", [*CHILD, "depth", "wallclock", "--sizes", "10000000",
                                 "--reps", "1"], preexec_fn=limit_memory)
