@@ -13,5 +13,7 @@ import py_compile
 _HERE = os.path.dirname(os.path.abspath(__file__))
 for _path in [os.path.join(os.path.dirname(_HERE), "main.py"),
               *glob.glob(os.path.join(_HERE, "*.py"))]:
+    _cached = importlib.util.cache_from_source(_path)
     with contextlib.suppress(OSError, py_compile.PyCompileError):
-        py_compile.compile(_path, cfile=importlib.util.cache_from_source(_path), doraise=True)
+        if not os.path.exists(_cached) or os.path.getmtime(_cached) < os.path.getmtime(_path):
+            py_compile.compile(_path, cfile=_cached, doraise=True)

@@ -55,6 +55,15 @@ def depth(n):
 }
 
 
+def graded_here(path, names, seconds=None):
+    """check_solutions without its child processes: the same grades, in this process."""
+    import runpy
+    learner = runpy.run_path(path)
+    return [{"name": name, **(main._grade(learner[name], name, path) if name in learner
+                              else {"verdict": "not attempted", "detail": ""})}
+            for name in names]
+
+
 def load(source, path="/learner/solution.py"):
     """Return the names a solution's source defines, compiled as the file at path."""
     names = {"operator": operator}
@@ -112,7 +121,8 @@ class TestInChildProcesses(unittest.TestCase):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
         path = self.write("template.py", template)
-        status, out, err = run_main("check", path)
+        with mock.patch.object(main, "check_solutions", graded_here):  # children: below
+            status, out, err = run_main("check", path)
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
             self.assertIn(f"{name:<16}  not written yet", out)

@@ -9,6 +9,7 @@ from unittest import mock
 
 import main
 from tests.support import ROOT, run_main
+from tests.test_check import graded_here
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
 
@@ -27,15 +28,6 @@ def readme_samples(header="=== "):
     return [line for block in blocks if block.startswith(header)
             and (header != "=== " or not block.startswith("=== check"))
             for line in block.splitlines() if line.strip()]
-
-
-def graded_here(path, names, seconds=None):
-    """check_solutions without its child processes: the same grades, in this process."""
-    import runpy
-    learner = runpy.run_path(path)
-    return [{"name": name, **(main._grade(learner[name], name, path) if name in learner
-                              else {"verdict": "not attempted", "detail": ""})}
-            for name in names]
 
 
 # The solution whose grades the README shows: right, not written, wrong, missing.
