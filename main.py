@@ -11,21 +11,25 @@ what it means for learning.
     python main.py              # the lesson's three sections
     python main.py all --svg f  # every section, and its figures in f/
     python main.py --help       # every section and option
+    python main.py terms        # every term the sections print, in plain words
+    python main.py check F.py   # your own solutions of the exercises, graded
     python -m unittest          # the tests, and the examples in the docstrings
 
 The file reads in the lesson's order:
 
     the lesson   rnn_style, attention_style, serial_scan, parallel_scan,
                  benchmark, depth (the seed script's six), rnn_tanh and
-                 tree_reduce; then its sections depth, wallclock and scan
+                 tree_reduce; then its sections depth, wallclock and scan,
+                 and the glossary of every term the sections print
     parts 1-14   the exercises and the lesson's other claims: hidden (1),
                  sweep (2), ssm (3), work (4), lanes (5), cost (6),
                  gradient (7), capacity (8), stream (9), cores (10),
                  train (11), teacher (12), deer (13), linear (14)
-    machinery    inputs, timing, formatting, the process pool, figures, the
-                 command line
+    machinery    inputs, timing, formatting, the process pool, figures,
+                 check, the command line
 
-Each part uses the lesson, earlier parts and the machinery, never a later part.
+Each part uses the lesson, earlier parts and the machinery, never a later part,
+and ends with its figure and its entry in SECTIONS.
 Standard library only; Python 3.9 or newer.
 """
 
