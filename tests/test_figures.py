@@ -3,6 +3,7 @@ draws the points it was given, and is the same for the same results; --svg
 writes them, or says in one line why it cannot; the README's figures are
 current for the sections that measure no time."""
 
+import math
 import os
 import unittest
 from unittest import mock
@@ -89,6 +90,28 @@ class TestFigures(unittest.TestCase):
             with open(os.path.join(ROOT, "outputs", "figures", f"{name}.svg"),
                       encoding="utf-8") as f:
                 self.assertEqual(f.read(), main.SECTIONS[name].figure(self.results[name]), name)
+
+
+class TestAxes(unittest.TestCase):
+    def test_ends_in_either_order_give_the_same_ticks(self):
+        for log in (True, False):
+            self.assertEqual(main._ticks(main.Axis("", log, 100.0, 1.0)),
+                             main._ticks(main.Axis("", log, 1.0, 100.0)))
+
+    def test_log_ticks_are_round_decades_from_the_top(self):
+        axis = main._axis_for("", [1e-63, 0.76], log=True)
+        ticks = main._ticks(axis)
+        self.assertEqual(ticks[-1], 1.0)                        # 10^0, above every point
+        self.assertTrue(all(round(math.log10(t)) % 10 == 0 for t in ticks), ticks)
+        self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1e3", "1e4", "1e5"])
+        self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
+
+    def test_a_chart_refuses_more_series_than_styles(self):
+        fig = main.Figure("t")
+        axis = main.Axis("", False, 0.0, 1.0)
+        too_many = [(str(k), [(0.5, 0.5)]) for k in range(len(main.MARKERS) + 1)]
+        with self.assertRaisesRegex(ValueError, "at most"):
+            main._chart(fig, main.CHART_BOX, too_many, axis, axis)
 
 
 class TestSvgOption(unittest.TestCase):
