@@ -115,7 +115,7 @@ class TestSections(unittest.TestCase):
         self.assertEqual((status, seen), (0, [1]))
         self.assertRegex(err, r"^main\.py: deer: up to 100 Newton iterations in each of 40 "
                               r"cells: about \d+ s \(measured on a 2-core machine\)\n$")
-        self.assertIn("36 runs of 10,000 steps: about 41 s", main._train_notice((10, 20, 40),
+        self.assertIn("36 runs of 10,000 steps: about 39 s", main._train_notice((10, 20, 40),
                                                                                 10_000, 4))
         self.assertIsNone(main._train_notice((10,), 1_000, 4))
 
