@@ -3508,7 +3508,7 @@ def render_teacher(rows):
                    [(m, *(f"{at[m, n]['train_depth']:,}" for n in sizes),
                      _format_count(at[m, ends[1]]["train_work"])) for m in models], left=1)
     generate = _table(("generating: depth", *(f"N = {n:,}" for n in sizes),
-                       *(f"work/token, {n:,}" for n in ends)),
+                       f"work/token: {ends[0]:,}", f"{ends[1]:,}"),
                       [(m, *(f"{at[m, n]['generate_depth']:,}" for n in sizes),
                         *(f"{at[m, n]['generate_work'] / n:,.1f}" for n in ends))
                        for m in models], left=1)

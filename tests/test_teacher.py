@@ -65,5 +65,12 @@ class TestGenerating(unittest.TestCase):
         self.assertIn("the backward pass is not counted", text)
 
 
+    def test_the_default_sizes_fit_79_columns(self):
+        # The section's own sizes with numbers as wide as theirs, written out.
+        rows = [{"model": m, "n": n, "train_work": 2_620_000, "train_depth": 3_071,
+                 "generate_work": 2_623_488, "generate_depth": 13_313}
+                for m in main.TEACHER_MODELS for n in main.TEACHER_SIZES]
+        self.assertLessEqual(max(map(len, main.render_teacher(rows).splitlines())), 79)
+
 if __name__ == "__main__":
     unittest.main()
