@@ -3731,12 +3731,11 @@ def render_deer(rows):
                "solve all its states at once: guess, straighten every step around the guess, "
                "solve that linear recurrence by one scan, repeat. The question is how many "
                "rounds it takes."),
-        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs uniform in [-1, 1). Newton's method "
-               "solves all T states at once: each iteration linearizes every step around "
-               "the current guess and solves the linear recurrence by one scan (DEER). "
-               f"Iterations from h = 0 until every state is finite and none moves by more "
-               f"than {DEER_TOLERANCE:g}; '> {rows[0]['cap']}': not within "
-               f"{rows[0]['cap']}; '*': an iterate overflowed to inf or NaN on the way."),
+        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs uniform in [-1, 1); Newton's method "
+               "as DEER runs it, from h = 0 until every state is finite and none moves by "
+               f"more than {DEER_TOLERANCE:g}; '> {rows[0]['cap']}': not within "
+               f"{rows[0]['cap']} iterations; '*': an iterate overflowed to inf or NaN on the "
+               "way."),
         *tables[0].splitlines(), "",
         *tables[1].splitlines(),
     ]
