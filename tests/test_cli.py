@@ -163,7 +163,10 @@ class TestJson(unittest.TestCase):
 class TestBadArguments(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
-           ["--reps", "x"], ["--frobnicate"], ["--sizes"])
+           ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
+           ["--length", str(2 ** 20 + 1)], ["--widths", "513"], ["--widths", "8,,16"],
+           ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "100001"],
+           ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""])
 
     def assert_usage_error(self, argv, expected=""):
         status, out, err = run_main(*argv)
@@ -176,6 +179,16 @@ class TestBadArguments(unittest.TestCase):
     def test_bad_arguments_exit_2_with_one_line_on_stderr(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
+
+    def test_the_exercise_options_reach_their_sections(self):
+        status, out, err = run_main("scan", "hidden", "--length", "5", "--widths", "1,3",
+                                    "--reps", "1", "--json")
+        self.assertEqual((status, err), (0, ""))
+        data = json.loads(out)
+        self.assertEqual(data["scan"]["length"], 5)
+        self.assertEqual([r["width"] for r in data["hidden"]], [1, 3])
+        self.assertEqual(run_main("depth", "--steps", "5", "--seeds", "2")[2],
+                         "main.py: note: depth ignores --steps and --seeds\n")
 
     def test_thousands_separators_are_explained(self):
         self.assert_usage_error(["--sizes", "1,000,000"],
