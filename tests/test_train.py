@@ -11,7 +11,7 @@ from fractions import Fraction
 from unittest import mock
 
 import main
-from tests.support import close
+from tests.support import close, run_main
 
 
 def central_difference(loss, params, k, pairs, target, eps=1e-6):
@@ -158,6 +158,16 @@ class TestTraining(unittest.TestCase):
         text = main.render_train(data)
         self.assertIn("one attention read", text)
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
+
+    def test_the_command_line_options_reach_the_training(self):
+        with mock.patch.object(main, "TRAIN_TEST", 20), \
+                mock.patch.object(main, "_cpu_count", return_value=1):
+            status, out, err = run_main("train", "--lengths", "3,4", "--steps", "20",
+                                        "--seeds", "1", "--json")
+        self.assertEqual((status, err), (0, ""))                # short: no notice
+        data = json.loads(out)["train"]
+        self.assertEqual((data["steps"], data["seeds"]), (20, 1))
+        self.assertEqual(sorted({r["length"] for r in data["rows"]}), [3, 4])
 
     def test_sentences_follow_the_table(self):
         lengths = (10, 80)
