@@ -4461,7 +4461,8 @@ class WorkerPool:
 def _worker_loop(pipe, parent_end, parent):
     """Run (function, args) from the pipe until it closes: the parent is gone.
     A parent (process id `parent`) killed while this worker is busy, or even
-    before it started, is noticed within 0.2 s where the platform has interval
+    before it started, ends the worker at once on Linux (the kernel's
+    PR_SET_PDEATHSIG), else within 0.2 s where the platform has interval
     timers: this process's parent id is no longer `parent`."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
@@ -4470,14 +4471,17 @@ def _worker_loop(pipe, parent_end, parent):
     if hasattr(signal, "pthread_sigmask"):              # held across the fork: let them in now
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
     parent_end.close()                  # held open here, it would hide the parent's exit
-    if parent is not None and hasattr(signal, "setitimer"):
+    if parent is not None:
         def check_parent(signum=None, frame=None):
             if os.getppid() != parent:
                 os._exit(1)
 
-        check_parent()
-        signal.signal(signal.SIGALRM, check_parent)
-        signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
+        if _kill_me_with_my_parent():
+            check_parent()              # a parent killed before the request: gone already
+        elif hasattr(signal, "setitimer"):
+            check_parent()
+            signal.signal(signal.SIGALRM, check_parent)
+            signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
     while True:
         try:
             function, args = pipe.recv()
@@ -4491,6 +4495,19 @@ def _worker_loop(pipe, parent_end, parent):
             pipe.send(answer)
         except (OSError, ValueError):
             return
+
+
+def _kill_me_with_my_parent():
+    """Ask Linux to SIGKILL this process when its parent dies (PR_SET_PDEATHSIG);
+    return whether it could."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+        return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _stop_signals():
