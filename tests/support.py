@@ -22,10 +22,13 @@ MAIN_PY = os.path.join(ROOT, "main.py")
 # script never needs.
 CHILD = (sys.executable, "-S", "-m", "main")
 
-# The same command line with every timing sample fixed at 20 µs, for a child
-# whose output must not depend on how busy the machine is.
+# The same command line in a fresh interpreter with every timing sample fixed at
+# 20 µs, for a child whose output must not depend on how busy the machine is. Its
+# first line lists the heavy modules that importing main alone brought in.
 FIXED_TIMES = (sys.executable, "-S", "-c",
                "import sys, main\n"
+               "print('imported:', sorted({'argparse', 'json', 'multiprocessing'} "
+               "& set(sys.modules)))\n"
                "main.sample_per_call = lambda functions, reps=3, **_: "
                "[[2e-5] * reps for f in functions]\n"
                "sys.exit(main.main(sys.argv[1:]))")

@@ -109,11 +109,11 @@ class TestInChildProcesses(unittest.TestCase):
         path = self.write("stuck.py", "def rnn_style(xs, decay=0.9):\n    while True:\n"
                           "        pass\n\n\ndef depth(n):\n    hoard = []\n    while True:\n"
                           "        hoard.append([None] * 100_000_000)\n")
-        results = main.check_solutions(path, ("rnn_style",), seconds=0.1)
+        results = main.check_solutions(path, ("rnn_style",), seconds=0.05)
         with mock.patch.object(main, "CHECK_MEMORY", 300 << 20):     # less than one append
             results += main.check_solutions(path, ("depth",), seconds=10)
         self.assertEqual([(r["verdict"], r["detail"]) for r in results][0],
-                         ("FAIL", "did not finish in 0.1 s"))
+                         ("FAIL", "did not finish in 0.05 s"))
         self.assertEqual(results[1]["verdict"], "FAIL")
         self.assertIn("out of memory", results[1]["detail"])
 

@@ -156,7 +156,7 @@ class TestCoresSection(unittest.TestCase):
     def setUpClass(cls):
         # samples as short as the other sections': the fields, not the times, are tested
         with mock.patch.object(main, "CORES_SAMPLE_SECONDS", main.SAMPLE_SECONDS):
-            cls.status, out, cls.err = run_main("cores", "--sizes", "20000", "--reps", "1",
+            cls.status, out, cls.err = run_main("cores", "--sizes", "4000", "--reps", "1",
                                                 "--json")
         cls.data = json.loads(out)["cores"]
 
@@ -167,7 +167,7 @@ class TestCoresSection(unittest.TestCase):
             self.skipTest(d["reason"])
         self.assertLessEqual({"cpus", "start_method", "n", "rows", "pool_startup_s", "warmup",
                               "build_s", "pass_costs", "spin"}, set(d))
-        self.assertEqual(d["n"], 20_000)
+        self.assertEqual(d["n"], 4_000)
         self.assertIn(d["start_method"], ("fork", "spawn"))
         for row in d["rows"]:
             self.assertLessEqual({"task", "processes", "seconds", "speedup", "max_rel_error"},

@@ -99,9 +99,6 @@ class TestChildren(unittest.TestCase):
         if os.path.exists("/proc/self/status"):
             cls.children["out of memory"] = Forked(
                 ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory)
-        start("imports", [sys.executable, "-S", "-c",
-                          "import sys, main; print(sorted({'argparse', 'json', 'multiprocessing'}"
-                          " & set(sys.modules)))"])
         for name in ENDINGS:
             ready = cls.children[name].stdout.readline().split()
             cls.workers[name] = [int(pid) for pid in ready[1:]]
@@ -186,9 +183,6 @@ class TestChildren(unittest.TestCase):
         self.assertGreater(len(self.expected), 4096)
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(got, self.expected)
-
-    def test_heavy_modules_are_imported_only_when_main_runs(self):
-        self.assertEqual(self.result("imports")[:2], (0, "[]\n"))
 
 
 class TestPoolInThisProcess(unittest.TestCase):
