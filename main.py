@@ -256,12 +256,11 @@ def render_depth(rows):
     return "\n".join([
         "=== serial-depth comparison ===",
         *_wrap("A recurrence (rnn_style) takes its N steps one after another; a reduction "
-               "(attention_style's sum) can add its numbers in pairs, then pairs of pairs: a "
-               "tree. Depth is the longest chain of steps that must wait for each other."),
+               "(attention_style's sum) adds in pairs, then pairs of pairs: a tree. Depth: "
+               "the longest chain of steps that wait for each other."),
         table,
-        *_wrap("depth ratio = how many times shorter the tree's chain is: the most enough "
-               "parallel units could gain. Counts, not times. A linear step like the lesson's "
-               "can also be regrouped into a scan (the ssm section); a tanh step cannot."),
+        *_wrap("depth ratio: how many times shorter the tree's chain is, the most that "
+               "parallel units could gain. Counts, not times."),
     ])
 
 
@@ -290,10 +289,9 @@ def render_wallclock(rows):
     """Return the wall-clock table as text, with what its ratio measures."""
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("Both functions timed here, on one core: the best of several runs."),
         _timing_table(rows),
-        *_wrap("rnn / attn = how many times longer rnn_style takes. One core runs nothing "
-               "side by side: this is Python's loop against sum() in C, not parallelism."),
+        *_wrap("rnn / attn: how many times longer rnn_style takes, best of several runs on "
+               "one core: Python's loop against sum() in C, not parallelism."),
     ])
 
 
@@ -344,11 +342,10 @@ def render_scan(result):
     return "\n".join([
         "=== prefix-sum equivalence check ===",
         *_wrap(f"The Medium exercise: every running total (prefix sum) of {r['length']:,} "
-               "numbers, one at a time (serial_scan) and in rounds of side-by-side pairs "
-               "(parallel_scan, Hillis-Steele). They must agree."),
-        f"length: {r['length']:,} random floats in [-1, 1), seed {r['seed']}",
-        f"mismatches between serial and parallel scan: {r['mismatches']}",
-        f"  (a mismatch: more than {r['rel_tol']:g} x the largest value apart)",
+               f"random floats in [-1, 1) (seed {r['seed']}), one at a time (serial_scan) and "
+               "in rounds of side-by-side pairs (parallel_scan, Hillis-Steele)."),
+        f"mismatches (more than {r['rel_tol']:g} x the largest value apart): "
+        f"{r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         f"depth: serial scan {r['serial_steps']:,} dependent combines (N - 1), "
@@ -5262,8 +5259,7 @@ def _closing(sections, prog="main.py"):
     sections, as the program was started) or after every section; None after
     a choice of sections."""
     if sections == list(DEFAULT_SECTIONS):
-        return (f"{TAKEAWAY}\nThe exercises and the lesson's other claims: "
-                f"{_run_command(prog)} all\nEvery term, in plain words: "
+        return (f"{TAKEAWAY}\nMore: {_run_command(prog)} all; every term: "
                 f"{_run_command(prog)} terms")
     if sections == list(SECTIONS):
         return TAKEAWAY_ALL
