@@ -3580,7 +3580,7 @@ def _newton_iteration(xs, w, guess):
     f = [_counted_op(math.tanh, w * g + x) for g, x in zip(before, xs)]
     slopes = [w * (1 - ft * ft) for ft in f]
     offsets = [ft - j * g for ft, j, g in zip(f, slopes, before)]
-    return linear_recurrence_scan(offsets, slopes)
+    return _affine_scan(slopes, offsets)      # linear_recurrence_scan, bit for bit
 
 
 def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None, reset=False):
@@ -3664,11 +3664,12 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     inputs = {t: uniform_inputs(_require_size("deer_rows", "length", t, high=MAX_DEER_LENGTH),
                                 rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
+    serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
     rows = []
     for reset, method in enumerate(DEER_METHODS):
         for w in weights:
             for t in lengths:
-                serial = tanh_states(inputs[t], w)
+                serial = serial_states[w, t]
                 result = deer_solve(inputs[t], w, max_iterations=max_iterations,
                                     reset=bool(reset))
                 done = result["iterations"]
@@ -3824,8 +3825,7 @@ def figure_deer(rows):
 SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
     compute=lambda opts: deer_rows(),
-    render=render_deer, options=(), figure=figure_deer,
-    notice=lambda opts: _notice(4, f"up to {DEER_CAP} Newton iterations in each of 40 cells"))
+    render=render_deer, options=(), figure=figure_deer)
 
 
 # ============================================================================
@@ -5164,7 +5164,8 @@ def _build_parser(prog):
                               "here; in cores, about 1 GB and 25 s"))
     parser.add_argument("--reps", type=option(_parse_reps), metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
-                              f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS})"))
+                              f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS}, "
+                              f"{CORES_REPS} in cores)"))
     for flag, parse, metavar, what in (
             ("--length", _number(CLI_MAX_SCAN_LENGTH), "N",
              f"the scan's length in {users('--length')} (1 to {CLI_MAX_SCAN_LENGTH:,}; "

@@ -108,12 +108,14 @@ class TestSections(unittest.TestCase):
     def test_a_long_section_says_so_on_stderr_before_it_starts(self):
         # Also when stdout is not a terminal; and a short run says nothing.
         seen = []
-        quick = main.SECTIONS["deer"]._replace(compute=lambda opts: seen.append(1) or [])
-        with mock.patch.dict(main.SECTIONS, deer=quick._replace(render=lambda rows: "")):
-            status, _, err = run_main("deer")
-        self.assertEqual((status, seen), (0, [1]))
-        self.assertRegex(err, r"^main\.py: deer: up to 100 Newton iterations in each of 40 "
-                              r"cells: about \d+ s \(measured on a 2-core machine\)\n$")
+        quick = main.SECTIONS["cores"]._replace(compute=lambda opts: seen.append(1) or {},
+                                                render=lambda result: "")
+        with mock.patch.dict(main.SECTIONS, cores=quick):
+            status, _, err = run_main("cores")
+            self.assertEqual(run_main("cores", "--sizes", "1000")[2], "")
+        self.assertEqual((status, seen), (0, [1, 1]))
+        self.assertRegex(err, r"^main\.py: cores: every task timed on 1 and on 2 or more "
+                              r"processes: about \d+ s \(measured on a 2-core machine\)\n$")
         self.assertIn("36 runs of 10,000 steps: about 39 s", main._train_notice((10, 20, 40),
                                                                                 10_000, 4))
         self.assertIsNone(main._train_notice((10,), 1_000, 4))
