@@ -3931,7 +3931,8 @@ LINEAR_FORMS = {"parallel": linear_attention_parallel, "recurrent": linear_atten
 
 
 def _lg(n):
-    """ceil(log2 n): the levels of a tree that sums n terms."""
+    """ceil(log2 n): the levels of a tree that sums n terms, 0 for one term
+    (the lesson's depth(n)[1] counts at least 1)."""
     return (n - 1).bit_length()
 
 
