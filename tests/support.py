@@ -178,11 +178,15 @@ def shared(key, compute):
     return _SHARED[key]
 
 
-def main_tree():
-    """Return main.py parsed (share it: shared("main.py's tree", main_tree))."""
-    import ast
-    with open(MAIN_PY, encoding="utf-8") as f:
-        return ast.parse(f.read())
+def main_statements():
+    """Return main.py's top-level statements, each with every node within it
+    (from ast.walk): parsed and walked once per run, for every test file."""
+    def parse():
+        import ast
+        with open(MAIN_PY, encoding="utf-8") as f:
+            body = ast.parse(f.read()).body
+        return [(statement, list(ast.walk(statement))) for statement in body]
+    return shared("main.py's statements", parse)
 
 
 def fake_clock(elapsed):

@@ -8,16 +8,16 @@ import re
 import sys
 import unittest
 
-from tests.support import MAIN_PY, ROOT, main_tree, shared
+from tests.support import MAIN_PY, ROOT, main_statements
 
 LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
           "rnn_tanh", "tree_reduce")
 
 
-def imported_modules(tree):
-    """Return the top-level names of every module that the parsed file imports."""
+def imported_modules(statements):
+    """Return the top-level names of every module that main.py's statements import."""
     names = set()
-    for node in ast.walk(tree):
+    for node in (node for _, nodes in statements for node in nodes):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
@@ -30,7 +30,8 @@ class TestLayout(unittest.TestCase):
     def setUpClass(cls):
         with open(MAIN_PY, encoding="utf-8") as f:
             cls.source = f.read()
-        cls.tree = shared("main.py's tree", main_tree)
+        cls.statements = main_statements()
+        cls.body = [statement for statement, _ in cls.statements]
         cls.lines = cls.source.splitlines()
 
     def part_of_line(self):
@@ -47,7 +48,7 @@ class TestLayout(unittest.TestCase):
         return parts
 
     def test_the_lessons_functions_come_first_in_the_seeds_order(self):
-        where = {node.name: node.lineno for node in self.tree.body
+        where = {node.name: node.lineno for node in self.body
                  if isinstance(node, ast.FunctionDef)}
         lines = [where[name] for name in LESSON]
         self.assertLessEqual(max(lines), 250, dict(zip(LESSON, lines)))
@@ -55,13 +56,13 @@ class TestLayout(unittest.TestCase):
 
     def test_no_part_uses_a_later_part(self):
         parts = self.part_of_line()
-        defined = {node.name: parts[node.lineno] for node in self.tree.body
+        defined = {node.name: parts[node.lineno] for node in self.body
                    if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-        for node in self.tree.body:
+        for node, within in self.statements:
             here = parts[node.lineno]
             if here is None:                    # the machinery may call any part
                 continue
-            for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}:
+            for name in {n.id for n in within if isinstance(n, ast.Name)}:
                 there = defined.get(name)
                 if there is not None:
                     self.assertLessEqual(there, here, f"line {node.lineno} uses {name}")
@@ -71,10 +72,10 @@ class TestLayout(unittest.TestCase):
         # its render, figure and SECTIONS entry sit in its own part.
         import main
         parts = self.part_of_line()
-        defined = {node.name: parts[node.lineno] for node in self.tree.body
+        defined = {node.name: parts[node.lineno] for node in self.body
                    if isinstance(node, ast.FunctionDef)}
         registered = {}
-        for node in self.tree.body:
+        for node in self.body:
             if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript)
                     and getattr(node.targets[0].value, "id", None) == "SECTIONS"):
                 registered[ast.literal_eval(node.targets[0].slice)] = parts[node.lineno]
@@ -106,7 +107,7 @@ class TestLayout(unittest.TestCase):
     @unittest.skipUnless(hasattr(sys, "stdlib_module_names"), "needs Python 3.10+")
     def test_imports_are_standard_library_or_project(self):
         stdlib = set(sys.stdlib_module_names) | {"main", "tests"}
-        self.assertEqual(imported_modules(self.tree) - stdlib, set(), "main.py")
+        self.assertEqual(imported_modules(self.statements) - stdlib, set(), "main.py")
         tests_dir = os.path.join(ROOT, "tests")
         for name in os.listdir(tests_dir):
             if name.endswith(".py"):

@@ -6,7 +6,7 @@ import re
 import unittest
 
 import main
-from tests.support import main_tree, run_main, shared
+from tests.support import main_statements, run_main
 
 # Technical words a learner may not know, as the sections print them (written
 # out here, independently of main.py), and the glossary entry that explains each.
@@ -37,20 +37,30 @@ TERMS = {
 }
 
 
+def docstring(body):
+    """Return the constant that is the docstring of a body of statements, or None."""
+    first = body[0] if body else None
+    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
+                                                                       ast.Constant) else None
+
+
 def printed_strings():
     """Return, lowercased, every string constant of main.py but its docstrings
     and the glossary itself."""
-    tree = shared("main.py's tree", main_tree)
-    left_out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                left_out.add(id(body[0].value))
-        elif isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "GLOSSARY":
-            left_out.update(id(n) for n in ast.walk(node.value))
-    return " ".join(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
-                    and isinstance(n.value, str) and id(n) not in left_out).lower()
+    statements = main_statements()
+    docstrings = {id(docstring([statement for statement, _ in statements]))}
+    strings = []
+    for statement, nodes in statements:
+        if isinstance(statement, ast.Assign) and getattr(statement.targets[0], "id", "") == \
+                "GLOSSARY":
+            continue
+        for node in nodes:                  # ast.walk: a definition before its docstring
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                docstrings.add(id(docstring(node.body)))
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docstrings):
+                strings.append(node.value)
+    return " ".join(strings).lower()
 
 
 class TestGlossary(unittest.TestCase):
