@@ -1,6 +1,7 @@
 """Shared helpers for the tests: awkward lengths, fixed-seed inputs, a fake clock, the
 contract every inclusive scan meets, and running the command line."""
 
+import atexit
 import contextlib
 import io
 import itertools
@@ -62,9 +63,11 @@ class Forked:
     setup(), its stdout and stderr on pipes (stdout to the file descriptor
     `stdout` instead, or to a pipe with no reader), like a subprocess.Popen of
     `python main.py argv` but without starting a new interpreter (70 ms here).
-    The child always ends with os._exit: it never returns into the tests."""
+    With target instead of argv, it prints json.dumps(target()): returned()
+    gives it back. The child always ends with os._exit: it never returns into
+    the tests."""
 
-    def __init__(self, argv, setup=None, stdout=None, reader=True):
+    def __init__(self, argv=(), setup=None, stdout=None, reader=True, target=None):
         import io
         out_r, out_w = os.pipe() if stdout is None else (None, stdout)
         if not reader:                  # a pipe whose reader is gone before any write
@@ -85,7 +88,11 @@ class Forked:
                                               encoding="utf-8", line_buffering=True)
                 if setup:
                     setup()
-                status = main.main(list(argv))
+                if target:
+                    print(json.dumps(target()))
+                    status = 0
+                else:
+                    status = main.main(list(argv))
             except SystemExit as exc:
                 status = exc.code if isinstance(exc.code, int) else 1
             except BaseException:
@@ -151,6 +158,56 @@ class Forked:
         return (b"".join(read.get(self.stdout, ())), b"".join(read.get(self.stderr, ())))
 
 
+    def returned(self):
+        """Return what target() returned, once the child has ended."""
+        out, err = self.communicate()
+        if self.returncode != 0:
+            raise AssertionError(f"the child ended with {self.returncode}: {err.decode()}")
+        return json.loads(out)
+
+
+_EARLY = []
+
+
+def early(child):
+    """Return child, a process a test file started when it was imported, so that
+    it runs while the other files' tests do. One still running when the tests
+    end (its test was not run) is killed then."""
+    _EARLY.append(child)
+    return child
+
+
+def ahead(target):
+    """Start target() in a child process now, so that it runs while the other
+    tests do; return the child, whose returned() gives target()'s result (as
+    JSON gives it back). Where there is no fork, target() runs in this process
+    when returned() asks for it."""
+    if not hasattr(os, "fork"):
+        return _InThisProcess(target)
+    return early(Forked(target=target))
+
+
+class _InThisProcess:
+    def __init__(self, target):
+        self.target = target
+
+    def returned(self):
+        return json.loads(json.dumps(self.target()))
+
+    def kill(self):
+        pass
+
+    def communicate(self):
+        return b"", b""
+
+
+@atexit.register
+def _end_early():
+    for child in _EARLY:
+        child.kill()
+        child.wait()
+
+
 def child_env(**extra):
     """Return the environment for a child python: this one without PYTHONIOENCODING
     (so that the child picks its own, as a user's terminal would), plus `extra`."""
@@ -187,6 +244,34 @@ def main_statements():
             body = ast.parse(f.read()).body
         return [(statement, list(ast.walk(statement))) for statement in body]
     return shared("main.py's statements", parse)
+
+
+@contextlib.contextmanager
+def patched(target, **values):
+    """Within the with block, give target's attributes (its keys, if target is a
+    dict) the values; restore them after, whatever happens."""
+    is_dict = isinstance(target, dict)
+    saved = {name: target[name] if is_dict else getattr(target, name) for name in values}
+    try:
+        for name, value in values.items():
+            if is_dict:
+                target[name] = value
+            else:
+                setattr(target, name, value)
+        yield target
+    finally:
+        for name, value in saved.items():
+            if is_dict:
+                target[name] = value
+            else:
+                setattr(target, name, value)
+
+
+def raising(exception):
+    """Return a function that raises exception, whatever it is called with."""
+    def function(*args, **kwargs):
+        raise exception
+    return function
 
 
 def fake_clock(elapsed):

@@ -4,14 +4,15 @@ input, one that raises) each get their verdict in this process; one that never
 returns, one that allocates without end, the template and this project's own
 functions run in real child processes, as the command line runs them."""
 
+import atexit
 import operator
 import os
+import shutil
 import tempfile
 import unittest
-from unittest import mock
 
 import main
-from tests.support import run_main
+from tests.support import ahead, patched, run_main
 
 RIGHT_SCAN = '''
 def parallel_scan(xs, op=operator.add):
@@ -90,28 +91,57 @@ class TestVerdicts(unittest.TestCase):
             self.assertEqual(got["verdict"], "pass", (name, got))
 
 
+STUCK = ("def rnn_style(xs, decay=0.9):\n    while True:\n        pass\n\n\n"
+         "def depth(n):\n    hoard = []\n    while True:\n"
+         "        hoard.append([None] * 100_000_000)\n")
+
+
+def grade_stuck(path):
+    """In a child: a hang and endless memory, each graded in a grandchild process."""
+    results = main.check_solutions(path, ("rnn_style",), seconds=0.05)
+    main.CHECK_MEMORY = 300 << 20                   # less than one append
+    return results + main.check_solutions(path, ("depth",), seconds=10)
+
+
+def check_mine(path):
+    """In a child: `check` on a file that imports this project's functions."""
+    main.CHECKED = ("depth", "parallel_scan")
+    return run_main("check", path)
+
+
+def start_children():
+    """Write the learners' files and start the children that grade them, as this
+    file is imported: they run while the other files' tests do."""
+    directory = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    paths = {name: os.path.join(directory, name) for name in ("stuck.py", "mine.py")}
+    for name, source in (("stuck.py", STUCK),
+                         ("mine.py", "from main import " + ", ".join(main.CHECKED) + "\n")):
+        with open(paths[name], "w", encoding="utf-8") as f:
+            f.write(source)
+    return directory, {
+        "stuck": ahead(lambda: grade_stuck(paths["stuck.py"])),
+        "mine": ahead(lambda: check_mine(paths["mine.py"]))}
+
+
+DIRECTORY, CHILDREN = start_children()
+
+
 class TestInChildProcesses(unittest.TestCase):
     @classmethod
-    def setUpClass(cls):
-        cls.directory = tempfile.TemporaryDirectory()
-
-    @classmethod
     def tearDownClass(cls):
-        cls.directory.cleanup()
+        for child in CHILDREN.values():
+            child.kill()
+            child.communicate()
 
     def write(self, name, source):
-        path = os.path.join(self.directory.name, name)
+        path = os.path.join(DIRECTORY, name)
         with open(path, "w", encoding="utf-8") as f:
             f.write(source)
         return path
 
     def test_a_hang_and_endless_memory_are_verdicts_not_hangs(self):
-        path = self.write("stuck.py", "def rnn_style(xs, decay=0.9):\n    while True:\n"
-                          "        pass\n\n\ndef depth(n):\n    hoard = []\n    while True:\n"
-                          "        hoard.append([None] * 100_000_000)\n")
-        results = main.check_solutions(path, ("rnn_style",), seconds=0.05)
-        with mock.patch.object(main, "CHECK_MEMORY", 300 << 20):     # less than one append
-            results += main.check_solutions(path, ("depth",), seconds=10)
+        results = CHILDREN["stuck"].returned()
         self.assertEqual([(r["verdict"], r["detail"]) for r in results][0],
                          ("FAIL", "did not finish in 0.05 s"))
         self.assertEqual(results[1]["verdict"], "FAIL")
@@ -121,7 +151,7 @@ class TestInChildProcesses(unittest.TestCase):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
         path = self.write("template.py", template)
-        with mock.patch.object(main, "check_solutions", graded_here):  # children: below
+        with patched(main, check_solutions=graded_here):  # children: below
             status, out, err = run_main("check", path)
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
@@ -129,15 +159,13 @@ class TestInChildProcesses(unittest.TestCase):
         self.assertNotIn("Traceback", out)
 
     def test_this_projects_functions_pass_with_status_0(self):
-        path = self.write("mine.py", "from main import " + ", ".join(main.CHECKED) + "\n")
-        with mock.patch.object(main, "CHECKED", ("depth", "parallel_scan")):
-            status, out, err = run_main("check", path)
+        status, out, err = CHILDREN["mine"].returned()
         self.assertEqual((status, err), (0, ""), out)
         self.assertIn("2 of 2 written passed.", out)
 
     def test_bad_arguments_are_one_line_and_status_2(self):
         for argv in (["check"], ["check", "a.py", "b.py"],
-                     ["check", os.path.join(self.directory.name, "missing.py")],
+                     ["check", os.path.join(DIRECTORY, "missing.py")],
                      ["check", self.write("broken.py", "def f(:\n")]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)

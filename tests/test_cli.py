@@ -11,10 +11,10 @@ import subprocess
 import sys
 import time
 import unittest
-from unittest import mock
 
 import main
-from tests.support import FIXED_TIMES, MAIN_PY, ROOT, Forked, child_env, run_main
+from tests.support import (FIXED_TIMES, MAIN_PY, ROOT, Forked, child_env, early, patched,
+                           raising, run_main)
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -58,7 +58,7 @@ class TestSections(unittest.TestCase):
         calls = []
         depth = main.SECTIONS["depth"]
         counted = depth._replace(compute=lambda opts: calls.append(1) or depth.compute(opts))
-        with mock.patch.dict(main.SECTIONS, {"depth": counted}):
+        with patched(main.SECTIONS, depth=counted):
             status, out, _ = run_main("depth", "scan", "depth", "depth")
         self.assertEqual((status, len(calls)), (0, 1))
         self.assertEqual(out.count("=== serial-depth"), 1)
@@ -100,7 +100,7 @@ class TestSections(unittest.TestCase):
         self.assertEqual(installed.splitlines()[-1],
                          "More: why-transformers all; every term: why-transformers terms")
         self.assertNotIn("main.py", installed)
-        with mock.patch.object(sys, "argv", ["/usr/local/bin/why-transformers"]):
+        with patched(sys, argv=["/usr/local/bin/why-transformers"]):
             _, out, _ = run_main("--sizes", "100", "--reps", "1")
         self.assertEqual(out.splitlines()[-1],
                          "More: why-transformers all; every term: why-transformers terms")
@@ -110,7 +110,7 @@ class TestSections(unittest.TestCase):
         seen = []
         quick = main.SECTIONS["cores"]._replace(compute=lambda opts: seen.append(1) or {},
                                                 render=lambda result: "")
-        with mock.patch.dict(main.SECTIONS, cores=quick):
+        with patched(main.SECTIONS, cores=quick):
             status, _, err = run_main("cores")
             self.assertEqual(run_main("cores", "--sizes", "1000")[2], "")
         self.assertEqual((status, seen), (0, [1, 1]))
@@ -287,43 +287,51 @@ class TestOutput(unittest.TestCase):
             def flush(self):
                 raise OSError(28, "No space left on device")
 
-        with mock.patch.object(sys, "stdout", Full()), \
-                mock.patch.object(sys, "stderr", io.StringIO()) as err:
+        err = io.StringIO()
+        with patched(sys, stdout=Full(), stderr=err):
             self.assertEqual(main.main(["depth"]), 1)
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: No space left on device\n")
 
     def test_no_stdout_is_one_line_and_status_1_before_any_work(self):
         # `python main.py train >&-` must not train for a minute first.
-        with mock.patch.object(sys, "stdout", None), \
-                mock.patch.object(sys, "stderr", io.StringIO()) as err, \
-                mock.patch.dict(main.SECTIONS, train=main.SECTIONS["train"]._replace(
-                    compute=mock.Mock(side_effect=AssertionError("trained")))):
+        err = io.StringIO()
+        with patched(sys, stdout=None, stderr=err), patched(main.SECTIONS, train=main.SECTIONS[
+                "train"]._replace(compute=raising(AssertionError("trained")))):
             self.assertEqual(main.main(["train"]), 1)
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: the output is closed\n")
 
 
+def start_children():
+    """Start TestSubprocess's children side by side, as this file is imported:
+    they run while the other files' tests do."""
+    children = {}
+    if os.name != "posix":
+        return children
+    children["ascii"] = early(subprocess.Popen(
+        [*FIXED_TIMES, "wallclock", *FAST], cwd=ROOT, env=child_env(PYTHONIOENCODING="ascii"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    # The others are forked from this process, not new interpreters (70 ms less each).
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:          # the child has its own copy
+            children["full depth"] = early(Forked(["depth"], stdout=full.fileno()))
+    children["closed pipe"] = early(Forked(["depth", "scan"], reader=False))
+    return children
+
+
+CHILDREN = start_children()
+
+
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    """What only a real process shows. The children start side by side in
-    setUpClass; each test waits for its own (killed if it outlives the
-    timeout) and checks it; tearDownClass kills any still running."""
+    """What only a real process shows. The children started side by side when
+    this file was imported; each test waits for its own (killed if it outlives
+    the timeout) and checks it; tearDownClass kills any still running."""
 
     @classmethod
     def setUpClass(cls):
-        cls.children, cls.files, cls.results = {}, [], {}
-
-        def start(name, argv, stdout=subprocess.PIPE, **env):
-            cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(**env),
-                                                  stdout=stdout, stderr=subprocess.PIPE)
-
-        start("ascii", [*FIXED_TIMES, "wallclock", *FAST], PYTHONIOENCODING="ascii")
-        # The others are forked from this process, not new interpreters (70 ms less each).
-        if os.path.exists("/dev/full"):
-            cls.files.append(open("/dev/full", "w"))
-            cls.children["full depth"] = Forked(["depth"], stdout=cls.files[-1].fileno())
-        cls.children["closed pipe"] = Forked(["depth", "scan"], reader=False)
+        cls.children, cls.results = CHILDREN, {}
 
     @classmethod
     def tearDownClass(cls):
@@ -333,8 +341,6 @@ class TestSubprocess(unittest.TestCase):
             for stream in (proc.stdout, proc.stderr):
                 if stream:
                     stream.close()
-        for f in cls.files:
-            f.close()
 
     def result(self, name, encoding="utf-8"):
         """Return (exit status, stdout, stderr) of the child, decoded; two tests

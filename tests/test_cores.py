@@ -1,16 +1,16 @@
 """The cores section: every split computation against its serial reference, in
 this process and on a real process pool (P = 1, 2, 3, uneven chunks), the
 warm-up error of the tanh split, and the line printed where processes cannot
-start. The pool is shut down by the class that starts it, whatever happens."""
+start. The pool is shut down by the class that starts it, whatever happens; the
+section itself runs in a child process started as this file is imported."""
 
 import json
 import math
 import unittest
 from fractions import Fraction
-from unittest import mock
 
 import main
-from tests.support import close, run_main
+from tests.support import ahead, close, patched, raising, run_main
 
 SIZES = (7, 1_000, 1_001)
 
@@ -151,13 +151,21 @@ class TestSplitsGiveTheLoopsAnswer(unittest.TestCase):
             self.assertEqual(main.parallel_final_state(3_000, decay, 2), want, decay)
 
 
+def run_cores():
+    """In a child: the cores section at N = 4,000 with samples as short as the
+    other sections' (the fields, not the times, are tested)."""
+    main.CORES_SAMPLE_SECONDS = main.SAMPLE_SECONDS
+    return run_main("cores", "--sizes", "4000", "--reps", "1", "--json")
+
+
+# Started as this file is imported, so that it runs while the other files' tests do.
+CORES = ahead(run_cores)
+
+
 class TestCoresSection(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        # samples as short as the other sections': the fields, not the times, are tested
-        with mock.patch.object(main, "CORES_SAMPLE_SECONDS", main.SAMPLE_SECONDS):
-            cls.status, out, cls.err = run_main("cores", "--sizes", "4000", "--reps", "1",
-                                                "--json")
+        cls.status, out, cls.err = CORES.returned()
         cls.data = json.loads(out)["cores"]
 
     def test_json_has_the_documented_fields(self):
@@ -199,8 +207,7 @@ class TestCoresSection(unittest.TestCase):
 
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
         # Two CPUs as far as the section can tell, so that it tries to start processes.
-        with mock.patch.object(main, "_cpu_count", return_value=2), \
-                mock.patch.object(main, "WorkerPool", side_effect=OSError("no fork here")):
+        with patched(main, _cpu_count=lambda: 2, WorkerPool=raising(OSError("no fork here"))):
             status, out, err = run_main("cores", "depth", "--sizes", "1000")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("not run: processes cannot start here (no fork here)", out)
@@ -213,7 +220,7 @@ class TestCoresSection(unittest.TestCase):
         self.assertIn("=== serial-depth comparison ===", out)
 
     def test_one_cpu_is_said_in_one_line(self):
-        with mock.patch.object(main, "_cpu_count", return_value=1):
+        with patched(main, _cpu_count=lambda: 1):
             result = main.cores_section(1_000, 1)
         self.assertFalse(result["available"])
         self.assertEqual(main.render_cores(result).splitlines()[1],

@@ -6,11 +6,10 @@ current for the sections that measure no time."""
 import math
 import os
 import unittest
-from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, run_main
+from tests.support import ROOT, patched, raising, run_main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -152,7 +151,7 @@ class TestSvgOption(unittest.TestCase):
     def test_an_interrupted_write_leaves_no_temporary_file(self):
         import tempfile
         with tempfile.TemporaryDirectory() as directory:
-            with mock.patch.object(main.os, "replace", side_effect=KeyboardInterrupt):
+            with patched(main.os, replace=raising(KeyboardInterrupt)):
                 with self.assertRaises(KeyboardInterrupt):
                     main._write_figure(directory, "depth", "<svg/>")
             self.assertEqual(os.listdir(directory), [])

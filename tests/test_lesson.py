@@ -11,11 +11,10 @@ import sys
 import unittest
 from decimal import Decimal
 from fractions import Fraction
-from unittest import mock
 
 import main
-from tests.support import (AWKWARD_LENGTHS, ScanContract, close, fake_clock, random_floats,
-                           random_matrices, matmul2)
+from tests.support import (AWKWARD_LENGTHS, ScanContract, close, fake_clock, matmul2, patched,
+                           random_floats, random_matrices)
 
 
 def load_tests(loader, tests, ignore):
@@ -123,7 +122,7 @@ class TestBenchmark(unittest.TestCase):
         samples = [1.0, 2.0, 5.0, 3.0, 4.0, 0.5]
         clock = fake_clock(samples)
         timed = functools.partial(main.sample_per_call, timer=clock)
-        with mock.patch.object(main, "sample_per_call", timed):
+        with patched(main, sample_per_call=timed):
             self.assertEqual(main.benchmark(10, reps=3), (1.0, 0.5))
 
     def test_benchmark_real_clock_positive(self):

@@ -3,9 +3,10 @@
 SIGTERM's path, checked in this process), limits end in one line and never in a
 hang (processes or files that cannot be had, memory), and output is all written
 or the program says it was not. The signal and limit cases run in real child
-processes, started side by side; every process a test starts is killed when it
-ends."""
+processes, started side by side as this file is imported; every process a test
+starts is killed when it ends."""
 
+import atexit
 import json
 import multiprocessing
 import os
@@ -14,10 +15,9 @@ import subprocess
 import sys
 import time
 import unittest
-from unittest import mock
 
 import main
-from tests.support import CHILD, ROOT, Forked, child_env, run_main
+from tests.support import CHILD, ROOT, Forked, child_env, early, patched, run_main
 
 def busy(opts):
     """The depth section replaced by two workers that sleep; it prints their
@@ -81,24 +81,43 @@ def limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (size + 100_000_000, size + 100_000_000))
 
 
+def start_children():
+    """Start TestChildren's children side by side, as this file is imported: they
+    run while the other files' tests do. Return them and the reading end of the
+    short writes' pipe (or None)."""
+    children = {}
+    if not (os.name == "posix" and hasattr(signal, "SIGHUP")):
+        return children, None
+    for name in ENDINGS:
+        children[name] = early(Forked(["depth"], setup=run_busy))
+    if os.path.exists("/proc/self/status"):
+        children["out of memory"] = early(Forked(
+            ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory))
+    if not (hasattr(os, "set_blocking") and sys.platform.startswith("linux")):
+        return children, None
+    # The command line writing to a 4 KiB non-blocking pipe, which main._write
+    # writes to directly, with nobody reading until its test runs.
+    import fcntl
+    reader, writer = os.pipe()
+    fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    os.set_blocking(writer, False)
+    children["short writes"] = early(Forked(SHORT_WRITES, stdout=writer))
+    os.close(writer)
+    reader = os.fdopen(reader, "rb")
+    atexit.register(reader.close)
+    return children, reader
+
+
+SHORT_WRITES = ["depth", "scan", "cost", "gradient"]
+CHILDREN, SHORT_WRITES_READER = start_children()
+
+
 @unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "needs POSIX signals")
 class TestChildren(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.children, cls.workers = {}, {}
+        cls.children, cls.short_writes, cls.workers = CHILDREN, SHORT_WRITES_READER, {}
         set_subreaper(True)             # PR_SET_CHILD_SUBREAPER: orphans come back to us
-
-        def start(name, argv, **options):
-            cls.children[name] = subprocess.Popen(argv, cwd=ROOT, env=child_env(),
-                                                  stdout=subprocess.PIPE,
-                                                  stderr=subprocess.PIPE, **options)
-
-        for name in ENDINGS:            # forked, not a new interpreter: 70 ms less each
-            cls.children[name] = Forked(["depth"], setup=run_busy)
-        cls.start_short_writes()
-        if os.path.exists("/proc/self/status"):
-            cls.children["out of memory"] = Forked(
-                ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory)
         for name in ENDINGS:
             ready = cls.children[name].stdout.readline().split()
             cls.workers[name] = [int(pid) for pid in ready[1:]]
@@ -107,23 +126,6 @@ class TestChildren(unittest.TestCase):
             for name, signals in ENDINGS.items():
                 if k < len(signals):
                     cls.children[name].send_signal(signals[k])
-
-    @classmethod
-    def start_short_writes(cls):
-        """Start the command line writing to a 4 KiB non-blocking pipe, which
-        main._write writes to directly, with nobody reading until its test runs."""
-        cls.expected = run_main("depth", "scan", "cost", "gradient")[1].encode()
-        cls.short_writes = None
-        if not (hasattr(os, "set_blocking") and sys.platform.startswith("linux")):
-            return
-        import fcntl
-        reader, writer = os.pipe()
-        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-        os.set_blocking(writer, False)
-        cls.children["short writes"] = Forked(["depth", "scan", "cost", "gradient"],
-                                              stdout=writer)
-        os.close(writer)
-        cls.short_writes = os.fdopen(reader, "rb")
 
     @classmethod
     def tearDownClass(cls):
@@ -180,9 +182,10 @@ class TestChildren(unittest.TestCase):
             self.skipTest("needs Linux pipes")
         got = b"".join(iter(lambda: self.short_writes.read(4096), b""))
         status, _, err = self.result("short writes")
-        self.assertGreater(len(self.expected), 4096)
+        expected = run_main(*SHORT_WRITES)[1].encode()
+        self.assertGreater(len(expected), 4096)
         self.assertEqual((status, err), (0, ""))
-        self.assertEqual(got, self.expected)
+        self.assertEqual(got, expected)
 
 
 class TestPoolInThisProcess(unittest.TestCase):
@@ -205,8 +208,8 @@ class TestPoolInThisProcess(unittest.TestCase):
         # SIGTERM's path, which a child process tests, with SIGHUP's number.
         def stopped(opts):
             raise main._Signalled(signal.SIGHUP)
-        with mock.patch.dict(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
-                compute=stopped)), mock.patch.object(main, "_ignore_stop_signals"):
+        with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(compute=stopped)), \
+                patched(main, _ignore_stop_signals=lambda: None):
             self.assertEqual(run_main("depth"), (129, "", ""))
 
     def test_the_signal_handlers_are_restored(self):
@@ -226,7 +229,7 @@ class TestPoolInThisProcess(unittest.TestCase):
             held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
             start(process)
 
-        with mock.patch.object(multiprocessing.process.BaseProcess, "start", start_and_look):
+        with patched(multiprocessing.process.BaseProcess, start=start_and_look):
             with main.WorkerPool(2) as pool:
                 self.assertEqual(pool.run(divmod, [(7, 2)]), [(3, 1)])    # and they run
         self.assertEqual(held, [True, True])
@@ -245,8 +248,7 @@ class TestPoolInThisProcess(unittest.TestCase):
             def close(self):
                 pass
 
-        with mock.patch.object(main, "TRAIN_CHUNK", 20), \
-                mock.patch.object(main, "TRAIN_TEST", 20):              # two rounds of 20 steps
+        with patched(main, TRAIN_CHUNK=20, TRAIN_TEST=20):          # two rounds of 20 steps
             here, lost_here = main.train_models((3,), 40, 1, pool=None)
             there, lost = main.train_models((3,), 40, 1, pool=DyingPool())
         self.assertEqual(lost, "a worker process stopped at step 20; the rest ran in this process")
@@ -255,7 +257,7 @@ class TestPoolInThisProcess(unittest.TestCase):
 
     def run_cores_when(self, failure):
         """Run cores and depth with the second worker's start, or pipe, failing."""
-        with mock.patch.object(main, "_cpu_count", return_value=2), failure:
+        with patched(main, _cpu_count=lambda: 2), failure:
             status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("=== serial-depth comparison ===", out)
@@ -273,7 +275,7 @@ class TestPoolInThisProcess(unittest.TestCase):
             start(process)
 
         lines = self.run_cores_when(
-            mock.patch.object(multiprocessing.process.BaseProcess, "start", second_fails))
+            patched(multiprocessing.process.BaseProcess, start=second_fails))
         self.assertEqual(lines, ["not run: processes cannot start here "
                                  "([Errno 11] Resource temporarily unavailable)"])
         self.assertFalse(calls[0].is_alive())
@@ -289,7 +291,7 @@ class TestPoolInThisProcess(unittest.TestCase):
             return pipe(context, *args, **kwargs)
 
         lines = self.run_cores_when(
-            mock.patch.object(multiprocessing.context.BaseContext, "Pipe", second_fails))
+            patched(multiprocessing.context.BaseContext, Pipe=second_fails))
         self.assertEqual(lines, ["not run: processes cannot start here "
                                  "([Errno 24] Too many open files)"])
 
@@ -299,7 +301,7 @@ class TestOutOfMemory(unittest.TestCase):
         def fails(opts):
             raise MemoryError
         scan = main.SECTIONS["scan"]._replace(compute=fails)
-        with mock.patch.dict(main.SECTIONS, {"scan": scan}):
+        with patched(main.SECTIONS, scan=scan):
             return run_main("depth", "scan", "cost", *options)
 
     def test_the_sections_before_are_printed_then_one_line(self):

@@ -5,10 +5,9 @@ program prints, digits and time units aside, so that a sample cannot drift."""
 import os
 import re
 import unittest
-from unittest import mock
 
 import main
-from tests.support import ROOT, run_main
+from tests.support import ROOT, patched, run_main
 from tests.test_check import graded_here
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
@@ -86,7 +85,7 @@ class TestReadmeSamples(unittest.TestCase):
                 f.write(MINE)
             os.chdir(directory)
             try:                # graded in this process: test_check runs the children
-                with mock.patch.object(main, "check_solutions", graded_here):
+                with patched(main, check_solutions=graded_here):
                     status, out, _ = run_main("check", "mine.py")
             finally:
                 os.chdir(here)

@@ -8,10 +8,9 @@ import os
 import random
 import unittest
 from fractions import Fraction
-from unittest import mock
 
 import main
-from tests.support import close, run_main
+from tests.support import close, patched, run_main
 
 
 def central_difference(loss, params, k, pairs, target, eps=1e-6):
@@ -120,7 +119,7 @@ EXPECTED = {"tanh_rnn": "0x1.2bc1bf1178a16p-2", "mingru": "0x1.1cf18ac9049d6p-2"
 class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        with mock.patch.object(main, "TRAIN_TEST", 20):        # 20 held-out examples do
+        with patched(main, TRAIN_TEST=20):          # 20 held-out examples do
             cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2, processes=1)
 
     def test_a_short_run_lowers_every_models_loss(self):
@@ -162,8 +161,7 @@ class TestTraining(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
 
     def test_the_command_line_options_reach_the_training(self):
-        with mock.patch.object(main, "TRAIN_TEST", 20), \
-                mock.patch.object(main, "_cpu_count", return_value=1):
+        with patched(main, TRAIN_TEST=20, _cpu_count=lambda: 1):
             status, out, err = run_main("train", "--lengths", "3,4", "--steps", "20",
                                         "--seeds", "1", "--json")
         self.assertEqual((status, err), (0, ""))                # short: no notice
@@ -198,13 +196,13 @@ class TestSameOnEveryPython(unittest.TestCase):
     # Every sum on the training path is math.fsum, correctly rounded, so these
     # digits hold on every CPython (sum() of floats is compensated from 3.12 on;
     # .ci/run also compares a short run on the oldest and newest Python).
-    @mock.patch.object(main, "TRAIN_TEST", 20)
     def test_a_short_run_gives_known_numbers(self):
         for model, expected in EXPECTED.items():
             params = main.initial_parameters(model)
             moments = ([0.0] * len(params), [0.0] * len(params))
-            trained = main._train_steps(model, 12, params, moments, 0, 40)[0]
-            self.assertEqual(main.held_out_mse(model, trained, 12).hex(), expected, model)
+            with patched(main, TRAIN_TEST=20):
+                trained = main._train_steps(model, 12, params, moments, 0, 40)[0]
+                self.assertEqual(main.held_out_mse(model, trained, 12).hex(), expected, model)
 
 
 class TestProgressLine(unittest.TestCase):
@@ -226,8 +224,7 @@ class TestProgressLine(unittest.TestCase):
 
     def test_the_line_fits_a_narrow_terminal(self):
         import io
-        from unittest import mock
-
+        
         class Terminal(io.StringIO):
             def isatty(self):
                 return True
@@ -236,8 +233,7 @@ class TestProgressLine(unittest.TestCase):
                 return 2
 
         terminal = Terminal()
-        with mock.patch.object(main.os, "get_terminal_size",
-                               return_value=os.terminal_size((40, 24))):
+        with patched(main.os, get_terminal_size=lambda fd: os.terminal_size((40, 24))):
             show = main._progress_line(terminal)
             show(500, 10_000, "mingru", 80, 0.123)
             show(None)
