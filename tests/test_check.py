@@ -89,6 +89,9 @@ class TestVerdicts(unittest.TestCase):
         for name in main.CHECKED:
             got = main._grade(getattr(main, name), name, main.__file__)
             self.assertEqual(got["verdict"], "pass", (name, got))
+            if name == "parallel_scan":     # the README's figure, measured on the running code
+                self.assertEqual(got["detail"],
+                                 "correct and parallel: 10 rounds, 9,217 combines at N = 1,024")
 
 
 STUCK = ("def rnn_style(xs, decay=0.9):\n    while True:\n        pass\n\n\n"
