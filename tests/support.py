@@ -1,6 +1,7 @@
 """Shared helpers for the tests: awkward lengths, fixed-seed inputs, a fake clock, the
 contract every inclusive scan meets, and running the command line."""
 
+import ast
 import atexit
 import contextlib
 import io
@@ -160,10 +161,12 @@ class Forked:
 
     def returned(self):
         """Return what target() returned, once the child has ended."""
-        out, err = self.communicate()
-        if self.returncode != 0:
-            raise AssertionError(f"the child ended with {self.returncode}: {err.decode()}")
-        return json.loads(out)
+        if not hasattr(self, "value"):
+            out, err = self.communicate()
+            if self.returncode != 0:
+                raise AssertionError(f"the child ended with {self.returncode}: {err.decode()}")
+            self.value = json.loads(out)
+        return self.value
 
 
 _EARLY = []
@@ -192,7 +195,9 @@ class _InThisProcess:
         self.target = target
 
     def returned(self):
-        return json.loads(json.dumps(self.target()))
+        if not hasattr(self, "value"):
+            self.value = json.loads(json.dumps(self.target()))
+        return self.value
 
     def kill(self):
         pass
@@ -235,15 +240,56 @@ def shared(key, compute):
     return _SHARED[key]
 
 
-def main_statements():
-    """Return main.py's top-level statements, each with every node within it
-    (from ast.walk): parsed and walked once per run, for every test file."""
-    def parse():
-        import ast
-        with open(MAIN_PY, encoding="utf-8") as f:
-            body = ast.parse(f.read()).body
-        return [(statement, list(ast.walk(statement))) for statement in body]
-    return shared("main.py's statements", parse)
+def main_facts():
+    """Return the child computing source_facts(), started once per run by the
+    first test file that asks (test_layout and test_terms ask as they are
+    imported); its returned() gives them."""
+    return shared("main.py's facts", lambda: ahead(source_facts))
+
+
+def source_facts():
+    """Return what the tests read off main.py's source, from one parse: each
+    top-level statement's first line, the function or class it defines, the
+    section it registers (SECTIONS["name"] = ...) and every name it uses; the
+    modules it imports; and, lowercased, every string constant but the
+    docstrings and the glossary's."""
+    with open(MAIN_PY, encoding="utf-8") as f:
+        body = ast.parse(f.read()).body
+    statements, imports, strings = [], set(), []
+    docstrings = {id(_docstring(body))}
+    for statement in body:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+        glossary = getattr(target, "id", None) == "GLOSSARY"
+        names = set()
+        for node in ast.walk(statement):            # a definition before its docstring
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                docstrings.add(id(_docstring(node.body)))
+            elif isinstance(node, ast.Import):
+                imports.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                imports.add(node.module.split(".")[0])
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docstrings and not glossary):
+                strings.append(node.value)
+        registers = (isinstance(target, ast.Subscript) and getattr(target.value, "id", None)
+                     == "SECTIONS")
+        statements.append({
+            "line": statement.lineno,
+            "function": statement.name if isinstance(statement, ast.FunctionDef) else None,
+            "class": statement.name if isinstance(statement, ast.ClassDef) else None,
+            "registers": ast.literal_eval(target.slice) if registers else None,
+            "uses": sorted(names)})
+    return {"statements": statements, "imports": sorted(imports),
+            "strings": " ".join(strings).lower()}
+
+
+def _docstring(body):
+    """Return the constant that is the docstring of a body of statements, or None."""
+    first = body[0] if body else None
+    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
+                                                                       ast.Constant) else None
 
 
 @contextlib.contextmanager

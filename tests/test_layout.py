@@ -2,37 +2,27 @@
 first, each numbered part using only the lesson, earlier parts and the
 machinery, short lines, and nothing imported from outside the standard library."""
 
-import ast
 import os
 import re
 import sys
 import unittest
 
-from tests.support import MAIN_PY, ROOT, main_statements
+from tests.support import MAIN_PY, ROOT, main_facts
 
 LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
           "rnn_tanh", "tree_reduce")
 
 
-def imported_modules(statements):
-    """Return the top-level names of every module that main.py's statements import."""
-    names = set()
-    for node in (node for _, nodes in statements for node in nodes):
-        if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            names.add(node.module.split(".")[0])
-    return names
+# Read off main.py's source in a child process started as this file is imported.
+FACTS = main_facts()
 
 
 class TestLayout(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         with open(MAIN_PY, encoding="utf-8") as f:
-            cls.source = f.read()
-        cls.statements = main_statements()
-        cls.body = [statement for statement, _ in cls.statements]
-        cls.lines = cls.source.splitlines()
+            cls.lines = f.read().splitlines()
+        cls.statements = FACTS.returned()["statements"]
 
     def part_of_line(self):
         """Return, for each line number, its part: 0 the lesson, 1-N the numbered
@@ -48,37 +38,32 @@ class TestLayout(unittest.TestCase):
         return parts
 
     def test_the_lessons_functions_come_first_in_the_seeds_order(self):
-        where = {node.name: node.lineno for node in self.body
-                 if isinstance(node, ast.FunctionDef)}
+        where = {s["function"]: s["line"] for s in self.statements if s["function"]}
         lines = [where[name] for name in LESSON]
         self.assertLessEqual(max(lines), 250, dict(zip(LESSON, lines)))
         self.assertEqual(lines[:6], sorted(lines[:6]))
 
     def test_no_part_uses_a_later_part(self):
         parts = self.part_of_line()
-        defined = {node.name: parts[node.lineno] for node in self.body
-                   if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-        for node, within in self.statements:
-            here = parts[node.lineno]
+        defined = {s["function"] or s["class"]: parts[s["line"]] for s in self.statements
+                   if s["function"] or s["class"]}
+        for statement in self.statements:
+            here = parts[statement["line"]]
             if here is None:                    # the machinery may call any part
                 continue
-            for name in {n.id for n in within if isinstance(n, ast.Name)}:
+            for name in statement["uses"]:
                 there = defined.get(name)
                 if there is not None:
-                    self.assertLessEqual(there, here, f"line {node.lineno} uses {name}")
+                    self.assertLessEqual(there, here, f"line {statement['line']} uses {name}")
 
     def test_each_part_ends_with_its_section_in_one_place(self):
         # Adding a part is one block in main.py, one test file and one README row:
         # its render, figure and SECTIONS entry sit in its own part.
         import main
         parts = self.part_of_line()
-        defined = {node.name: parts[node.lineno] for node in self.body
-                   if isinstance(node, ast.FunctionDef)}
-        registered = {}
-        for node in self.body:
-            if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript)
-                    and getattr(node.targets[0].value, "id", None) == "SECTIONS"):
-                registered[ast.literal_eval(node.targets[0].slice)] = parts[node.lineno]
+        defined = {s["function"]: parts[s["line"]] for s in self.statements if s["function"]}
+        registered = {s["registers"]: parts[s["line"]] for s in self.statements
+                      if s["registers"]}
         self.assertEqual(list(registered), list(main.SECTIONS))         # `all` follows the file
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
             readme = f.read()
@@ -107,7 +92,7 @@ class TestLayout(unittest.TestCase):
     @unittest.skipUnless(hasattr(sys, "stdlib_module_names"), "needs Python 3.10+")
     def test_imports_are_standard_library_or_project(self):
         stdlib = set(sys.stdlib_module_names) | {"main", "tests"}
-        self.assertEqual(imported_modules(self.statements) - stdlib, set(), "main.py")
+        self.assertEqual(set(FACTS.returned()["imports"]) - stdlib, set(), "main.py")
         tests_dir = os.path.join(ROOT, "tests")
         for name in os.listdir(tests_dir):
             if name.endswith(".py"):

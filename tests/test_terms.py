@@ -1,12 +1,11 @@
 """The glossary (python main.py terms): every technical term a section prints has
 its entry, and every entry is a term some section prints."""
 
-import ast
 import re
 import unittest
 
 import main
-from tests.support import main_statements, run_main
+from tests.support import main_facts, run_main
 
 # Technical words a learner may not know, as the sections print them (written
 # out here, independently of main.py), and the glossary entry that explains each.
@@ -37,36 +36,15 @@ TERMS = {
 }
 
 
-def docstring(body):
-    """Return the constant that is the docstring of a body of statements, or None."""
-    first = body[0] if body else None
-    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
-                                                                       ast.Constant) else None
-
-
-def printed_strings():
-    """Return, lowercased, every string constant of main.py but its docstrings
-    and the glossary itself."""
-    statements = main_statements()
-    docstrings = {id(docstring([statement for statement, _ in statements]))}
-    strings = []
-    for statement, nodes in statements:
-        if isinstance(statement, ast.Assign) and getattr(statement.targets[0], "id", "") == \
-                "GLOSSARY":
-            continue
-        for node in nodes:                  # ast.walk: a definition before its docstring
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                docstrings.add(id(docstring(node.body)))
-            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                  and id(node) not in docstrings):
-                strings.append(node.value)
-    return " ".join(strings).lower()
+# Every string constant of main.py but its docstrings and the glossary itself,
+# lowercased: read off its source in a child process started as this file is imported.
+FACTS = main_facts()
 
 
 class TestGlossary(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        text = printed_strings()
+        text = FACTS.returned()["strings"]
         runs = set(re.findall(r"[\w-]+", text))    # a word found is a whole run of these
         cls.printed = {word for word in TERMS if word in runs or not re.fullmatch(r"[\w-]+", word)
                        and re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text)}
