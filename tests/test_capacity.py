@@ -35,10 +35,6 @@ ROWS = ahead(lambda: main.capacity_rows(reads=READS))
 
 
 class TestCapacity(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.reads, cls.rows = READS, ROWS.returned()
-
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (100, 64)):
             self.assertEqual(main.recall_draw(n, d, random.Random(n)),
@@ -53,6 +49,21 @@ class TestCapacity(unittest.TestCase):
                         if d + 2 * b - trials > 0)
             self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
                             (n, d))
+
+    def test_predicted_recall_closed_form(self):
+        self.assertTrue(close(main.predicted_recall(65, 64),
+                              0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
+        self.assertEqual(main.predicted_recall(1, 64), 1.0)
+        self.assertLess(main.predicted_recall(10**6, 64), 0.51)
+
+
+class TestCapacitySection(unittest.TestCase):
+    """The section's rows, from the child process (unittest runs the classes in
+    the order of their names: TestCapacity's tests run while the child finishes)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.reads, cls.rows = READS, ROWS.returned()
 
     def test_exact_recall_at_the_sections_sizes(self):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
@@ -77,17 +88,10 @@ class TestCapacity(unittest.TestCase):
             self.assertEqual((r["state_numbers"], r["cache_numbers"]),
                              (r["d"], r["n"] * (r["d"] + 1)))
 
-    def test_predicted_recall_closed_form(self):
-        self.assertTrue(close(main.predicted_recall(65, 64),
-                              0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
-        self.assertEqual(main.predicted_recall(1, 64), 1.0)
-        self.assertLess(main.predicted_recall(10**6, 64), 0.51)
-
     def test_capacity_renders_from_its_json(self):
         out = main.render_capacity(self.rows)         # the rows came back as JSON
         self.assertIn("toward a coin flip", " ".join(out.split()))
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
-
 
 if __name__ == "__main__":
     unittest.main()
