@@ -42,8 +42,7 @@ AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65
 
 def random_floats(n, seed=0):
     """Return n fixed-seed floats in [-1, 1)."""
-    rng = random.Random(seed * 100_003 + n)
-    return [rng.uniform(-1.0, 1.0) for _ in range(n)]
+    return main.uniform_inputs(n, random.Random(seed * 100_003 + n))
 
 
 def close(a, b, rel=1e-9, scale=1.0):
