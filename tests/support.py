@@ -80,6 +80,7 @@ class Forked:
         if self.pid == 0:                                   # the child
             status = 70
             try:
+                os.nice(10)     # the tests in this process go first; it takes what is left
                 os.dup2(out_w, 1)
                 os.dup2(err_w, 2)
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False),
@@ -179,14 +180,30 @@ def early(child):
     return child
 
 
+_TURN = []     # the pipe the last child of ahead() holds open until it ends
+
+
 def ahead(target):
     """Start target() in a child process now, so that it runs while the other
     tests do; return the child, whose returned() gives target()'s result (as
-    JSON gives it back). Where there is no fork, target() runs in this process
-    when returned() asks for it."""
+    JSON gives it back). The children run one at a time, in the order they
+    were started (the order the test files run in): each waits for the
+    previous one to end. Where there is no fork, target() runs in this
+    process when returned() asks for it."""
     if not hasattr(os, "fork"):
         return _InThisProcess(target)
-    return early(Forked(target=target))
+    previous = _TURN.pop() if _TURN else None
+    turn, held = os.pipe()
+
+    def wait_for_the_previous():
+        if previous is not None:
+            os.read(previous, 1)            # end of file: the previous child has ended
+    child = early(Forked(target=target, setup=wait_for_the_previous))
+    os.close(held)                          # now only the child holds it
+    if previous is not None:
+        os.close(previous)
+    _TURN.append(turn)
+    return child
 
 
 class _InThisProcess:
