@@ -40,6 +40,10 @@ AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65
                    1025)
 
 
+if sys.platform.startswith("linux"):
+    import ctypes       # for every forked child's prctl call: imported once, here
+
+
 def random_floats(n, seed=0):
     """Return n fixed-seed floats in [-1, 1)."""
     return main.uniform_inputs(n, random.Random(seed * 100_003 + n))
@@ -80,6 +84,7 @@ class Forked:
         if self.pid == 0:                                   # the child
             status = 70
             try:
+                main._kill_me_with_my_parent()      # on Linux: it never outlives the tests
                 os.nice(10)     # the tests in this process go first; it takes what is left
                 os.dup2(out_w, 1)
                 os.dup2(err_w, 2)
