@@ -1,5 +1,7 @@
 """Shared helpers for the tests: awkward lengths, fixed-seed inputs, a fake clock, the
-contract every inclusive scan meets, and running the command line."""
+contract every inclusive scan meets, running the command line, patching, and child
+processes: forked ones, and those started early (as their test file is imported) so
+that they run while the other tests do."""
 
 import ast
 import atexit
