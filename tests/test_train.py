@@ -171,11 +171,11 @@ class TestTraining(unittest.TestCase):
 
     def test_the_command_line_options_reach_the_training(self):
         with patched(main, TRAIN_TEST=20, _cpu_count=lambda: 1):
-            status, out, err = run_main("train", "--lengths", "3,4", "--steps", "20",
+            status, out, err = run_main("train", "--lengths", "3,4", "--steps", "2",
                                         "--seeds", "1", "--json")
         self.assertEqual((status, err), (0, ""))                # short: no notice
         data = json.loads(out)["train"]
-        self.assertEqual((data["steps"], data["seeds"]), (20, 1))
+        self.assertEqual((data["steps"], data["seeds"]), (2, 1))
         self.assertEqual(sorted({r["length"] for r in data["rows"]}), [3, 4])
 
     def test_sentences_follow_the_table(self):
