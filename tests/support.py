@@ -6,6 +6,7 @@ that they run while the other tests do."""
 import ast
 import atexit
 import contextlib
+import functools
 import io
 import itertools
 import json
@@ -320,20 +321,15 @@ def patched(target, **values):
     """Within the with block, give target's attributes (its keys, if target is a
     dict) the values; restore them after, whatever happens."""
     is_dict = isinstance(target, dict)
+    put = target.__setitem__ if is_dict else functools.partial(setattr, target)
     saved = {name: target[name] if is_dict else getattr(target, name) for name in values}
     try:
         for name, value in values.items():
-            if is_dict:
-                target[name] = value
-            else:
-                setattr(target, name, value)
+            put(name, value)
         yield target
     finally:
         for name, value in saved.items():
-            if is_dict:
-                target[name] = value
-            else:
-                setattr(target, name, value)
+            put(name, value)
 
 
 def raising(exception):
