@@ -4936,6 +4936,7 @@ def _check_child(path, name, pipe):
     function, send {"verdict", "detail"} down the pipe."""
     import runpy
     import signal
+    _kill_me_with_my_parent()                           # never outlive `check` (Linux)
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
     try:
         import resource

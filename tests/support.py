@@ -15,6 +15,7 @@ import operator
 import os
 import random
 import sys
+import time
 
 import main
 
@@ -132,7 +133,6 @@ class Forked:
     def wait(self, timeout=None):
         """Return the exit status as subprocess gives it (-N for a signal),
         killing the child if it outlives timeout seconds."""
-        import time
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.returncode is None:
             pid, status = os.waitpid(self.pid, os.WNOHANG if deadline else 0)
@@ -150,7 +150,6 @@ class Forked:
         """Return (stdout bytes, stderr bytes) once the child has ended; kill it
         if its pipes are still open after timeout seconds."""
         import select
-        import time
         deadline = time.monotonic() + timeout
         streams = [s for s in (self.stdout, self.stderr) if s and not s.closed]
         read = {s: [] for s in streams}
@@ -235,6 +234,31 @@ def _end_early():
     for child in _EARLY:
         child.kill()
         child.wait()
+
+
+def alive(pid):
+    """Return True if the process exists and is not a zombie waiting to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:                     # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def gone_within(pids, seconds):
+    """Return True once none of the pids is alive, False if one still is after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def child_env(**extra):

@@ -5,14 +5,17 @@ returns, one that allocates without end, the template and this project's own
 functions run in real child processes, as the command line runs them."""
 
 import atexit
+import contextlib
 import operator
 import os
 import shutil
+import sys
 import tempfile
+import time
 import unittest
 
 import main
-from tests.support import ahead, patched, run_main
+from tests.support import Forked, ahead, early, gone_within, patched, run_main
 
 RIGHT_SCAN = '''
 def parallel_scan(xs, op=operator.add):
@@ -99,17 +102,24 @@ STUCK = ("def rnn_style(xs, decay=0.9):\n    while True:\n        pass\n\n\n"
          "        hoard.append([None] * 100_000_000)\n")
 
 
+# A hang that first writes its process id next to the file.
+SLEEPER = ("import os\nimport time\n\n\ndef rnn_style(xs, decay=0.9):\n"
+           "    with open(os.path.join(os.path.dirname(__file__), 'sleeper.pid'), 'w') as f:\n"
+           "        f.write(str(os.getpid()))\n"
+           "    while True:\n        time.sleep(1)\n")
+
+
 def grade_stuck(path):
     """In a child: a hang and endless memory, each graded in a grandchild process."""
     results = main.check_solutions(path, ("rnn_style",), seconds=0.05)
-    main.CHECK_MEMORY = 300 << 20                   # less than one append
-    return results + main.check_solutions(path, ("depth",), seconds=10)
+    with patched(main, CHECK_MEMORY=300 << 20):     # less than one append
+        return results + main.check_solutions(path, ("depth",), seconds=10)
 
 
 def check_mine(path):
     """In a child: `check` on a file that imports this project's functions."""
-    main.CHECKED = ("depth", "parallel_scan")
-    return run_main("check", path)
+    with patched(main, CHECKED=("depth", "parallel_scan")):
+        return run_main("check", path)
 
 
 def start_children():
@@ -117,14 +127,18 @@ def start_children():
     file is imported: they run while the other files' tests do."""
     directory = tempfile.mkdtemp()
     atexit.register(shutil.rmtree, directory, ignore_errors=True)
-    paths = {name: os.path.join(directory, name) for name in ("stuck.py", "mine.py")}
-    for name, source in (("stuck.py", STUCK),
-                         ("mine.py", "from main import " + ", ".join(main.CHECKED) + "\n")):
+    sources = {"stuck.py": STUCK, "sleeper.py": SLEEPER,
+               "mine.py": "from main import " + ", ".join(main.CHECKED) + "\n"}
+    paths = {name: os.path.join(directory, name) for name in sources}
+    for name, source in sources.items():
         with open(paths[name], "w", encoding="utf-8") as f:
             f.write(source)
-    return directory, {
-        "stuck": ahead(lambda: grade_stuck(paths["stuck.py"])),
-        "mine": ahead(lambda: check_mine(paths["mine.py"]))}
+    children = {"stuck": ahead(lambda: grade_stuck(paths["stuck.py"])),
+                "mine": ahead(lambda: check_mine(paths["mine.py"]))}
+    if sys.platform.startswith("linux"):    # not one of ahead's: it runs until it is killed
+        children["sleeper"] = early(Forked(target=lambda: main.check_solutions(
+            paths["sleeper.py"], ("rnn_style",), seconds=60)))
+    return directory, children
 
 
 DIRECTORY, CHILDREN = start_children()
@@ -142,6 +156,18 @@ class TestInChildProcesses(unittest.TestCase):
         with open(path, "w", encoding="utf-8") as f:
             f.write(source)
         return path
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
+    def test_a_check_killed_outright_leaves_no_grading_process_behind(self):
+        path, deadline = os.path.join(DIRECTORY, "sleeper.pid"), time.monotonic() + 30
+        while time.monotonic() < deadline:          # the grandchild is up once it has written
+            with contextlib.suppress(OSError, ValueError), open(path) as f:
+                pid = int(f.read())
+                break
+            time.sleep(0.01)
+        CHILDREN["sleeper"].kill()
+        CHILDREN["sleeper"].wait()
+        self.assertTrue(gone_within([pid], 1.0))
 
     def test_a_hang_and_endless_memory_are_verdicts_not_hangs(self):
         results = CHILDREN["stuck"].returned()

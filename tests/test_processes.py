@@ -17,7 +17,8 @@ import time
 import unittest
 
 import main
-from tests.support import CHILD, ROOT, Forked, child_env, early, patched, run_main
+from tests.support import (CHILD, ROOT, Forked, alive, child_env, early, gone_within, patched,
+                           run_main)
 
 def busy(opts):
     """The depth section replaced by two workers that sleep; it prints their
@@ -36,31 +37,6 @@ def run_busy():
 ENDINGS = {"ctrl-c twice": [signal.SIGINT, signal.SIGINT],
            "sigterm": [signal.SIGTERM],
            "killed outright": [signal.SIGKILL]}
-
-
-def alive(pid):
-    """Return True if the process exists and is not a zombie waiting to be reaped."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-    except OSError:                     # no /proc: ask the kernel
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
-def gone_within(pids, seconds):
-    """Return True once none of the pids is alive, False if one still is after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while any(alive(pid) for pid in pids):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def set_subreaper(on):
