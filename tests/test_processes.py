@@ -224,10 +224,10 @@ class TestPoolInThisProcess(unittest.TestCase):
             def close(self):
                 pass
 
-        with patched(main, TRAIN_CHUNK=20, TRAIN_TEST=20):          # two rounds of 20 steps
-            here, lost_here = main.train_models((3,), 40, 1, pool=None)
-            there, lost = main.train_models((3,), 40, 1, pool=DyingPool())
-        self.assertEqual(lost, "a worker process stopped at step 20; the rest ran in this process")
+        with patched(main, TRAIN_CHUNK=2, TRAIN_TEST=20):           # two rounds of 2 steps
+            here, lost_here = main.train_models((3,), 4, 1, pool=None)
+            there, lost = main.train_models((3,), 4, 1, pool=DyingPool())
+        self.assertEqual(lost, "a worker process stopped at step 2; the rest ran in this process")
         self.assertIsNone(lost_here)
         self.assertEqual([r["test_mse"] for r in there], [r["test_mse"] for r in here])
 
