@@ -5133,6 +5133,10 @@ def _build_parser(prog):
         def error(self, message):
             raise _UsageError(message)
 
+        def format_help(self):
+            self.epilog = _help_epilog(prog)        # written only when asked for
+            return super().format_help()
+
         def print_help(self, file=None):
             raise _HelpRequested(self.format_help())
 
@@ -5147,18 +5151,9 @@ def _build_parser(prog):
     def users(name):
         return ", ".join(s for s, section in SECTIONS.items() if name in section.options)
 
-    listing = "\n".join(textwrap.fill(f"{name:<10} {s.summary}" + (
-        f" ({', '.join(s.options)})" if s.options else ""), 77, initial_indent="  ",
-        subsequent_indent=" " * 13) for name, s in SECTIONS.items())
     parser = Parser(
         prog=prog,
         description="Why transformers: the serial depth of a recurrence against a reduction.",
-        epilog=(f"sections (in parentheses, the options they read):\n{listing}\n"
-                f"  {'all':<10} every section above\n\n"
-                f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
-                f"{prog} terms: every term the sections print, in plain words.\n"
-                f"{prog} check FILE.py: grade your own solutions of the exercises;\n"
-                f"{prog} check --template prints a file to start from.\n"),
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
@@ -5196,6 +5191,19 @@ def _build_parser(prog):
                               f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
                               "to DIR/SECTION.svg"))
     return parser
+
+
+def _help_epilog(prog):
+    """Return the end of --help: every section with its summary and the options it reads."""
+    listing = "\n".join(textwrap.fill(f"{name:<10} {s.summary}" + (
+        f" ({', '.join(s.options)})" if s.options else ""), 77, initial_indent="  ",
+        subsequent_indent=" " * 13) for name, s in SECTIONS.items())
+    return (f"sections (in parentheses, the options they read):\n{listing}\n"
+            f"  {'all':<10} every section above\n\n"
+            f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
+            f"{prog} terms: every term the sections print, in plain words.\n"
+            f"{prog} check FILE.py: grade your own solutions of the exercises;\n"
+            f"{prog} check --template prints a file to start from.\n")
 
 
 def _parse_args(argv, prog):
