@@ -7,8 +7,15 @@ import unittest
 import main
 
 
+_ROWS = {}
+
+
 def rows_for(n):
-    return {r["model"]: r for r in main.teacher_rows(sizes=(n,))}
+    """Return teacher_rows at n by model; every size the tests use is computed once."""
+    if not _ROWS:
+        for r in main.teacher_rows(sizes=(2, 5, 8, 16, 32, 64)):
+            _ROWS.setdefault(r["n"], {})[r["model"]] = r
+    return _ROWS[n]
 
 
 class TestTraining(unittest.TestCase):

@@ -66,7 +66,7 @@ class TestGradients(unittest.TestCase):
             self.assertTrue(close(gradient[k], numeric, rel=rel, scale=1e-4), (model, k))
 
     def test_tanh_rnn(self):
-        self.check("tanh_rnn", 6)
+        self.check("tanh_rnn", 4)
 
     def test_mingru(self):
         self.check("mingru", 7)
@@ -139,16 +139,16 @@ class TestTraining(unittest.TestCase):
                                  for pairs, y in held_out) / 50
             params = main.initial_parameters(model)
             moments = ([0.0] * len(params), [0.0] * len(params))
-            trained = main._train_steps(model, 5, list(params), moments, 0, 60)[0]
+            trained = main._train_steps(model, 5, list(params), moments, 0, 20)[0]
             self.assertLess(mse(trained), mse(params), model)
 
     def test_the_runs_do_not_depend_on_how_many_processes_ran_them(self):
         params = main.initial_parameters("mingru")
         moments = ([0.0] * len(params), [0.0] * len(params))
         once = main._train_steps("mingru", 5, list(params),
-                                 ([0.0] * len(params), [0.0] * len(params)), 0, 60)
-        first = main._train_steps("mingru", 5, list(params), moments, 0, 30)
-        then = main._train_steps("mingru", 5, first[0], first[1], 30, 30)
+                                 ([0.0] * len(params), [0.0] * len(params)), 0, 20)
+        first = main._train_steps("mingru", 5, list(params), moments, 0, 10)
+        then = main._train_steps("mingru", 5, first[0], first[1], 10, 10)
         self.assertEqual(once[0], then[0])               # two chunks are one run
 
     def test_json_has_the_documented_fields(self):
