@@ -76,7 +76,6 @@ class Forked:
     the tests."""
 
     def __init__(self, argv=(), setup=None, stdout=None, reader=True, target=None):
-        import io
         out_r, out_w = os.pipe() if stdout is None else (None, stdout)
         if not reader:                  # a pipe whose reader is gone before any write
             os.close(out_r)
@@ -165,7 +164,6 @@ class Forked:
             stream.close()
         return (b"".join(read.get(self.stdout, ())), b"".join(read.get(self.stderr, ())))
 
-
     def returned(self):
         """Return what target() returned, once the child has ended."""
         if not hasattr(self, "value"):
@@ -214,6 +212,8 @@ def ahead(target):
 
 
 class _InThisProcess:
+    """What ahead() returns where there is no fork: target() runs when asked."""
+
     def __init__(self, target):
         self.target = target
 
