@@ -336,7 +336,8 @@ def _agree(e, a, tol):
 
 
 def render_scan(result):
-    """Return the scan comparison as text, and whether the last digits agree."""
+    """Return the scan comparison as text; its last line says whether the last
+    digits agree."""
     r = result
     same = r["serial_last"] == r["parallel_last"]
     return "\n".join([
@@ -2039,7 +2040,7 @@ def render_capacity(rows):
             f"{last['exact_recall']:.2f} at n = {last['n']:,}, sliding toward a coin flip "
             "(0.5): every write adds into the same d numbers. The cache (attention over the "
             f"stored pairs) finds the stored key itself ("
-            + (f"recall 1 at every n" if min(r["cache_recall"] for r in rows) == 1 else
+            + ("recall 1 at every n" if min(r["cache_recall"] for r in rows) == 1 else
                f"recall {min(r['cache_recall'] for r in rows):.3f} at least")
             + ") and pays n*(d+1) numbers of "
             "memory, "
@@ -4911,7 +4912,7 @@ def _swapped(a, b):
 
 
 def _short(value):
-    """Return repr(value), cut to ECHO_CHARS characters."""
+    """Return repr(value), cut to 2 x ECHO_CHARS characters."""
     text = repr(value)
     return text if len(text) <= 2 * ECHO_CHARS else text[:2 * ECHO_CHARS - 3] + "..."
 

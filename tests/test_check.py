@@ -160,11 +160,12 @@ class TestInChildProcesses(unittest.TestCase):
     @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
     def test_a_check_killed_outright_leaves_no_grading_process_behind(self):
         path, deadline = os.path.join(DIRECTORY, "sleeper.pid"), time.monotonic() + 30
-        while time.monotonic() < deadline:          # the grandchild is up once it has written
+        pid = None
+        while pid is None and time.monotonic() < deadline:  # up once it has written its id
             with contextlib.suppress(OSError, ValueError), open(path) as f:
                 pid = int(f.read())
-                break
             time.sleep(0.01)
+        self.assertIsNotNone(pid, "the grading process never started")
         CHILDREN["sleeper"].kill()
         CHILDREN["sleeper"].wait()
         self.assertTrue(gone_within([pid], 1.0))

@@ -152,8 +152,8 @@ class TestChildren(unittest.TestCase):
                                             "the sections before it are complete"])
 
     def test_a_full_non_blocking_pipe_gets_every_byte_unbuffered(self):
-        # python -u writes straight to the pipe: a write takes what fits, and the
-        # rest waits until the reader (this test, started last) makes room.
+        # main._write writes straight to the non-blocking pipe: a write takes what
+        # fits, and the rest waits until the reader (this test) makes room.
         if self.short_writes is None:
             self.skipTest("needs Linux pipes")
         got = b"".join(iter(lambda: self.short_writes.read(4096), b""))
