@@ -39,6 +39,7 @@ import collections.abc
 import contextlib
 import decimal
 import functools
+import io
 import itertools
 import math
 import operator
@@ -4395,6 +4396,7 @@ class WorkerPool:
         self.handlers = _catch_stop_signals()
         # A fork server, not this process, is the parent of its workers.
         parent = None if self.start_method == "forkserver" else os.getpid()
+        _prctl()                        # loaded now: a forked worker asks for it first
         try:
             for _ in range(workers):
                 here, there = context.Pipe()
@@ -4464,27 +4466,19 @@ class WorkerPool:
 def _worker_loop(pipe, parent_end, parent):
     """Run (function, args) from the pipe until it closes: the parent is gone.
     A parent (process id `parent`) killed while this worker is busy, or even
-    before it started, ends the worker at once on Linux (the kernel's
-    PR_SET_PDEATHSIG), else within 0.2 s where the platform has interval
-    timers: this process's parent id is no longer `parent`."""
+    before it started, ends the worker at once on Linux (_as_child_of), else
+    within 0.2 s where the platform has interval timers: this process's
+    parent id is no longer `parent`."""
     import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
-    for signum in _stop_signals():
-        signal.signal(signum, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):              # held across the fork: let them in now
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
+    armed = _as_child_of(parent)
     parent_end.close()                  # held open here, it would hide the parent's exit
-    if parent is not None:
-        def check_parent(signum=None, frame=None):
+    if parent is not None and not armed and hasattr(signal, "setitimer"):
+        def check_parent(signum, frame):
             if os.getppid() != parent:
                 os._exit(1)
 
-        if _kill_me_with_my_parent():
-            check_parent()              # a parent killed before the request: gone already
-        elif hasattr(signal, "setitimer"):
-            check_parent()
-            signal.signal(signal.SIGALRM, check_parent)
-            signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
+        signal.signal(signal.SIGALRM, check_parent)
+        signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
     while True:
         try:
             function, args = pipe.recv()
@@ -4500,17 +4494,44 @@ def _worker_loop(pipe, parent_end, parent):
             return
 
 
+def _as_child_of(parent):
+    """Set up a child process just started by `parent` (a process id, or None
+    where a fork server is the parent); return whether the kernel will end it
+    with its parent. In this order: ask Linux to kill it when the parent dies
+    (PR_SET_PDEATHSIG), exit if the parent died before that, leave Ctrl-C to
+    the parent, take SIGTERM's and SIGHUP's default action, and only then let
+    in the signals the parent held across the start (_signals_held)."""
+    import signal
+    armed = _kill_me_with_my_parent()
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _stop_signals():
+        signal.signal(signum, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
+    return armed
+
+
+@functools.lru_cache(maxsize=None)
+def _prctl():
+    """Return Linux's prctl, or None elsewhere. A parent calls this before it
+    starts children, so that a forked child has it loaded and calls it first."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
 def _kill_me_with_my_parent():
     """Ask Linux to SIGKILL this process when its parent dies (PR_SET_PDEATHSIG);
     return whether it could."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        import signal
-        return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    import signal
+    prctl = _prctl()
+    return prctl is not None and prctl(1, signal.SIGKILL, 0, 0, 0) == 0
 
 
 def _stop_signals():
@@ -4767,19 +4788,30 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # Machinery: check, a learner's own solutions graded
 # ============================================================================
 #
-# python main.py check FILE.py imports the learner's file in a child process
-# (a time limit, and a memory limit where the platform has one), one child per
-# function, and grades each of the lesson's functions that it defines against
-# this file's own, on awkward lengths, random floats and string concatenation
-# (associative, not commutative: a combine in the wrong order shows). The
-# scans are also run on Counted values: their work and depth, measured.
+# python main.py check FILE.py runs a stranger's code, so the referee stays
+# out of its reach. This process reads the file once and computes every
+# expected answer first; a child process in a process group of its own (a
+# time limit, a memory limit) compiles and imports the file once, calls each
+# function written in it on those inputs, and sends back only plain data
+# (JSON: lists, numbers, strings), with what the function printed. This
+# process compares, names the classic mistakes, and ends the child's whole
+# group when it is done, whatever the file did. A function that hangs or ends
+# the process is a verdict; a new child takes the functions after it.
 
-CHECK_SECONDS = 10              # each function's time limit
-CHECK_MEMORY = 1 << 30          # each child's address space, where it can be limited
+CHECK_SECONDS = 10              # the import's time limit, and each function's
+CHECK_MEMORY = 1 << 30          # each child's heap (RLIMIT_DATA: thread stacks fit)
+CHECK_MAX_BYTES = 1 << 20       # the largest file check reads: a solution is far smaller
+CHECK_MAX_MESSAGE = 1 << 24     # the most a child may send about one call
 CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
-CHECK_WORK_N = 1_024            # the length at which a scan's work and depth are measured
+CHECK_MAP_LENGTH = 64           # affine maps (op neither + nor commutative) up to this N
+CHECK_MODULUS = 1_000_003       # the maps are x -> a*x + b modulo this prime: exact ints
+CHECK_WORK_LENGTHS = (100, 1_024, 1_025)      # where a parallel_scan's depth is measured
+CHECK_WORK_N = 1_024            # where its work is compared with Hillis-Steele's
+CHECK_PRINTED = 3               # lines of a function's own output shown beside its verdict
+CHECKED = ("rnn_style", "attention_style", "depth", "serial_scan", "parallel_scan",
+           "rnn_style_vector")
 
-CHECK_TEMPLATE = '''\
+CHECK_TEMPLATE = '''\\
 """My solutions to the exercises of "Why Transformers - The Problems with RNNs".
 
 Check them with:  python main.py check THIS_FILE.py
@@ -4809,7 +4841,8 @@ def depth(n):
 def serial_scan(xs, op=operator.add):
     """Return every running total, one at a time: [xs[0], op(xs[0], xs[1]),
     op(op(xs[0], xs[1]), xs[2]), ...]. op is associative but need not be
-    commutative: keep the order. Leave xs unchanged."""
+    commutative, nor have a zero: keep the order, start from xs[0]. Leave xs
+    unchanged."""
     raise NotImplementedError
 
 
@@ -4827,213 +4860,754 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     raise NotImplementedError
 '''
 
+# What a wrong answer that equals a known mistake's answer is told.
+CHECK_MISTAKES = {
+    "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
+    "swapped serial": "op(x, total) where op(total, x) belongs: the earlier values go left",
+    "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) "
+                         "belongs: the earlier values go left"),
+    "plus": "these are the totals of +: combine with op, which here is not +",
+    "decay": "this is the answer for decay = 0.9: use the decay you are given",
+    "log2": ("math.log2 rounds for large n (a float has 53 bits): (n - 1).bit_length() "
+             "is ceil(log2 n) exactly"),
+    "at least 1": "one value still takes depth 1 here: ceil(log2 n), but at least 1",
+    "sum": "this is the sum: the mean divides it by len(xs)",
+}
 
-def _check_inputs(name):
-    """Return [(label, args, expected)] for one function, the smallest input first."""
+
+class _Operand(TypeError):
+    """Raised by check's combines when given what is neither a value of the list
+    nor a combination of them (a 0 that a scan started from, say)."""
+
+
+def _concatenate(a, b):
+    """Check's string combine: a + b, for strings only."""
+    if type(a) is str and type(b) is str:
+        return a + b
+    raise _Operand(b if type(a) is str else a)
+
+
+def _compose_mod(first, second):
+    """Check's map combine: x -> a1*x + b1, then x -> a2*x + b2, modulo CHECK_MODULUS."""
+    for value in (first, second):
+        if type(value) is not tuple or len(value) != 2:
+            raise _Operand(value)
+    (a1, b1), (a2, b2) = first, second
+    return a1 * a2 % CHECK_MODULUS, (a2 * b1 + b2) % CHECK_MODULUS
+
+
+def _check_cases(name):
+    """Return the cases one of CHECKED is graded on, the smallest input first:
+    [{"label", "args", "expected", "mistakes"}], where expected and each named
+    mistake's answer are plain data (_plain), computed by this file's own code
+    before any learner's code runs."""
     rng = random.Random(5)
     floats = {n: uniform_inputs(n, rng) for n in CHECK_LENGTHS}
     letters = {n: [chr(97 + i % 26) for i in range(n)] for n in CHECK_LENGTHS}
+    maps = {n: [(rng.randrange(1, CHECK_MODULUS), rng.randrange(CHECK_MODULUS))
+                for _ in range(n)] for n in CHECK_LENGTHS if n <= CHECK_MAP_LENGTH}
+    cases = []
+
+    def case(label, args, expected, **mistakes):
+        cases.append({"label": label, "args": args, "expected": _plain(expected),
+                      "mistakes": {k: _plain(v) for k, v in mistakes.items()}})
+
     if name == "depth":
-        return [(f"n = {n:,}" if n < 2 ** 60 else "n = 2**60 + 1", (n,), depth(n))
-                for n in (1, 2, 3, 4, 5, 1_023, 1_024, 1_025, 2 ** 60 + 1)]
-    if name in ("serial_scan", "parallel_scan"):
-        cases = []
+        for n in (1, 2, 3, 4, 5, 1_023, 1_024, 1_025, 2 ** 60 + 1):
+            rounded = max(1, math.ceil(math.log2(n)))
+            case(f"n = {n:,}" if n < 2 ** 60 else "n = 2**60 + 1", (n,), depth(n),
+                 **{"log2": (n, rounded), "at least 1": (n, (n - 1).bit_length())})
+    elif name in ("serial_scan", "parallel_scan"):
+        swapped = f"swapped {name.split('_')[0]}"
         for n in CHECK_LENGTHS:
-            cases.append((f"N = {n:,} with concatenation", (letters[n], operator.add),
-                          serial_scan(letters[n])))
-            cases.append((f"N = {n:,} with random floats", (floats[n], operator.add),
-                          serial_scan(floats[n])))
-        return cases
-    if name == "rnn_style":
-        return [(f"N = {n:,} with random floats", (floats[n],), rnn_style(floats[n]))
-                for n in CHECK_LENGTHS]
-    if name == "attention_style":
-        return [(f"N = {n:,} with random floats", (floats[n],), attention_style(floats[n]))
-                for n in CHECK_LENGTHS if n]
-    return [(f"N = {n:,}, width {w}", (floats[n], w), rnn_style_vector(floats[n], w))
-            for w in (1, 3, 8) for n in CHECK_LENGTHS if n <= 64]
+            total = serial_scan(floats[n])
+            case(f"N = {n:,} with random floats", (floats[n], operator.add), total,
+                 exclusive=[0.0] + total[:-1] if n else None)
+            case(f"N = {n:,} with strings (op: concatenation)", (letters[n], _concatenate),
+                 serial_scan(letters[n]),
+                 **{swapped: serial_scan(letters[n], lambda a, b: b + a)})
+            if n in maps:
+                case(f"N = {n:,} with affine maps (op: their composition, not +)",
+                     (maps[n], _compose_mod), serial_scan(maps[n], _compose_mod),
+                     plus=serial_scan(maps[n]),
+                     **{swapped: serial_scan(maps[n], lambda a, b: _compose_mod(b, a))})
+    elif name == "rnn_style":
+        for n in CHECK_LENGTHS:
+            case(f"N = {n:,} with random floats", (floats[n],), rnn_style(floats[n]))
+            case(f"N = {n:,} with random floats, decay 0.5", (floats[n], 0.5),
+                 rnn_style(floats[n], 0.5), decay=rnn_style(floats[n]))
+    elif name == "attention_style":
+        for n in CHECK_LENGTHS[1:]:
+            case(f"N = {n:,} with random floats", (floats[n],), attention_style(floats[n]),
+                 sum=math.fsum(floats[n]))
+    else:
+        for width in (1, 3, 8):
+            for n in (n for n in CHECK_LENGTHS if n <= 64):
+                case(f"N = {n:,}, width {width}", (floats[n], width),
+                     rnn_style_vector(floats[n], width))
+                case(f"N = {n:,}, width {width}, decay 0.5", (floats[n], width, 0.5),
+                     rnn_style_vector(floats[n], width, 0.5),
+                     decay=rnn_style_vector(floats[n], width))
+    return cases
+
+
+# ----------------------------------------------------------------------------
+# In the grading child: the learner's code runs here, and only plain data leaves.
+
+_PLAIN_ITEMS = {float, str, bool, type(None)}     # exact types, plain as they are
+
+
+def _plain(value, nesting=0):
+    """Return value as plain data for JSON: ints, floats, strings, None and
+    bools as themselves, lists and tuples as lists, anything else as
+    {"object": a short description}. A subclass of int, float, str, list or
+    tuple is read through the built-in type's own methods, so that it cannot
+    pass for what it is not (a float that equals everything is its number)."""
+    kind = type(value)
+    if value is None or kind is bool:
+        return value
+    if issubclass(kind, int):
+        number = int.__int__(value)
+        if number.bit_length() > 4_000:             # JSON would refuse its digits
+            return {"object": f"an int of about {number.bit_length() * 0.30103:,.0f} digits"}
+        return number
+    if issubclass(kind, float):
+        return float.__float__(value)
+    if issubclass(kind, str):
+        return str.__str__(value)
+    base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
+    if base is not None and nesting < 4 and base.__len__(value) <= 4 * max(CHECK_LENGTHS):
+        items = list(base.__iter__(value))
+        if set(map(type, items)) <= _PLAIN_ITEMS:   # the usual answer: read in C
+            return items
+        return [_plain(item, nesting + 1) for item in items]
+    try:
+        text = repr(value)
+    except Exception:
+        text = "an object whose repr() raised"
+    return {"object": f"{kind.__name__}: {text[:2 * ECHO_CHARS]}"}
+
+
+def _raised(exc, path):
+    """Return an exception from the learner's code as plain data: its type's
+    name, its traceback's lines in the learner's file (the last four, however
+    deep a recursion went) and its last line; the value a check combine was
+    given, or the code sys.exit() was called with."""
+    import traceback
+    _learner_lines(path)
+    frames, count, tb = collections.deque(maxlen=4), 0, exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            frames.append((tb.tb_frame, tb.tb_lineno))
+            count += 1
+        tb = tb.tb_next
+    lines = traceback.StackSummary.extract(iter(frames)).format()
+    if count > len(frames):
+        lines.insert(0, f"  ... {count - len(frames):,} earlier calls in your file\n")
+    try:
+        last = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    except Exception:
+        last = type(exc).__name__
+    return {"type": type(exc).__name__, "text": ("".join(lines) + last).rstrip(),
+            "operand": _plain(exc.args[0]) if type(exc) is _Operand else None,
+            "code": _plain(exc.code) if isinstance(exc, SystemExit) else None}
+
+
+def _run_cases(function, cases, path, send):
+    """Call function on each case's arguments (fresh copies) and send what
+    happened: {"got", "changed"} (whether the input list was changed, element
+    by element identity) or {"raised"}. Stop at the first exception."""
+    for case in cases:
+        args = [list(a) if type(a) is list else a for a in case["args"]]
+        try:
+            got = function(*args)
+        except BaseException as exc:                # the learner's, whatever it is
+            send({"event": "case", "raised": _raised(exc, path)})
+            return
+        changed = any(type(a) is list and (len(a) != len(b) or any(
+            x is not y for x, y in zip(a, b))) for a, b in zip(args, case["args"]))
+        send({"event": "case", "got": _plain(got), "changed": changed})
+
+
+def _run_work(function, path, send):
+    """Run function on lists of Counted ones at CHECK_WORK_LENGTHS, op left
+    out; send each length's work, depth and totals (an exception, if one)."""
+    for n in CHECK_WORK_LENGTHS:
+        tally = Tally()
+        try:
+            out = function([Counted(1, tally) for _ in range(n)])
+            totals = [c.value if type(c) is Counted else c for c in out]
+            deepest = _depth_of(out)
+        except BaseException as exc:
+            send({"event": "work", "n": n, "raised": _raised(exc, path)})
+            return
+        send({"event": "work", "n": n, "work": tally.work, "depth": deepest,
+              "totals": _plain(totals)})
+
+
+class _Printed(io.TextIOBase):
+    """What the learner's code prints, kept to its first lines and counted."""
+
+    def __init__(self):
+        self.head, self.lines, self.partial = [], 0, False
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str.__str__(text)
+        for part in text.splitlines(keepends=True):
+            if self.partial:
+                if len(self.head) == self.lines and self.head:
+                    self.head[-1] = (self.head[-1] + part.rstrip("\n"))[:2 * ECHO_CHARS]
+            else:
+                self.lines += 1
+                if len(self.head) < CHECK_PRINTED:
+                    self.head.append(part.rstrip("\n")[:2 * ECHO_CHARS])
+            self.partial = not part.endswith("\n")
+        return len(text)
+
+    def take(self):
+        """Return {"lines", "head"} (None if nothing was printed), and start again."""
+        printed = {"lines": self.lines, "head": self.head} if self.lines else None
+        self.__init__()
+        return printed
+
+
+def _defined_in(function, path):
+    """Return "here" if function is written in the file at path, "missing",
+    "not a function", or the file it comes from (imported)."""
+    if function is None:
+        return "missing"
+    if not callable(function):
+        return "not a function"
+    inner = function
+    for _ in range(100):                # a decorated function: the one it wraps
+        inner = getattr(inner, "__wrapped__", None) or inner
+    code = getattr(inner, "__code__", None)
+    if code is None or code.co_filename != path:
+        where = getattr(code, "co_filename", None) or getattr(function, "__module__", None)
+        return os.path.basename(str(where or "another module"))
+    return "here"
+
+
+def _grading_child(job, connection, parent):
+    """The grading child. Never returns: it ends with os._exit.
+
+    Dies with `parent`, leads a process group of its own, reads nothing and
+    writes nowhere but the connection; limits its heap; then compiles and runs
+    the learner's file once, as `python FILE` would find its neighbours (its
+    folder first on sys.path), under the module name of the file, and grades
+    each of job["names"] that the file itself defines."""
+    import json
+    status = 0
+    try:
+        _as_child_of(parent)
+        if hasattr(os, "setpgid"):
+            os.setpgid(0, 0)
+        for fd in (0, 1, 2):
+            target = os.open(os.devnull, os.O_RDWR)
+            os.dup2(target, fd)
+            os.close(target)
+        printed = _Printed()
+        sys.stdin, sys.stdout, sys.stderr = io.StringIO(), printed, printed
+
+        def send(event):
+            connection.send_bytes(json.dumps(event).encode())
+
+        _limit_memory(CHECK_MEMORY)
+        path, names = job["path"], job["names"]
+        module = _learner_module(job, send)
+        if module is None:
+            return
+        found = {name: _defined_in(vars(module).get(name), path) for name in CHECKED}
+        send({"event": "imported", "found": found, "printed": printed.take()})
+        for name in names:
+            if found[name] != "here":
+                continue
+            send({"event": "start", "name": name})
+            function = vars(module)[name]
+            _run_cases(function, job["cases"][name], path, send)
+            if name == "parallel_scan":
+                _run_work(function, path, send)
+            send({"event": "done", "printed": printed.take()})
+        send({"event": "finished"})
+    except BaseException:
+        status = 70                     # the parent sees the connection close
+    finally:
+        os._exit(status)
+
+
+def _learner_module(job, send):
+    """Compile and run the learner's source as a module; return it, or None
+    after sending why it could not be (not Python, or its import raised)."""
+    import types
+    path, source = job["path"], job["source"]
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        nested = isinstance(exc, (RecursionError, MemoryError))
+        send({"event": "not python", "detail": f"{where}: " + (
+            f"nested too deeply to compile ({type(exc).__name__})" if nested else
+            getattr(exc, "msg", None) or str(exc) or type(exc).__name__)})
+        return None
+    _LEARNER_SOURCE[path] = source
+    folder = os.path.dirname(path) if job["regular"] else os.getcwd()
+    sys.path[:0] = [folder, os.path.dirname(os.path.abspath(__file__))]  # `from main import`
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = stem if stem.isidentifier() and stem not in sys.modules else "__learner__"
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module          # as `import stem` would: a spawned Pool finds it
+    try:
+        exec(code, vars(module))
+    except BaseException as exc:
+        send({"event": "import failed", "raised": _raised(exc, path),
+              "printed": sys.stdout.take()})
+        return None
+    return module
+
+
+_LEARNER_SOURCE = {}                # path: the bytes the grading child compiled
+
+
+def _learner_lines(path):
+    """Give the traceback module the learner's lines, read as Python read them
+    (even from a pipe, read once): on the first traceback only."""
+    import linecache
+    import tokenize
+    source = _LEARNER_SOURCE.pop(path, None)
+    if source is not None:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        lines = source.decode(encoding).splitlines(keepends=True)
+        linecache.cache[path] = (len(source), None, lines, path)
+
+
+def _limit_memory(size):
+    """Limit this process's heap (its address space where the heap cannot be limited)."""
+    try:
+        import resource
+        kind = getattr(resource, "RLIMIT_DATA", None) or resource.RLIMIT_AS
+        resource.setrlimit(kind, (size, size))
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass                                        # no limit on this platform
+
+
+# ----------------------------------------------------------------------------
+# In this process: the child started and ended, its events read and judged.
+
+class _GradingProcess:
+    """A grading child, forked (spawned where there is no fork) into a process
+    group of its own. close() kills the whole group (the learner's own child
+    processes too, unless they left it) and reaps the child alone."""
+
+    def __init__(self, job):
+        import multiprocessing
+        self.connection, there = multiprocessing.Pipe(duplex=False)
+        self.pid = self.process = self.ended = None
+        parent = os.getpid()
+        _prctl()                        # loaded now: the child asks for it first
+        if hasattr(os, "fork"):
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()      # nothing of ours written twice
+            self.pid = os.fork()
+            if self.pid == 0:
+                self.connection.close()
+                _grading_child(job, there, parent)
+            with contextlib.suppress(OSError):
+                os.setpgid(self.pid, self.pid)      # as the child does: no race
+        else:
+            self.process = multiprocessing.get_context("spawn").Process(
+                target=_grading_child, args=(job, there, parent))
+            self.process.start()
+        there.close()
+
+    def receive(self, deadline):
+        """Return the child's next event, a dict, or {"event": "timeout"},
+        {"event": "ended"}, {"event": "too large"}, {"event": "unreadable"}."""
+        import json
+        if not self.connection.poll(max(0.0, deadline - time.monotonic())):
+            return {"event": "timeout"}
+        try:
+            event = json.loads(self.connection.recv_bytes(CHECK_MAX_MESSAGE))
+        except EOFError:
+            return {"event": "ended"}
+        except OSError:
+            return {"event": "too large"}
+        except (ValueError, RecursionError):
+            return {"event": "unreadable"}
+        return event if isinstance(event, dict) else {"event": "unreadable"}
+
+    def close(self, wait=0.0):
+        """Kill the child's group, reap the child; set self.ended to how it
+        ended on its own (an exit status or a signal's name), if it had
+        within `wait` seconds (its pipe closes a moment before it is gone)."""
+        import signal
+        with _signals_held():
+            if self.pid:
+                status, deadline = None, time.monotonic() + wait
+                with contextlib.suppress(ChildProcessError):
+                    while status is None:
+                        pid, status = os.waitpid(self.pid, os.WNOHANG)
+                        status = status if pid else None
+                        if status is None and time.monotonic() > deadline:
+                            break
+                        time.sleep(0.001 if status is None else 0)
+                with contextlib.suppress(OSError):
+                    os.killpg(self.pid, signal.SIGKILL)
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(self.pid, 0)
+                if status is not None:
+                    self.ended = (f"exit status {os.WEXITSTATUS(status)}"
+                                  if os.WIFEXITED(status) else
+                                  signal.Signals(os.WTERMSIG(status)).name)
+                self.pid = None
+            elif self.process:
+                self.process.kill()
+                self.process.join()
+                self.process = None
+            self.connection.close()
+
+
+def read_solution(path):
+    """Return the bytes of the learner's file at path, read once (a pipe such
+    as /dev/stdin too); raise ValueError for what is not a file or a pipe, or
+    is larger than CHECK_MAX_BYTES."""
+    import stat
+    needs = f"read_solution requires a file or a pipe of at most {format_bytes(CHECK_MAX_BYTES)}"
+    with open(path, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+            raise ValueError(f"{needs}; {path!r} is neither")
+        source = f.read(CHECK_MAX_BYTES + 1)
+    if len(source) > CHECK_MAX_BYTES:
+        raise ValueError(f"{needs}; {path!r} is larger")
+    return source
+
+
+def check_solutions(path, names=None, seconds=CHECK_SECONDS):
+    """Return the grades of the learner's file at path: {"file": {"verdict",
+    "detail", "printed"}, "functions": [{"name", "verdict", "detail",
+    "printed"}]}, a function for each of `names` (default CHECKED) if the
+    file imported.
+
+    The file's verdict: imported, not Python, or FAIL (its import raised, or
+    did not finish in `seconds`). A function's: pass, FAIL, not parallel (a
+    correct parallel_scan whose depth grows faster than 2 log2 N), not written
+    yet (it raises NotImplementedError), or not attempted (the file does not
+    define it). Each function has `seconds`; one that does not finish, or ends
+    its process, fails, and a new child grades the ones after it. Nothing the
+    learner's code started outlives this call, unless it left the child's
+    process group. Every verdict is decided here, never in the child."""
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"check_solutions requires seconds > 0, got {seconds!r}")
+    names = CHECKED if names is None else names
+    source = read_solution(path)
+    path = os.path.abspath(path)
+    job = {"path": path, "source": source, "regular": os.path.isfile(path),
+           "cases": {name: _check_cases(name) for name in names}}
+    handlers = _catch_stop_signals()
+    try:
+        file, records = None, {}
+        while True:
+            job["names"] = [name for name in names if name not in records
+                            and (file is None or file["found"][name] == "here")]
+            if file is not None and not job["names"]:
+                break
+            imported, done = _grade_in_child(job, seconds)
+            file = file or imported
+            records.update(done)
+            if imported["event"] != "imported":
+                break
+    finally:
+        _restore_handlers(handlers)
+    return _grades(file, records, job["cases"], names, seconds)
+
+
+def _grade_in_child(job, seconds):
+    """Return (the import's event, {name: record}) from one grading child.
+    A record holds a function's events: its cases, its work, what it printed,
+    and why it stopped if it did; the child is ended at its first stop."""
+    child, imported, records, record = None, None, {}, None
+    try:
+        with _signals_held():           # a Ctrl-C that comes meanwhile lands in the try
+            child = _GradingProcess(job)
+        deadline = time.monotonic() + seconds
+        while True:
+            event = child.receive(deadline)
+            kind = event.get("event")
+            try:
+                if kind in ("imported", "not python", "import failed") and imported is None:
+                    imported = event
+                    deadline = time.monotonic() + seconds
+                    if kind != "imported":
+                        break
+                elif kind == "start" and imported and event["name"] in job["names"]:
+                    record = records[event["name"]] = {"cases": [], "work": [], "stopped": None,
+                                                       "printed": None}
+                    deadline = time.monotonic() + seconds
+                elif kind in ("case", "work") and record is not None:
+                    record["cases" if kind == "case" else "work"].append(event)
+                elif kind == "done" and record is not None:
+                    record["printed"], record = event["printed"], None
+                elif kind == "finished":
+                    break
+                else:
+                    raise ValueError(kind)
+            except (KeyError, TypeError, ValueError):
+                child.close(wait=0.5 if kind == "ended" else 0.0)
+                why = _stop_reason(kind, child.ended, seconds)
+                if imported is None:
+                    imported = {"event": "import failed", "stopped": why}
+                elif record is not None:
+                    record["stopped"] = why
+                break
+    finally:
+        if child is not None:
+            child.close()
+    return imported, records
+
+
+def _stop_reason(kind, ended, seconds):
+    """Return why a grading child stopped, in words."""
+    if kind == "timeout":
+        return f"did not finish in {seconds:g} s"
+    if kind == "too large":
+        return f"sent back more than {format_bytes(CHECK_MAX_MESSAGE)}"
+    if kind == "ended" and ended:
+        return (f"ended its process ({ended}: os._exit, or a crash)" if ended.startswith("exit")
+                else f"its process was killed by {ended}")
+    return "sent something that is not a result (did it write to the grader's pipe?)"
+
+
+def _grades(file, records, cases, names, seconds):
+    """Return check_solutions' report from the events of the children."""
+    kind = file["event"]
+    report = {"file": {"verdict": {"imported": "imported", "not python": "not Python"}.get(
+        kind, "FAIL"), "detail": "", "printed": file.get("printed")}, "functions": []}
+    if kind == "not python":
+        report["file"]["detail"] = str(file["detail"])
+    elif kind == "import failed":
+        report["file"]["detail"] = (f"it {file['stopped']}" if file.get("stopped")
+                                    else _raised_words(file["raised"]))
+    if kind != "imported":
+        return report
+    for name in names:
+        where = file["found"][name]
+        if name in records:
+            verdict, detail = _verdict(name, cases[name], records[name], seconds)
+            printed = records[name]["printed"]
+        elif where == "here":           # left out by the caller
+            continue
+        else:
+            verdict, printed = "not attempted", None
+            detail = "" if where in ("missing", "not a function") else f"imported from {where}"
+        report["functions"].append({"name": name, "verdict": verdict, "detail": detail,
+                                    "printed": printed})
+    return report
+
+
+def _verdict(name, cases, record, seconds):
+    """Return (verdict, detail) of one function from its record, against the
+    expected answers: the first case that went wrong decides."""
+    for k, (case, result) in enumerate(zip(cases, record["cases"])):
+        label = case["label"]
+        if "raised" in result:
+            raised = result["raised"]
+            if raised["type"] == "NotImplementedError" and k == 0:
+                return "not written yet", ""
+            return "FAIL", f"at {label} {_raised_words(raised)}"
+        if result["changed"]:
+            return "FAIL", f"at {label} it changed its input"
+        if not _same(result["got"], case["expected"]):
+            detail = f"at {label}: got {_show(result['got'])}, expected {_show(case['expected'])}"
+            for mistake, answer in case["mistakes"].items():
+                if answer is not None and _same(result["got"], answer):
+                    return "FAIL", f"{detail}: {CHECK_MISTAKES[mistake]}"
+            return "FAIL", detail
+    if record["stopped"]:
+        done = len(record["cases"])
+        where = (f"at {cases[done]['label']}" if done < len(cases) else
+                 "on numbers that count their operations")
+        return "FAIL", f"{where} it {record['stopped']}"
+    return _parallel_verdict(record["work"]) if name == "parallel_scan" else ("pass", "")
+
+
+def _raised_words(raised):
+    """Return what an exception from the learner's code means, in words that
+    follow "it" as their subject."""
+    kind, text = raised["type"], raised["text"]
+    if kind == "_Operand":
+        return (f"it gave op {_show(raised['operand'])}, which is no value of the list nor "
+                "a combination of them: a scan starts from xs[0] (out[0] is xs[0]), since "
+                "op need not have a zero")
+    if kind == "SystemExit":
+        return f"it called sys.exit({_show(raised['code'])}): return the value instead"
+    if kind == "MemoryError":
+        return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
+    return f"it raised:\n{text}"
+
+
+def _parallel_verdict(work):
+    """Return (verdict, detail) of a correct parallel_scan from its measured
+    work and depth on Counted values: parallel if at every length its depth is
+    at most 2 ceil(log2 N) (Brent-Kung's and Blelloch's bound), else not."""
+    for row in work:
+        n = row["n"]
+        if "raised" in row:
+            return "FAIL", (f"on numbers that count their operations (N = {n:,}, op left out) "
+                            + _raised_words(row["raised"]))
+        if row["totals"] != list(range(1, n + 1)):
+            return "FAIL", (f"on numbers that count their operations (N = {n:,}, op left out) "
+                            f"it returned {_show(row['totals'])}")
+    rounds = depth(CHECK_WORK_N)[1]
+    hillis_steele = CHECK_WORK_N * rounds - CHECK_WORK_N + 1
+    at = {row["n"]: row for row in work}[CHECK_WORK_N]
+    measured = (f"depth {at['depth']:,} and {at['work']:,} combines at N = {CHECK_WORK_N:,}, "
+                f"against Hillis-Steele's {rounds} rounds and {hillis_steele:,} combines")
+    deep = [row for row in work if row["depth"] > 2 * depth(row["n"])[1]]
+    if not deep:
+        return "pass", f"correct and parallel: {measured}"
+    n, deepest = deep[0]["n"], deep[0]["depth"]
+    shape = "a chain: one combine after another" if deepest >= n - 1 else "between"
+    return "not parallel", (f"correct, but its depth at N = {n:,} is {deepest:,} ({shape}), "
+                            f"over 2 log2 N = {2 * depth(n)[1]}; the exercise asks for "
+                            f"{depth(n)[1]} rounds of side-by-side combines")
 
 
 def _same(got, expected):
-    """Return whether got equals expected: exactly for ints and strings, within
-    1e-9 (relative, to the largest value) for floats, element by element."""
-    if isinstance(expected, (list, tuple)):
-        return (isinstance(got, (list, tuple)) and len(got) == len(expected)
-                and (not expected or count_mismatches(expected, got) == 0
-                     if all(isinstance(e, float) for e in expected)
-                     else list(got) == list(expected)))
-    if isinstance(expected, float):
-        return isinstance(got, (int, float)) and abs(got - expected) <= 1e-9 * max(
-            1.0, abs(expected))
-    return got == expected
+    """Return whether plain data got equals expected: exactly, but for floats,
+    which agree within SCAN_REL_TOL of expected's largest magnitude (at least
+    1). NaN and infinity never agree; a bool is not a number."""
+    if got == expected and type(got) is type(expected) is not list:
+        return True
+    scale = max((abs(x) for x in _leaves(expected) if type(x) is float), default=1.0)
+    return _agrees(got, expected, SCAN_REL_TOL * max(1.0, scale))
 
 
-def _learner_lines(exc, path):
-    """Return the traceback lines of exc that are in the learner's file, and its last line."""
-    import traceback
-    frames = [f for f in traceback.extract_tb(exc.__traceback__)
-              if os.path.abspath(f.filename) == path]
-    lines = traceback.format_list(frames) if frames else []
-    return ("".join(lines) + "".join(traceback.format_exception_only(type(exc), exc))).rstrip()
-
-
-def _grade(function, name, path):
-    """Return {"verdict", "detail"} for the learner's function against this file's."""
-    for label, args, expected in _check_inputs(name):
-        before = [list(a) if isinstance(a, list) else a for a in args]
+def _agrees(got, expected, tolerance):
+    if type(expected) is list:
+        if type(got) is not list or len(got) != len(expected):
+            return False
+        if (got == expected and not any(type(e) is list for e in expected)
+                and list(map(type, got)) == list(map(type, expected))):
+            return True                 # equal item by item, each of its kind: read in C
+        return all(_agrees(g, e, tolerance) for g, e in zip(got, expected))
+    if type(expected) is float:
         try:
-            got = function(*args)
-        except NotImplementedError:
-            return {"verdict": "not written yet", "detail": ""}
-        except MemoryError:
-            return {"verdict": "FAIL", "detail": f"at {label} it ran out of memory (the "
-                    f"limit is {format_bytes(CHECK_MEMORY)})"}
-        except Exception as exc:                   # the learner's code, reported, not raised
-            return {"verdict": "FAIL", "detail": f"at {label} it raised:\n"
-                    + _learner_lines(exc, path)}
-        if [list(a) if isinstance(a, list) else a for a in args] != before:
-            return {"verdict": "FAIL", "detail": f"at {label} it changed its input"}
-        if not _same(got, expected):
-            detail = f"at {label}: got {_short(got)}, expected {_short(expected)}"
-            if "concatenation" in label and got == serial_scan(args[0], _swapped):
-                detail += ": op(new, old) where op(old, new) belongs"
-            return {"verdict": "FAIL", "detail": detail}
-    if name == "parallel_scan":
-        try:
-            return _scan_shape(function)
-        except Exception as exc:
-            return {"verdict": "FAIL", "detail": "on numbers that count their operations, "
-                    "with op left out, it raised:\n" + _learner_lines(exc, path)}
-    return {"verdict": "pass", "detail": ""}
+            return type(got) in (int, float) and abs(got - expected) <= tolerance
+        except OverflowError:           # an int too large for a float
+            return False
+    return type(got) is type(expected) and got == expected
 
 
-def _swapped(a, b):
-    return b + a
+def _leaves(value):
+    if type(value) is list:
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
 
 
-def _short(value):
-    """Return repr(value), cut to 2 x ECHO_CHARS characters."""
-    text = repr(value)
-    return text if len(text) <= 2 * ECHO_CHARS else text[:2 * ECHO_CHARS - 3] + "..."
+def _show(value):
+    """Return plain data as Python would print it, an object by its
+    description, cut to 2 x ECHO_CHARS characters."""
+    def text(v):
+        if type(v) is list:
+            return "[" + ", ".join(map(text, v[:2 * ECHO_CHARS])) + "]"
+        return v["object"] if type(v) is dict else repr(v)
+    shown = text(value)
+    return shown if len(shown) <= 2 * ECHO_CHARS else shown[:2 * ECHO_CHARS - 3] + "..."
 
 
-def _scan_shape(function):
-    """Return the verdict on the learner's parallel_scan from its work and depth
-    at CHECK_WORK_N, measured on Counted values: parallel (the lesson's
-    ceil(log2 N) rounds), serial, or in between."""
-    n, rounds = CHECK_WORK_N, depth(CHECK_WORK_N)[1]
-    work, deepest = measure_work_depth(function, n)
-    if deepest <= rounds:
-        return {"verdict": "pass", "detail": f"correct and parallel: {deepest} rounds, "
-                f"{work:,} combines at N = {n:,}"}
-    shape = (f"a chain of {deepest:,} combines" if deepest >= n - 1 else
-             f"depth {deepest:,} with {work:,} combines")
-    return {"verdict": "not parallel", "detail": f"correct, but {shape} at N = {n:,}, where "
-            f"the exercise asks for {rounds} rounds of side-by-side combines"}
-
-
-def _check_child(path, name, pipe):
-    """In a child process: limit memory, import the learner's file, grade one
-    function, send {"verdict", "detail"} down the pipe."""
-    import runpy
-    import signal
-    _kill_me_with_my_parent()                           # never outlive `check` (Linux)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # Ctrl-C is the parent's to handle
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, (CHECK_MEMORY, CHECK_MEMORY))
-    except (ImportError, ValueError, OSError):
-        pass                                            # no memory limit on this platform
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # for `from main import`
-    try:
-        learner = runpy.run_path(path, run_name="learner")
-        function = learner.get(name)
-        result = ({"verdict": "not attempted", "detail": ""} if not callable(function)
-                  else _grade(function, name, path))
-    except MemoryError:
-        result = {"verdict": "FAIL", "detail": "ran out of memory (the limit is "
-                  f"{format_bytes(CHECK_MEMORY)})"}
-    except BaseException as exc:                    # the learner's file, at import
-        result = {"verdict": "FAIL", "detail": "importing the file raised:\n"
-                  + _learner_lines(exc, path)}
-    pipe.send(result)
-
-
-CHECKED = ("rnn_style", "attention_style", "depth", "serial_scan", "parallel_scan",
-           "rnn_style_vector")
-
-
-def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
-    """Return [{"name", "verdict", "detail"}]: each of the lesson's functions
-    in the learner's file at path graded in its own child process, which is
-    killed after `seconds`. Verdicts: pass, FAIL, not written yet (it raises
-    NotImplementedError), not attempted (the file does not define it)."""
-    if not 0 < seconds < math.inf:
-        raise ValueError(f"check_solutions requires seconds > 0, got {seconds!r}")
-    import multiprocessing
-    context = multiprocessing.get_context(_start_method())
-    results = []
-    for name in names:
-        here, there = context.Pipe(duplex=False)
-        with _signals_held():
-            child = context.Process(target=_check_child, args=(path, name, there),
-                                    daemon=True)
-            child.start()
-        there.close()
-        try:
-            if here.poll(seconds):
-                result = here.recv()
-            else:
-                result = {"verdict": "FAIL", "detail": f"did not finish in {seconds:g} s"}
-        except (EOFError, OSError):
-            result = {"verdict": "FAIL", "detail": "its process stopped (out of memory?)"}
-        finally:
-            child.kill()
-            child.join()
-            here.close()
-        results.append({"name": name, **result})
-    return results
-
-
-def render_check(path, results):
-    """Return the grades as text, one line per function and its details below."""
+def render_check(path, report):
+    """Return the grades as text: a line per function, its details and what it printed below."""
     lines = [f"=== check: {path} ==="]
-    width = max(len(r["name"]) for r in results)
-    for r in results:
+    file, functions = report["file"], report["functions"]
+    lines += _printed_lines("importing it", file["printed"], "")
+    if file["verdict"] != "imported":
+        first, *rest = file["detail"].split("\n")
+        lines += [f"importing the file: {first}"] + [f"  {line}" for line in rest]
+        lines.append("Nothing graded: the file must import first.")
+        return "\n".join(lines)
+    width = max(len(r["name"]) for r in functions)
+    for r in functions:
         first, *rest = (r["detail"] or "").split("\n")
         lines += textwrap.wrap(f"{r['name']:<{width}}  {r['verdict']}"
                                + (f": {first}" if first else ""), 79,
                                subsequent_indent=" " * (width + 4), break_on_hyphens=False)
         lines += [f"{'':<{width}}  {line}" for line in rest]
-    passed = sum(r["verdict"] == "pass" for r in results)
-    tried = sum(r["verdict"] != "not attempted" for r in results)
-    lines.append(f"{passed} of {tried} written passed.")
+        lines += _printed_lines("it", r["printed"], " " * (width + 2))
+    lines.append(_check_tally(functions))
     return "\n".join(lines)
 
 
+def _printed_lines(who, printed, indent):
+    """Return the lines that show what the learner's code printed, if it did."""
+    if not printed:
+        return []
+    shown = printed["head"]
+    more = f"; the first {len(shown)}" if printed["lines"] > len(shown) else ""
+    lines = f"{printed['lines']:,} line{'s' if printed['lines'] > 1 else ''}"
+    return ([f"{indent}{who} printed {lines}{more}:"]
+            + [f"{indent}| {line}" for line in shown])
+
+
+def _check_tally(functions):
+    """Return the closing line: how many of the written functions passed."""
+    written = [r for r in functions if r["verdict"] in ("pass", "FAIL", "not parallel")]
+    if written:
+        passed = sum(r["verdict"] == "pass" for r in written)
+        return f"{passed} of {len(written)} written passed."
+    if any(r["verdict"] == "not written yet" for r in functions):
+        return "Nothing written yet: each function still raises NotImplementedError."
+    return "None of the lesson's functions is written in this file."
+
+
 def _check_command(argv, prog):
-    """Run `check FILE.py` or `check --template`; return the exit status."""
+    """Run `check FILE.py`, `check --template` or `check --help`; return the exit status."""
+    if argv in (["--help"], ["-h"]):
+        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog)))
+        return 0
     if argv == ["--template"]:
         _write(sys.stdout, CHECK_TEMPLATE)
         return 0
     if len(argv) != 1 or argv[0].startswith("-"):
-        raise _UsageError("check takes one Python file (or --template), got "
+        raise _UsageError("check takes one Python file (or --template, --help), got "
                           f"{_echo(' '.join(argv)) if argv else 'nothing'}")
-    path = os.path.abspath(argv[0])
     try:
-        with open(path, encoding="utf-8") as f:
-            source = f.read()
-        compile(source, path, "exec")
+        report = check_solutions(argv[0])
     except OSError as exc:
         raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
-    except (SyntaxError, ValueError, UnicodeDecodeError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        raise _UsageError(f"{_echo(argv[0])} is not Python{where}: "
-                          f"{getattr(exc, 'msg', None) or exc}") from None
-    results = check_solutions(path, CHECKED)
-    _write(sys.stdout, render_check(argv[0], results) + "\n")
-    failed = [r for r in results if r["verdict"] not in ("pass", "not attempted")]
-    return 1 if failed or all(r["verdict"] == "not attempted" for r in results) else 0
+    except ValueError as exc:
+        raise _UsageError(str(exc).replace("read_solution", "check", 1)) from None
+    if report["file"]["verdict"] == "not Python":
+        raise _UsageError(f"{_echo(argv[0])} is not Python{report['file']['detail']}")
+    _write(sys.stdout, render_check(argv[0], report) + "\n")
+    functions = report["functions"]
+    passed = [r for r in functions if r["verdict"] == "pass"]
+    failed = [r for r in functions if r["verdict"] in ("FAIL", "not parallel")]
+    return 0 if passed and not failed and report["file"]["verdict"] == "imported" else 1
+
+
+CHECK_HELP = """\
+usage: {run} check FILE.py      grade your solutions of the exercises
+       {run} check --template   print a file to start from
+
+Each function of the lesson that FILE.py defines (rnn_style, attention_style,
+depth, serial_scan, parallel_scan, rnn_style_vector) is run on inputs whose
+answers this program computed first, and compared here; a parallel_scan is
+also measured on numbers that count their operations. The file is imported
+once, in a child process with 10 s per function and 1 GiB of heap; whatever
+it prints is shown beside the function that printed it.
+
+Exit status: 0 if every function written passed, 1 if one did not (or none is
+written), 2 if FILE.py cannot be read or is not Python.
+"""
 
 
 # ============================================================================

@@ -5,6 +5,7 @@ TypeError Python raises on its own.) One table, checked to cover every public
 function that has such input."""
 
 import inspect
+import os
 import random
 import unittest
 
@@ -75,6 +76,7 @@ BAD_CALLS = {
     "linear_state_recall": [((0, 4), {}), ((4, HUGE), {}), ((4, 4), {"draws": 0})],
     "linear_section": [((), {"sizes": ()})],
     "check_solutions": [(("x.py",), {"seconds": 0}), (("x.py",), {"seconds": NAN})],
+    "read_solution": [((os.devnull,), {})],                 # a device, not a file
     "sample_per_call": [(([int], 0), {}), (([int], main.MAX_REPS + 1), {})],
     "spread": [(([],), {}), (([0.0, 1.0],), {})],
     "format_seconds": [((-1.0,), {}), ((NAN,), {}), ((INF,), {})],
