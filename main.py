@@ -5428,6 +5428,8 @@ def _verdict(name, cases, record, seconds):
             for mistake, answer in case["mistakes"].items():
                 if answer is not None and _same(result["got"], answer):
                     return "FAIL", f"{detail}: {CHECK_MISTAKES[mistake]}"
+            if type(result["got"]) is dict and result["got"]["object"].startswith("generator"):
+                return "FAIL", f"{detail}: return a list, not a generator (list(...) makes one)"
             return "FAIL", detail
     if record["stopped"]:
         done = len(record["cases"])
@@ -5447,6 +5449,9 @@ def _raised_words(raised):
                 "op need not have a zero")
     if kind == "SystemExit":
         return f"it called sys.exit({_show(raised['code'])}): return the value instead"
+    if kind == "EOFError":
+        return ("it read input (input()?), and check gives it none: read nothing when "
+                f"imported, or only under if __name__ == \"__main__\":\n{text}")
     if kind == "MemoryError":
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
     return f"it raised:\n{text}"
@@ -5531,7 +5536,8 @@ def render_check(path, report):
     lines += _printed_lines("importing it", file["printed"], "")
     if file["verdict"] != "imported":
         first, *rest = file["detail"].split("\n")
-        lines += [f"importing the file: {first}"] + [f"  {line}" for line in rest]
+        lines += textwrap.wrap(f"importing the file: {first}", 79, subsequent_indent="  ")
+        lines += [f"  {line}" for line in rest]
         lines.append("Nothing graded: the file must import first.")
         return "\n".join(lines)
     width = max(len(r["name"]) for r in functions)

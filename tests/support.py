@@ -174,6 +174,55 @@ class Forked:
         return self.value
 
 
+class Fresh:
+    """A fresh interpreter (python -S -c code, in the project's folder) whose
+    returned() gives back what it printed, as JSON gives it; the same methods
+    as Forked for early()."""
+
+    def __init__(self, code):
+        import subprocess
+        self.process = subprocess.Popen([sys.executable, "-S", "-c", code], cwd=ROOT,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.kill, self.wait = self.process.kill, self.process.wait
+
+    def communicate(self, timeout=30):
+        if not hasattr(self, "output"):
+            self.output = self.process.communicate(timeout=timeout)
+        return self.output
+
+    def returned(self):
+        out, err = self.communicate()
+        if self.process.returncode != 0:
+            raise AssertionError(f"the child ended with {self.process.returncode}: "
+                                 f"{err.decode()}")
+        return json.loads(out)
+
+
+def signal_trials(path, trials, seed=1):
+    """Run `check path` (rnn_style only) in a forked child `trials` times, and
+    send it SIGINT, SIGTERM and SIGHUP in turn, 0-3 ms after its grading child
+    appears in /proc (Linux). Return per trial the signal, check's exit
+    status, and whether its grading child is gone a second later, as JSON."""
+    import signal
+    rng, results = random.Random(seed), []
+    for k in range(trials):
+        signum = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)[k % 3]
+        check = Forked(["check", path], setup=lambda: setattr(main, "CHECKED", ("rnn_style",)))
+        children, grader = f"/proc/{check.pid}/task/{check.pid}/children", None
+        deadline = time.monotonic() + 10
+        while grader is None and time.monotonic() < deadline:
+            with open(children) as f:
+                grader = (f.read().split() or [None])[0]
+            time.sleep(0.0003)
+        time.sleep(rng.uniform(0, 0.003))
+        check.send_signal(signum)
+        status = check.wait(5)
+        check.communicate()
+        results.append([int(signum), status, grader is not None
+                        and gone_within([int(grader)], 1.0)])
+    return json.dumps(results)
+
+
 _EARLY = []
 
 

@@ -158,6 +158,8 @@ def attention_style(xs):
                         "at n = 1 it called sys.exit(3): return the value instead"),
     "KeyboardInterrupt inside": ("def depth(n):\n    raise KeyboardInterrupt\n", "depth",
                                  "FAIL", "at n = 1 it raised:"),
+    "a generator": ("def serial_scan(xs, op=None):\n    yield from xs\n", "serial_scan", "FAIL",
+                    "return a list, not a generator"),
     "not written": ("def depth(n):\n    raise NotImplementedError\n", "depth",
                     "not written yet", ""),
 }

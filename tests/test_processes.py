@@ -23,8 +23,8 @@ import time
 import unittest
 
 import main
-from tests.support import (CHILD, ROOT, Forked, alive, child_env, early, gone_within, patched,
-                           run_main)
+from tests.support import (CHILD, ROOT, Forked, Fresh, alive, child_env, early, gone_within,
+                           patched, run_main)
 
 def busy(opts):
     """The depth section replaced by two workers that sleep; it prints their
@@ -365,30 +365,7 @@ SLEEPER = ("import os\nimport time\n\n\ndef rnn_style(xs, decay=0.9):\n"
 
 HANG = ("import time\n\n\ndef rnn_style(xs, decay=0.9):\n    while True:\n"
         "        time.sleep(0.01)\n")
-SIGNAL_TRIALS = 30                  # a 1-in-10 window is missed by all of them 4% of the time
-
-
-def signal_trials(path):
-    """In a child: check on a hanging file, killed by SIGINT, SIGTERM and SIGHUP in
-    turn, each landing 0-3 ms after the grading child is forked. Return per
-    trial the signal, check's exit status, and whether its child is gone."""
-    rng, results = random.Random(1), []
-    for k in range(SIGNAL_TRIALS):
-        signum = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)[k % 3]
-        check = Forked(["check", path], setup=lambda: setattr(main, "CHECKED", ("rnn_style",)))
-        children, grader = f"/proc/{check.pid}/task/{check.pid}/children", None
-        deadline = time.monotonic() + 10
-        while grader is None and time.monotonic() < deadline:
-            with open(children) as f:
-                grader = (f.read().split() or [None])[0]
-            time.sleep(0.0003)
-        time.sleep(rng.uniform(0, 0.003))
-        check.send_signal(signum)
-        status = check.wait(5)
-        check.communicate()
-        results.append([int(signum), status, grader is not None
-                        and gone_within([int(grader)], 1.0)])
-    return results
+SIGNAL_TRIALS = 30          # a 1-in-10 window is missed by all of them 4% of the time
 
 
 def start_check_children():
@@ -410,7 +387,10 @@ def start_check_children():
     if sys.platform.startswith("linux"):    # /proc and PR_SET_PDEATHSIG are Linux's
         children["sleeper"] = early(Forked(target=lambda: main.check_solutions(
             paths["sleeper.py"], ("rnn_style",), seconds=60)))
-        children["signals"] = early(Forked(target=lambda: signal_trials(paths["hang.py"])))
+        # from a fresh interpreter: each trial forks it twice, and it is 20 MB, not 100
+        children["signals"] = early(Fresh(
+            "import multiprocessing.connection\nfrom tests.support import signal_trials\n"
+            f"print(signal_trials({paths['hang.py']!r}, {SIGNAL_TRIALS}))"))
     return directory, children
 
 
