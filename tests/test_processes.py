@@ -349,8 +349,13 @@ def grade_stuck(path):
 
 
 def grade_files(paths):
-    """In a child: the files that neither hang nor end their process, each graded."""
-    return {"harness": main.check_solutions(paths["harness.py"], ("attention_style", "depth")),
+    """In a child: the files that neither hang nor end their process, each graded;
+    and a solution read from a pipe, as `check /dev/stdin` reads one."""
+    read, write = os.pipe()
+    os.write(write, b"def depth(n):\n    return n, max(1, (n - 1).bit_length())\n")
+    os.close(write)
+    return {"pipe": main.check_solutions(f"/dev/fd/{read}", ("serial_scan", "depth")),
+            "harness": main.check_solutions(paths["harness.py"], ("attention_style", "depth")),
             "rebinds": main.check_solutions(paths["rebinds.py"], ("attention_style",)),
             "broken": main.check_solutions(paths["broken.py"]),
             "imports": run_main("check", paths["imports.py"]),
@@ -452,6 +457,11 @@ class TestCheck(unittest.TestCase):
         file, got = self.graded("hangs")
         self.assertEqual((file["verdict"], file["detail"], got),
                          ("FAIL", f"it did not finish in {HANG_SECONDS} s", {}))
+
+    @unittest.skipUnless(os.path.isdir("/dev/fd"), "a pipe named by /dev/fd")
+    def test_a_pipe_is_read_once_for_every_grading_child(self):
+        file, got = self.graded("pipe")
+        self.assertEqual((file["verdict"], got["depth"]["verdict"]), ("imported", "pass"))
 
     def test_a_file_that_is_not_python_is_one_line_and_status_2(self):
         status, out, err = CHECK_CHILDREN["files"].returned()["syntax"]
