@@ -60,9 +60,10 @@ import timeit
 def rnn_style(xs, decay=0.9):
     """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.
 
-    Step t needs the h of step t-1, so the loop is one chain of N dependent
-    steps: depth N. (This step is linear in h, so part 3 computes the same
-    states by a scan.) Exact numbers stay exact; an empty xs returns h = 0.
+    Step t needs the h of step t-1, so the loop as written is one chain of N
+    dependent steps: depth N. (This step is linear in h, so part 3 computes
+    the same states by a scan of depth about log2 N.) Exact numbers stay
+    exact; an empty xs returns h = 0.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
@@ -70,9 +71,9 @@ def rnn_style(xs, decay=0.9):
     >>> rnn_style([Fraction(1)] * 3, Fraction(9, 10))
     Fraction(271, 100)
     """
-    h = 0 * decay                           # h_0 = 0, in decay's type
-    if h != 0:                              # 0 * inf is nan: no recurrence to run
+    if not math.isfinite(decay):
         raise ValueError(f"rnn_style requires a finite decay, got {decay!r}")
+    h = 0 * decay                           # h_0 = 0, a number of decay's kind
     for x in xs:
         h = decay * h + x                   # cannot start before the previous h exists
     return h
@@ -97,21 +98,20 @@ def attention_style(xs):
 def serial_scan(xs, op=operator.add):
     """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
 
-    One dependent combine per element after the first: N - 1 combines, depth
-    N - 1. op must be associative; it need not be commutative.
+    xs is a sequence (a list, say). One dependent combine per element after
+    the first: N - 1 combines, depth N - 1. op must be associative; it need
+    not be commutative, nor have a zero: the first total is xs[0] itself.
 
     >>> serial_scan([1, 2, 3, 4])
     [1, 3, 6, 10]
     >>> serial_scan(["a", "b", "c"])
     ['a', 'ab', 'abc']
     """
-    out = []
-    values = iter(xs)
-    for acc in values:                      # the first value starts the running total
+    out = list(xs[:1])
+    acc = xs[0] if out else None
+    for x in xs[1:]:
+        acc = op(acc, x)                    # each total needs the one before it
         out.append(acc)
-        for x in values:                    # each later one needs the total so far
-            acc = op(acc, x)
-            out.append(acc)
     return out
 
 
@@ -250,18 +250,20 @@ def depth_rows(sizes=DEPTH_SIZES):
 
 
 def render_depth(rows):
-    """Return the depth table as text."""
+    """Return the depth table as text, opening with its longest N's ratio."""
     table = _table(("N", "rnn depth", "attn depth", "depth ratio"),
                    [(f"{r['n']:,}", f"{r['rnn_depth']:,}", f"{r['attn_depth']:,}",
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
+    last = max(rows, key=lambda r: r["n"])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap("A recurrence (rnn_style) takes its N steps one after another; a reduction "
-               "(attention_style's sum) adds in pairs, then pairs of pairs: a tree. Depth: "
-               "the longest chain of steps that wait for each other."),
+        *_wrap(f"At N = {last['n']:,} the recurrence's chain is "
+               f"{last['depth_ratio']:,.0f} times the tree's. Depth is the longest chain of "
+               "steps that wait for each other: rnn_style's N steps, one after another; "
+               "attention_style's N - 1 additions arranged as a tree (tree_reduce), though "
+               "sum() itself adds left to right."),
         table,
-        *_wrap("depth ratio: how many times shorter the tree's chain is, the most that "
-               "parallel units could gain. Counts, not times."),
+        *_wrap("depth ratio: the most that parallel units could gain. Counts, not times."),
     ])
 
 
@@ -286,13 +288,31 @@ def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
     return rows
 
 
+def wallclock_finding(rows):
+    """Return which function was the slower at each N: {"slower": "rnn_style",
+    "attention_style" or "both" (each at some N), "low", "high"} (the range
+    of the ratio rnn / attn)."""
+    ratios = [r["ratio"] for r in rows]
+    slower = ("rnn_style" if min(ratios) > 1 else "attention_style" if max(ratios) < 1
+              else "both")
+    return {"slower": slower, "low": min(ratios), "high": max(ratios)}
+
+
 def render_wallclock(rows):
-    """Return the wall-clock table as text, with what its ratio measures."""
+    """Return the wall-clock table as text, opening with which was slower."""
+    found = wallclock_finding(rows)
+    low, high = _format_ratio(found["low"]), _format_ratio(found["high"])
+    span = low if low == high else f"{low} to {high}"
+    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style at every N here",
+               "attention_style": f"attention_style was the slower at every N here (rnn / attn "
+                                  f"{span})",
+               "both": f"Neither was the slower at every N here (rnn / attn {span})"}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
+        *_wrap(opening[found["slower"]] + ": one core runs both, so what differs is "
+               "Python's loop against sum()'s loop in C, not parallelism."),
         _timing_table(rows),
-        *_wrap("rnn / attn: how many times longer rnn_style takes, best of several runs on "
-               "one core: Python's loop against sum() in C, not parallelism."),
+        "rnn / attn: the best of several runs of each.",
     ])
 
 
@@ -341,30 +361,38 @@ def render_scan(result):
     digits agree."""
     r = result
     same = r["serial_last"] == r["parallel_last"]
+    agree = ("parallel_scan gives serial_scan's numbers" if r["mismatches"] == 0 else
+             f"parallel_scan differs from serial_scan at "
+             f"{_quantity(r['mismatches'], 'position')}")
+    opening = (f"{agree}: with one value there is nothing to combine." if r["length"] == 1 else
+               f"{agree} in {_quantity(r['parallel_steps'], 'round')} of side-by-side "
+               f"combines, where serial_scan makes "
+               f"{_quantity(r['serial_steps'], 'dependent combine')} (N - 1: the first "
+               "total is xs[0] itself).")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        *_wrap(f"The Medium exercise: every running total (prefix sum) of {r['length']:,} "
-               f"random floats in [-1, 1) (seed {r['seed']}), one at a time (serial_scan) and "
-               "in rounds of side-by-side pairs (parallel_scan, Hillis-Steele)."),
+        *_wrap(opening),
+        *_wrap(f"The Medium exercise: every prefix sum (running total) of "
+               f"{_quantity(r['length'], 'random float')} in [-1, 1) (seed {r['seed']})."),
         f"mismatches (more than {r['rel_tol']:g} x the largest value apart): "
         f"{r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
-        f"depth: serial scan {r['serial_steps']:,} dependent combines (N - 1), "
-        f"Hillis-Steele {r['parallel_steps']} rounds",
         *_wrap("The last values agree to the last digit." if same else
                "The last digits differ: float addition rounds differently in another order."),
     ])
 
 
 TAKEAWAY = """\
-takeaway: a recurrence is a chain of N steps; a reduction is a tree of depth
-log2 N. Attention is a reduction over all N positions: transformers traded the
-chain for the tree, and pay N^2 work and memory for it."""
+takeaway: a recurrence run step by step is a chain of N steps; a reduction can
+be a tree of depth log2 N. The lesson's h = 0.9*h + x is linear, so it also
+runs as a scan of depth about log2 N (the ssm section); tanh stays a chain.
+Attention reduces over all N positions: transformers traded the chain for the
+tree, and pay N^2 work (N^2 memory where the scores are stored)."""
 
 TAKEAWAY_ALL = """\
-takeaway: a recurrence is a chain of N steps; a reduction is a tree of depth
-log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
+takeaway: a recurrence run step by step is a chain of N steps; a reduction can
+be a tree of depth log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
 (ssm, work): that is how state-space models train in parallel. A tanh
 recurrence cannot be regrouped; Newton's method solves it in a few scans where
 every step shrinks errors, in many or not at all where steps expand (deer).
@@ -1214,7 +1242,8 @@ def _selective_linear_scan(xs):
 
 # name: (what runs, the function, work formula, depth formula), N a power of two.
 WORK_ALGORITHMS = {
-    "recurrence": ("rnn_style", rnn_style, "2N - 1", "2N - 1"),
+    "recurrence": ("rnn_style (its N steps are a multiply and an add each, less the first "
+                   "multiply: h_0 = 0 is no input)", rnn_style, "2N - 1", "2N - 1"),
     "sum": ("sum() in attention_style", sum, "N", "N"),
     "tree_reduce": ("tree_reduce", tree_reduce, "N - 1", "log2 N"),
     "serial_scan": ("serial_scan", serial_scan, "N - 1", "N - 1"),
@@ -4282,6 +4311,11 @@ def _scaled(func, value, units):
     return None
 
 
+def _quantity(n, noun, plural=None):
+    """Return '1 round', '2 rounds', '1,024 random floats'."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def _three_digits(x):
     """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
     for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
@@ -4330,7 +4364,7 @@ def _spread_note(spreads):
     what, worst = max(spreads, key=lambda pair: pair[1])
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
-    return [f"noisy: {what}: samples differ {worst:.2f}x (worst / best)"]
+    return [f"noisy: {what}: worst / best sample {worst:.2f}x; try more --reps"]
 
 
 def _wrap(text, width=78):

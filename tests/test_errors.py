@@ -90,7 +90,7 @@ NO_BAD_INPUT = {"combine_madds", "compose_affine", "kv_cache_bytes", "ssm_state_
                 "attention_matrix_bytes", "input_gradients", "rnn_tanh", "tanh_states",
                 "serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan",
                 "depth_rows", "work_rows", "lanes_rows", "stream_models", "object_bytes",
-                "warmup_table", "main",
+                "warmup_table", "main", "wallclock_finding",
                 "attention_loss", "initial_parameters",
                 "held_out_mse", "held_out_constant", "train_verdicts", "rnn_sizes",
                 "mingru_sizes", "mingru_scan_check", "mingru_depths", "attention_training",

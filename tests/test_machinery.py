@@ -117,12 +117,22 @@ class TestSpreadNote(unittest.TestCase):
         rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
         notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
         self.assertEqual(
-            notes, ["noisy: attention_style at N = 10,000: samples differ 2.50x (worst / best)"])
+            notes, ["noisy: attention_style at N = 10,000: worst / best sample 2.50x; try more "
+                    "--reps"])
 
     def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
         self.assertEqual(main._spread_note([("a", 1.506), ("b", 1.2)]),
-                         ["noisy: a: samples differ 1.51x (worst / best)"])
+                         ["noisy: a: worst / best sample 1.51x; try more --reps"])
+
+    def test_the_opening_follows_the_ratios(self):
+        # each case flips which function the opening names as the slower
+        for ratios, words in (((6.0, 5.0), "rnn_style took 5.0x to 6.0x as long"),
+                              ((0.8, 0.9), "attention_style was the slower at every N"),
+                              ((0.8, 1.3), "Neither was the slower at every N"),
+                              ((5.96, 6.04), "rnn_style took 6.0x as long")):
+            rows = [{**self.ROW, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
+            self.assertIn(words, " ".join(main.render_wallclock(rows).split()))
 
 
 if __name__ == "__main__":
