@@ -426,8 +426,9 @@ token at a time (teacher)."""
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
-    "Adam": "an optimizer: each step moves every parameter against its gradient, scaled "
-            "by running averages of the gradient and of its square.",
+    "Adam": "an optimizer: each step moves every parameter against a running average of "
+            "its gradient, divided by the square root of a running average of the "
+            "gradient's square.",
     "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
                       "marked; the model must output the sum of the two marked values, "
                       "however far back they are.",
@@ -446,8 +447,18 @@ GLOSSARY = {
                      "that the crosstalk outweighs the wanted value.",
     "Blelloch": "a work-efficient scan: a sweep up a tree and a sweep down, about 2 log2 N "
                 "levels and 2N operations. Exclusive: output i leaves out x_i.",
-    "Brent-Kung": "a scan built like Blelloch's, but inclusive: about 2 log2 N levels and "
-                  "2N operations.",
+    "Brent-Kung": "an inclusive scan (Brent and Kung 1982): a sweep up a tree and one down, "
+                  "about 2 log2 N levels and 2N operations. Blelloch's exclusive scan "
+                  "(1990) has the same shape.",
+    "batch": "several sequences processed together, side by side: more work a step, the "
+             "same chain of steps.",
+    "causal": "causal attention lets each position read only itself and the positions "
+              "before it, as generating one token at a time requires.",
+    "chain rule": "the derivative of a chain of steps is the product of each step's "
+                  "derivative: how a gradient reaches an input far back.",
+    "core": "one processor of the CPU; this machine's cores run separate processes at once.",
+    "CPU": "the computer's main processor: a few cores, each running one program's "
+           "steps at a time.",
     "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
     "chunk": "a stretch of the sequence handled as one piece: by one process (cores), or "
              "inside linear attention's chunked form.",
@@ -463,22 +474,31 @@ GLOSSARY = {
              "unlimited processors, the time follows the depth.",
     "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
                 "operations a step instead of width^2.",
-    "dilated": "a dilated convolution skips positions, so each layer reaches twice as far "
-               "back as the one before.",
+    "dilated": "a dilated convolution reads inputs a gap apart (every 2nd, 4th, ...); with "
+               "the gap doubling layer by layer, each layer reaches twice as far back as "
+               "the one before.",
     "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
                  "inclusive one includes it.",
     "feature map": "a function applied to queries and keys so that attention's weights can "
                    "be summed as they come: linear attention's elu(x) + 1 (x + 1 above 0, "
                    "e^x below, always positive).",
-    "fork": "one way to start a worker process: a copy of this one. Spawn, the other, starts "
-            "a fresh Python.",
-    "fp16": "16-bit floats: 2 bytes a number, how model weights and caches are usually "
-            "stored.",
+    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
+                       "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
+    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
+                   "the state passes unchanged.",
+    "fork": "one way to start a worker process: a copy of this one. Spawn starts a fresh "
+            "Python; forkserver copies a small server process started early.",
+    "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
+            "weights and caches are usually stored.",
     "gate": "a number between 0 and 1, computed by the model, that scales how much of "
             "something passes (LSTM, GRU, minGRU).",
     "GiB": "2^30 bytes (MiB 2^20, KiB 2^10).",
+    "GPU": "a graphics processor: thousands of lanes that run the same operation on "
+           "different numbers at once.",
     "gradient": "how much the loss changes when a parameter, or an input, changes a little; "
                 "training follows it downhill.",
+    "GRU": "a gated recurrent unit (Cho et al. 2014): an RNN whose gates, read from the input "
+           "and the state, decide how much of the state to keep.",
     "grouped-query": "grouped-query attention lets several query heads share one key-value "
                      "head, so the KV cache is smaller.",
     "held-out": "held-out examples are kept out of training and used only to score the "
@@ -486,7 +506,12 @@ GLOSSARY = {
     "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
                      "2^k places back (parallel_scan).",
     "inductive bias": "what a model assumes before it sees any data: an RNN that recent "
-                      "inputs matter most, attention nothing.",
+                      "inputs matter most; attention without positions, that order does "
+                      "not matter (hence the positions added to its inputs).",
+    "kernel": "two senses here: a convolution's kernel, the k weights it slides along the "
+              "sequence; and a GPU kernel, one program launched on the GPU.",
+    "key": "in attention, what each position offers to be matched: a query's score with it "
+           "decides that position's weight.",
     "initialization": "the random parameters a model starts from; another seed gives "
                       "another initialization.",
     "KV cache": "the keys and values of every past token that a transformer keeps while it "
@@ -494,15 +519,22 @@ GLOSSARY = {
     "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
                 "one value per KV head, per layer, per token.",
     "lane": "one processor of the simulated machine: one operation per step.",
+    "learning rate": "how far each training step moves the parameters.",
     "linear attention": "attention with a feature map instead of a softmax: it can be "
                         "computed as an RNN with a d x d state.",
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
                          "can be regrouped into a scan.",
+    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell "
+            "state and gates that let it keep a value many steps (the forget gate came with "
+            "Gers et al. 2000).",
     "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
                "whose slope is its exponent.",
     "Lyapunov": "the largest Lyapunov exponent: the average log of how much one step "
-                "stretches a small difference; below 0, differences fade on average.",
+                "stretches a small difference; for h = tanh(w*h + x), the average of "
+                "log|w (1 - h^2)|. Below 0, differences fade on average.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
+    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu "
+             "and Dao 2023).",
     "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
               "(Feng et al. 2024): a linear recurrence, so a scan.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
@@ -512,13 +544,18 @@ GLOSSARY = {
               "Phi(z) is the chance that a standard one lies below z.",
     "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
                  "count.",
+    "O(N)": "grows in proportion to N (O(N^2): to N squared, O(log N): to its logarithm), "
+            "constant factors aside.",
     "overflow": "a float too large for 64 bits becomes inf; inf - inf or 0 * inf then gives "
                 "NaN, not a number.",
-    "path length": "how many layers a signal crosses from one position to another.",
+    "path length": "how many steps a signal passes through from one position to another: "
+                   "each layer, and in a recurrent layer each of its steps (up to n).",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
                   "this for any associative operation.",
     "process": "a running program with its own memory; the cores section splits work across "
                "several.",
+    "query": "in attention, what a position looks for: its score with every key becomes a "
+             "weight.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
     "reduction": "combining many values into one, as a sum or a mean does; when associative, "
                  "it can run as a tree.",
@@ -527,23 +564,32 @@ GLOSSARY = {
     "restricted self-attention": "attention that looks only at the r nearest positions.",
     "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
            "to the next.",
-    "scan": "the prefix sums of a sequence under an associative operation, computed in "
-            "rounds (Hillis-Steele) or sweeps (Blelloch) instead of one at a time.",
+    "scan": "the prefix sums of a sequence under an associative operation: one at a time "
+            "(serial_scan), in rounds (Hillis-Steele) or in sweeps up and down a tree "
+            "(Blelloch, Brent-Kung).",
     "seed": "the number that fixes a random generator, so that every run gives the same "
             "numbers.",
     "selective": "a selective scan is a linear recurrence whose decay depends on each input "
                  "(Mamba): still a scan.",
+    "serial": "one after another, each waiting for the one before.",
+    "sigmoid": "1 / (1 + e^-x): squeezes any number into (0, 1), as a gate needs.",
     "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
                "e^s_n).",
     "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",
     "spread": "the slowest timing sample over the fastest: large on a busy machine.",
-    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel by a "
-           "scan (S4, S5, Mamba).",
+    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel: S4 "
+           "as a long convolution, S5 and Mamba by a scan.",
     "state": "the numbers a recurrence carries from one step to the next.",
     "step": "one link of a chain: it cannot start before the one before it ends.",
     "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
-    "teacher forcing": "training on a known sequence, feeding the true previous token, so that "
-                       "every position can be computed at once (Williams and Zipser 1989).",
+    "teacher forcing": "training on a known sequence, feeding the true previous token rather "
+                       "than the model's guess (Williams and Zipser 1989). A model without a "
+                       "recurrent state (attention) can then compute every position at once; "
+                       "an RNN still steps through its states.",
+    "token": "one unit of a model's input or output: a word, part of a word, or here a "
+             "number.",
+    "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
+                   "2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
     "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
                "the hope that the state has forgotten the wrong start.",
@@ -558,6 +604,20 @@ def _notice(seconds, what):
         return None
     about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
     return f"{what}: about {about} (measured on a 2-core machine)"
+
+
+def render_term(word, glossary=GLOSSARY):
+    """Return one entry of the glossary, found whatever its case; for a word
+    that is no entry, raise _UsageError naming the nearest, if one is near."""
+    import difflib
+    by_case = {term.casefold(): term for term in glossary}
+    term = by_case.get(word.casefold())
+    if term is None:
+        near = difflib.get_close_matches(word.casefold(), by_case, n=1)
+        hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
+        raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
+                          f"(every term: {_run_command(_program_name())} terms)")
+    return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
 
 
 def render_terms(glossary=GLOSSARY):
@@ -1725,7 +1785,7 @@ def render_cost(result):
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         *_wrap("What a layer costs, from Table 1 of the transformer paper (Vaswani et al. "
                "2017): how many operations, how many must run one after another, and how "
-               "many layers a signal crosses between two positions. Attention is short on "
+               "many steps a signal passes through between two positions. Attention is short on "
                "the last two and grows as n^2 on the first, and in memory."),
         f"model width d = {d}, convolution kernel k = {result['k']}, "
         f"attention neighbourhood r = {result['r']}",
@@ -6020,9 +6080,8 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv[:1] == ["terms"]:
-            if argv[1:]:
-                raise _UsageError(f"terms takes no arguments, got {_echo(' '.join(argv[1:]))}")
-            _write(sys.stdout, render_terms() + "\n")
+            _write(sys.stdout, (render_term(" ".join(argv[1:])) if argv[1:] else
+                                render_terms()) + "\n")
             return 0
         if argv[:1] == ["check"]:
             return _check_command(argv[1:], prog)

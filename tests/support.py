@@ -14,6 +14,7 @@ import math
 import operator
 import os
 import random
+import re
 import sys
 import time
 
@@ -349,7 +350,8 @@ def source_facts():
     top-level statement's first line, the function or class it defines, the
     section it registers (SECTIONS["name"] = ...) and every name it uses; the
     modules it imports; and, lowercased, every string constant but the
-    docstrings and the glossary's."""
+    docstrings and the glossary's, and the acronyms in them (two capitals or
+    more)."""
     with open(MAIN_PY, encoding="utf-8") as f:
         body = ast.parse(f.read()).body
     statements, imports, strings = [], set(), []
@@ -378,8 +380,9 @@ def source_facts():
             "class": statement.name if isinstance(statement, ast.ClassDef) else None,
             "registers": ast.literal_eval(target.slice) if registers else None,
             "uses": sorted(names)})
-    return {"statements": statements, "imports": sorted(imports),
-            "strings": " ".join(strings).lower()}
+    text = " ".join(strings)
+    return {"statements": statements, "imports": sorted(imports), "strings": text.lower(),
+            "acronyms": sorted(set(re.findall(r"(?<![\w#-])[A-Z]{2,}[0-9]*(?![\w-])", text)))}
 
 
 def _docstring(body):

@@ -33,7 +33,18 @@ TERMS = {
     "softmax": "softmax", "speedup": "speedup", "slowdown": "speedup", "spread": "spread",
     "ssm": "SSM", "state": "state", "step": "step", "tanh rnn": "tanh RNN",
     "teacher forcing": "teacher forcing", "tree": "tree", "warm-up": "warm-up", "work": "work",
+    "batch": "batch", "causal": "causal", "chain rule": "chain rule", "core": "core",
+    "cores": "core", "cpu": "CPU", "flash attention": "Flash Attention",
+    "forget gate": "forget gate", "gpu": "GPU", "gru": "GRU", "kernel": "kernel", "key": "key",
+    "keys": "key", "learning rate": "learning rate", "lstm": "LSTM", "mamba": "Mamba",
+    "o(n)": "O(N)", "o(n^2)": "O(N)", "serial": "serial", "sigmoid": "sigmoid",
+    "token": "token", "tokens": "token", "transformer": "transformer",
+    "transformers": "transformer",
 }
+
+# Capitals that are no term: the program's own words, signals, units, emphasis.
+NOT_TERMS = {"FAIL", "DIR", "FILE", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP", "SIGTERM",
+             "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM"}
 
 
 # Every string constant of main.py but its docstrings and the glossary itself,
@@ -57,9 +68,27 @@ class TestGlossary(unittest.TestCase):
             if self.found(word):
                 self.assertIn(entry, main.GLOSSARY, word)
 
-    def test_every_entry_is_a_term_the_sections_print(self):
+    def test_every_entry_is_a_term_the_sections_print_or_another_entry_uses(self):
+        meanings = " ".join(main.GLOSSARY.values())
         for entry in main.GLOSSARY:
-            self.assertTrue(any(e == entry and self.found(w) for w, e in TERMS.items()), entry)
+            printed = any(e == entry and self.found(w) for w, e in TERMS.items())
+            self.assertTrue(printed or re.search(r"(?<![\w-])" + re.escape(entry.lower())
+                                                 + r"(?![\w-])", meanings.lower()), entry)
+
+    def test_every_acronym_printed_is_explained(self):
+        # derived from the output: every run of capitals is a term, or inside one's entry
+        glossary = " ".join(f"{k} {v}" for k, v in main.GLOSSARY.items())
+        for acronym in FACTS.returned()["acronyms"]:
+            if acronym not in NOT_TERMS:
+                self.assertRegex(glossary, r"(?<![\w-])" + acronym + r"(?![\w-])", acronym)
+
+    def test_terms_word_prints_one_entry_and_suggests_for_a_typo(self):
+        status, out, err = run_main("terms", "flash attention")
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(out.startswith("Flash Attention: attention computed tile by tile"))
+        status, out, err = run_main("terms", "Lyapnov")
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("did you mean 'Lyapunov'?", err)
 
     def test_terms_prints_them_alphabetically_within_79_columns(self):
         status, out, err = run_main("terms")
@@ -68,7 +97,7 @@ class TestGlossary(unittest.TestCase):
         self.assertLessEqual(max(map(len, lines)), 79)
         entries = [line.split(":")[0] for line in lines[1:] if not line.startswith(" ")]
         self.assertEqual(entries, sorted(main.GLOSSARY, key=str.casefold))
-        self.assertEqual(run_main("terms", "depth")[0], 2)
+        self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
 
 
 if __name__ == "__main__":
