@@ -963,17 +963,16 @@ def render_sweep(result):
                f"attention_style N^{result['attn_exponent']:.2f}")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
+        *_wrap(_slope_reading(result)),
         *_wrap("The Hard exercise: both functions timed from short to long sequences and "
                "drawn on a log-log chart, where a time that grows in proportion to N is a "
-               "straight line of slope 1. On one core both grow as N; only the constant "
-               "differs."),
+               "straight line of slope 1."),
         _timing_table(rows),
         "",
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
         fit,
-        *_wrap(_slope_reading(result)),
         *_wrap("On a GPU the reduction's line would stay flat until its cores are saturated, "
                "while rnn_style's loop as written would still grow as N: its depth is N (the "
                "depth section), as is any nonlinear RNN's. The lesson's linear recurrence "
@@ -2249,7 +2248,9 @@ def object_bytes(obj):
     and tuples of numbers, as sys.getsizeof counts each.
 
     Deterministic, unlike tracemalloc, which misses the floats CPython
-    recycles through its free list. Each float is 24 bytes on 64-bit CPython.
+    recycles through its free list. Each float counts 24 bytes on 64-bit
+    CPython, its object's size; the allocator sets aside 32 for it (pymalloc
+    rounds to 16 bytes), which is not counted here.
 
     >>> object_bytes([1.0, 2.0]) == sys.getsizeof([1.0, 2.0]) + 2 * sys.getsizeof(1.0)
     True
@@ -2328,8 +2329,8 @@ def _cache_growth(rows, d):
     ns = [r["cache_token_s"] / r["tokens"] * 1e9 for r in (small, large)]
     state = [format_seconds(r["state_token_s"]) for r in (small, large)]
     return (f"The cache grows by {per_token:,.0f} bytes per token here {where}. The next "
-            f"token's attention reads every cached pair: its work grows exactly as T (T dot "
-            f"products of {d}), "
+            f"token's attention reads every cached pair: as written (_attention_read) it "
+            f"computes T dot products of {d} numbers, work that grows as T, "
             f"so generating T tokens does work growing as T^2. Its time grew {growth:,.1f}x "
             f"from T = {small['tokens']:,} to {large['tokens']:,}, for {more:,.3g}x the "
             f"tokens ({ns[0]:,.0f} and {ns[1]:,.0f} ns per cached token); the time per token "
@@ -2359,13 +2360,23 @@ def render_stream(result):
                           for m in caches], left=1)
     shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                        for m in caches)
+    small, large = rows[0], rows[-1]
+    states = sorted({format_bytes(r["state_bytes"]) for r in rows})
+    found = (f"The KV cache grew from {format_bytes(small['cache_bytes'])} at T = "
+             f"{small['tokens']:,} to {format_bytes(large['cache_bytes'])} at T = "
+             f"{large['tokens']:,}" if len(rows) > 1 else
+             f"At T = {large['tokens']:,} the KV cache held {format_bytes(large['cache_bytes'])}")
+    found += ("; the recurrent state stayed " if len(states) == 1 else
+              "; the recurrent state held ") + " to ".join(states) + "."
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
-        *_wrap("Generating one token at a time, a transformer keeps every past token's key "
-               "and value (the KV cache) while a recurrent model keeps only its state. Both "
-               "measured on a toy model, then the cache's size for real ones."),
-        f"a toy decoder of width d = {result['d']} in plain Python: memory as the sizes of",
-        "its Python objects, and the best time of one step with T tokens behind it",
+        *_wrap(found + " Generating one token at a time, a transformer keeps every past "
+               "token's key and value (the KV cache) while a recurrent model keeps only its "
+               "state: measured on a toy model, then the cache's size for real ones."),
+        *_wrap(f"A toy decoder of width d = {result['d']} in plain Python: memory as "
+               f"sys.getsizeof counts its objects (a float {_FLOAT_BYTES} bytes, of the 32 "
+               "CPython's allocator sets aside), and the best time of one step with T "
+               "tokens behind it."),
         table,
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),

@@ -18,6 +18,13 @@ class TestStream(unittest.TestCase):
     def setUpClass(cls):
         cls.result = RESULT.returned()
 
+    def test_the_section_opens_with_what_it_measured(self):
+        text = " ".join(main.render_stream(self.result).split())
+        rows = self.result["measured"]
+        self.assertIn(f"The KV cache grew from {main.format_bytes(rows[0]['cache_bytes'])} at "
+                      f"T = {rows[0]['tokens']:,} to", text.splitlines()[0])
+        self.assertIn("the recurrent state stayed", text)
+
     def test_cache_grows_linearly_and_the_state_stays(self):
         rows = self.result["measured"]
         per_token = [r["cache_bytes"] / r["tokens"] for r in rows]
@@ -76,7 +83,7 @@ class TestStream(unittest.TestCase):
         for seconds in (4e-5, 1e-4, 1.5e-5):
             text = " ".join(main._cache_growth([row(100, 1e-5), row(400, seconds)], 4).split())
             self.assertNotIn("than linear", text)
-            self.assertIn("its work grows exactly as T", text)
+            self.assertIn("computes T dot products of 4 numbers, work that grows as T", text)
             self.assertIn(f"grew {seconds / 1e-5:,.1f}x", text)
 
     def test_a_callers_memory_tracing_is_left_on(self):

@@ -19,6 +19,14 @@ class TestSlopeReading(unittest.TestCase):
         self.assertIn("far from 1", self.reading(1.6, 0.9))
         self.assertIn("no slope", self.reading(None, None))
 
+    def test_the_section_opens_with_the_reading_and_claims_no_slope_before_it(self):
+        rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
+                 "rnn_spread": 1.0, "attn_spread": 1.0} for n in (1, 4, 16)]
+        text = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
+                                  "fit_from_n": 1})
+        self.assertTrue(text.splitlines()[1].startswith("Both slopes are well below 1"))
+        self.assertNotIn("both grow as N", text)
+
 
 class TestFitExponent(unittest.TestCase):
     def test_fit_exponent_recovers_known_slopes(self):
