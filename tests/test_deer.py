@@ -33,6 +33,7 @@ class TestDeer(unittest.TestCase):
             result = main.deer_solve(xs, 100.0, reset=reset)
             self.assertEqual(result["overflow"], (1, 157))
             self.assertEqual(result["iterations"], expected)
+            self.assertEqual(result["last_overflow"], 1 if reset else 44)
             self.assertTrue(all(map(math.isfinite, result["states"])))
             self.assertLess(max(abs(a - b) for a, b in zip(result["states"], serial)), 1e-12)
         short = main.deer_solve(xs, 100.0, max_iterations=10)
@@ -64,6 +65,13 @@ class TestDeer(unittest.TestCase):
         self.assertLessEqual(max(map(len, text.splitlines())), 79)
         # the sentences follow the rows: no overflow, no sentence about one
         self.assertIn("Plain Newton overflowed at w = 100, T = 200", " ".join(text.split()))
+        self.assertIn("4 iterations at w = 100, T = 200", " ".join(text.split()))  # cured
+        # the same reset run, had it not converged: the overflow is not what held it back
+        stuck = [dict(r, iterations=None) if r["method"] == main.DEER_METHODS[1]
+                 and r["w"] == 100.0 and r["length"] == 200 else r for r in rows]
+        text = " ".join(main.render_deer(stuck).split())
+        self.assertIn("At w = 100, T = 200 the reset run overflowed only up to iteration 1 and "
+                      "still had not converged after 12", text)
         calm = main.render_deer([r for r in rows if r["w"] == 0.5])
         self.assertNotIn("Plain Newton overflowed", " ".join(calm.split()))
         self.assertIn("at most", calm)
