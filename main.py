@@ -2926,12 +2926,14 @@ SECTIONS["cores"] = Section(
 # 11. Learned, not inferred: three small models trained on the adding problem
 # ============================================================================
 #
-# The adding problem (Hochreiter & Schmidhuber 1997): T pairs (value, marker),
-# two markers set, one in each half; the target is the sum of the two marked
-# values. A tanh RNN must carry the first value through T/2 or more tanh
-# steps; a minGRU (Feng et al. 2024) carries it through a gate that can sit at
-# 1; one attention read reaches every position in one hop. Each model is a
-# flat list of parameters and one function that returns (loss, gradient).
+# An adding problem: T pairs (value, marker), values uniform in [0, 1), one
+# marker in each half, the target the plain sum of the two marked values (the
+# problem is Hochreiter & Schmidhuber's 1997, whose form differs: see the
+# section's text). A tanh RNN must carry the first value through T/2 or more
+# tanh steps; a minGRU (Feng et al. 2024) carries it by a factor 1 - z_t that
+# its gate can hold close to 1; one attention read reaches every position in
+# one hop. Each model is a flat list of parameters and one function that
+# returns (loss, gradient).
 
 TRAIN_LENGTHS = (10, 20, 40)
 TRAIN_STEPS = 10_000            # single-example steps of Adam per (model, T)
@@ -3333,8 +3335,12 @@ def _learned(mse, constant):
 
 
 def _mse(x):
-    """An MSE to two significant digits: what a rerun from another initialization supports."""
-    return f"{x:#.2g}" if x >= 1e-4 else f"{x:.0e}"
+    """An MSE to two significant digits: what a rerun from another initialization supports.
+
+    >>> [_mse(x) for x in (0.16666, 0.0511, 9.53e-05)]
+    ['0.17', '0.051', '9.5e-05']
+    """
+    return f"{x:#.2g}" if x >= 1e-4 else f"{x:.1e}"
 
 
 def train_verdicts(result):
@@ -3390,10 +3396,12 @@ def render_train(result):
         table,
         *_wrap(
             "Each example is T pairs (value, marker), values uniform in [0, 1), two marked, "
-            "one in each half; the target is the sum of the two marked values (the adding "
-            "problem as Le, Jaitly and Hinton 2015 set it; Hochreiter and Schmidhuber's 1997 "
-            f"original differs). Always predicting 1 scores {result['baseline']:.3f} (1/6) "
-            "on average, and the first row on these held-out examples. "
+            "one in each half, so that one of them lies T/2 or more steps back; the target "
+            "is the plain sum of the two marked values (values in [0, 1] and the plain sum "
+            "as in Le, Jaitly and Hinton 2015; Hochreiter and Schmidhuber's 1997 original "
+            f"targets 0.5 + (X1 + X2)/4). Always predicting 1 scores "
+            f"{result['baseline']:.3f} (1/6) on average, and the first row on these held-out "
+            "examples. "
             f"Adam, learning rate {result['learning_rate']:g}, gradient norm clipped to "
             f"{result['clip']:g}, {result['steps']:,} single-example steps per model, T and "
             f"initialization (inits: parameters uniform in +-0.5, seeded), the same examples "
@@ -3415,7 +3423,8 @@ def render_train(result):
             f"The minGRU's states and its gradient through time run on the linear-recurrence "
             f"scan; by scan and by loop they differ by at most "
             f"{check['max_abs_diff_states']:.1e} and {check['max_abs_diff_gradient']:.1e}. "
-            f"Its forward depth in operations (part 4's count), as a scan against as a loop: "
+            f"The depth of its recurrence alone (part 4's count; its gates, read from the "
+            f"inputs beside it, and its output are left out), as a scan against as a loop: "
             f"{depths}. Here the scan runs in one Python process; the depth is what parallel "
             "hardware could use."),
     ]
@@ -3432,8 +3441,11 @@ def _train_reading(verdicts, lengths):
             f"The tanh RNN {verdicts['tanh_rnn', short]} at T = {short} and learned nothing "
             f"at T = {long} from any initialization: a marked value T/2 or more steps back "
             "reaches the output through a product of T/2 or more per-step factors (the "
-            "gradient section). This run does not tune it: an identity-initialized RNN (Le "
-            "et al. 2015) or an LSTM goes further.")
+            "gradient section). Learning only the nearer marked value, at most T/2 steps "
+            "back, would halve the error (the far value's variance, 1/12, remains), so an "
+            "error between half the first row's and all of it can be part of that. This run "
+            "does not tune it: an identity-initialized RNN (Le et al. 2015) or an LSTM goes "
+            "further.")
     if (verdicts.get(("mingru", long)) == LEARNED
             and verdicts.get(("tanh_rnn", long)) in (NOTHING, PART)):
         sentences.append(
