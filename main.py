@@ -3619,7 +3619,7 @@ def render_teacher(rows):
                    [(m, *(f"{at[m, n]['train_depth']:,}" for n in sizes),
                      _format_count(at[m, ends[1]]["train_work"])) for m in models], left=1)
     generate = _table(("generating: depth", *(f"N = {n:,}" for n in sizes),
-                       f"work/token: {ends[0]:,}", f"{ends[1]:,}"),
+                       f"mean work/token: {ends[0]:,}", f"{ends[1]:,}"),
                       [(m, *(f"{at[m, n]['generate_depth']:,}" for n in sizes),
                         *(f"{at[m, n]['generate_work'] / n:,.1f}" for n in ends))
                        for m in models], left=1)
@@ -3640,6 +3640,8 @@ def render_teacher(rows):
                "(teacher forcing, Williams and Zipser 1989); the backward pass is not counted."),
         train,
         generate,
+        *_wrap("mean work/token: the work of generating N tokens over N (attention's grows "
+               "with the tokens behind each: 5(N + 1)/2 on average)."),
         *_wrap(
             f"Training on a known sequence, attention's depth at N = {big:,} is "
             f"{attention['train_depth']:,} against the tanh RNN's {rnn['train_depth']:,} "
@@ -3971,6 +3973,7 @@ LINEAR_D = 16
 LINEAR_SIZES = (512, 1_024)
 LINEAR_CHUNK = 64
 LINEAR_SEED = 23
+LINEAR_DRAWS = 40               # draws of the d x d state's recall (the exact value is known)
 
 
 def _phi(vector):
@@ -4136,7 +4139,8 @@ def linear_section(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINE
     """Return linear_rows, and the d x d state's recall at n = d and 2d beside
     exact_recall's for a d-number state."""
     return {"forms": linear_rows(sizes, d, chunk, seed),
-            "recall": [{"n": n, "d": d, "matrix": linear_state_recall(n, d, seed=seed),
+            "recall": [{"n": n, "d": d, "draws": LINEAR_DRAWS,
+                        "matrix": linear_state_recall(n, d, LINEAR_DRAWS, seed=seed),
                         "exact": exact_recall(n, d)} for n in (d, 2 * d)]}
 
 
@@ -4148,8 +4152,10 @@ def render_linear(result):
                      format_bytes(r["held_bytes"]), _format_count(r["work"]),
                      f"{r['depth']:,}") for r in rows], left=2)
     d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
-    recall = "; ".join(f"at n = {r['n']}, {r['matrix']:.3f} from S against {r['exact']:.3f} "
-                       f"for a {r['d']}-number state" for r in result["recall"])
+    recall = "; ".join(
+        f"at n = {r['n']}, {r['matrix']:.3f} from S (an estimate from {r['draws']} draws) "
+        f"against the exact {r['exact']:.4f} for a {r['d']}-number state"
+        for r in result["recall"])
     return "\n".join([
         "=== linear attention is an RNN: one computation, three ways ===",
         *_wrap("Linear attention replaces attention's softmax with a feature map, which lets "
@@ -4172,8 +4178,9 @@ def render_linear(result):
             "carried from chunk to chunk, the form Mamba-2 and xLSTM train with. The state S "
             "is d copies of the capacity section's state s = sum of v k, one for each "
             "coordinate of the values: it holds wider values, not more pairs. Share of value "
-            f"coordinates read back right: {recall}. Reads fill with crosstalk as n grows "
-            "past d, where a KV cache does not."),
+            f"coordinates read back right: {recall}. S's exact share is the same (each of its "
+            "columns is such a state): the differences are the estimate's noise. Reads fill "
+            "with crosstalk as n grows past d, where a KV cache does not."),
     ])
 
 

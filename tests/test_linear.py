@@ -48,7 +48,8 @@ class TestLinearAttention(unittest.TestCase):
         # one rule for depth: additions, sums as trees
         depth = {r["form"]: r["depth"] for r in rows}
         self.assertEqual(depth, {"parallel": 6 + 2, "recurrent": 39 + 2, "chunked": 5 + 3 + 2})
-        result = {"forms": rows, "recall": [{"n": 4, "d": 4, "matrix": 0.9, "exact": 0.9}]}
+        result = {"forms": rows, "recall": [{"n": 4, "d": 4, "draws": 40, "matrix": 0.9,
+                                                  "exact": 0.9}]}
         self.assertLessEqual(max(map(len, main.render_linear(result).splitlines())), 79)
 
     def test_the_matrix_state_holds_no_more_pairs_than_the_vector_state(self):
