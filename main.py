@@ -603,7 +603,7 @@ def _notice(seconds, what):
     if seconds < 3:
         return None
     about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-    return f"{what}: about {about} (measured on a 2-core machine)"
+    return f"{what}: about {about} (measured on a quiet 2-core machine)"
 
 
 def render_term(word, glossary=GLOSSARY):

@@ -115,7 +115,7 @@ class TestSections(unittest.TestCase):
             self.assertEqual(run_main("cores", "--sizes", "1000")[2], "")
         self.assertEqual((status, seen), (0, [1, 1]))
         self.assertRegex(err, r"^main\.py: cores: every task timed on 1 and on 2 or more "
-                              r"processes: about \d+ s \(measured on a 2-core machine\)\n$")
+                              r"processes: about \d+ s \(measured on a quiet 2-core machine\)\n$")
         self.assertIn("36 runs of 10,000 steps: about 39 s", main._train_notice((10, 20, 40),
                                                                                 10_000, 4))
         self.assertIsNone(main._train_notice((10,), 1_000, 4))
