@@ -1301,8 +1301,7 @@ def _selective_linear_scan(xs):
 
 # name: (what runs, the function, work formula, depth formula), N a power of two.
 WORK_ALGORITHMS = {
-    "recurrence": ("rnn_style (its N steps are a multiply and an add each, less the first "
-                   "multiply: h_0 = 0 is no input)", rnn_style, "2N - 1", "2N - 1"),
+    "recurrence": ("rnn_style", rnn_style, "2N - 1", "2N - 1"),
     "sum": ("sum() in attention_style", sum, "N", "N"),
     "tree_reduce": ("tree_reduce", tree_reduce, "N - 1", "log2 N"),
     "serial_scan": ("serial_scan", serial_scan, "N - 1", "N - 1"),
@@ -1350,20 +1349,20 @@ def render_work(rows):
     agrees = "equals" if same else "DIFFERS FROM"
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
-        *_wrap("Work is how many operations run in all; depth is the longest chain of them "
-               "that must run one after another. Both are counted by running each algorithm "
-               "on numbers that count their own operations (an add or a multiply is one)."),
+        *_wrap(f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
+               f"({least_work['work']:,}), least depth {least_depth['algorithm']} "
+               f"({least_depth['depth']:,}); brent_kung does "
+               f"{bk['work'] / least_work['work']:.1f}x the least work at "
+               f"{bk['depth'] / least_depth['depth']:.1f}x the least depth. Work is how many "
+               "operations run in all; depth is the longest chain of them that must run one "
+               "after another. Both are counted by running each algorithm on numbers that "
+               "count their own operations (an add or a multiply is one)."),
         main_table,
         *_wrap(f"({legend}; formulas for N a power of two)"),
         "",
         growth_table,
         "",
-        *_wrap(f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
-               f"({least_work['work']:,}), least depth {least_depth['algorithm']} "
-               f"({least_depth['depth']:,}); brent_kung does "
-               f"{bk['work'] / least_work['work']:.1f}x the least work at "
-               f"{bk['depth'] / least_depth['depth']:.1f}x the least depth. blelloch "
-               "(exclusive) runs 2 log2 N levels; its root's combine is replaced by the "
+        *_wrap("blelloch (exclusive) runs 2 log2 N levels; its root's combine is replaced by the "
                "identity, so the longest chain to an output is one shorter. A selective scan "
                "multiplies the decays too: 3 operations a combine, not 2."),
         *_wrap("sum() is one loop in C, left to right: depth N (since CPython 3.12 with a "
@@ -1372,7 +1371,8 @@ def render_work(rows):
                "because sum() runs in parallel; for floats, associative only up to rounding. "
                f"tree_reduce's measured depth {agrees} the depth section's attn depth, "
                "ceil(log2 N), at every N above. (The recurrence counts a multiply and an add "
-               "per step, hence 2N - 1.)"),
+               "per step, hence 2N - 1, where the depth section counts its N steps; the "
+               "first multiply, of h_0 = 0, touches no input and is not counted.)"),
     ])
 
 
@@ -3845,6 +3845,7 @@ def render_deer(rows):
               for w in contracting for t in lengths) if contracting else None
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
+        *_wrap(_deer_opening(rows)),
         *_wrap("A tanh RNN cannot be regrouped into a scan, but Newton's method can still "
                "solve all its states at once: guess, straighten every step around the guess, "
                "solve that linear recurrence by one scan, repeat. The question is how many "
@@ -3915,6 +3916,27 @@ def render_deer(rows):
                 for r in uncured))
     reading.append(_deer_lyapunov_reading(at, weights, long))
     return "\n".join(text + _wrap(" ".join(r for r in reading if r)))
+
+
+def _deer_opening(rows):
+    """Return the sentence that opens the section: plain Newton's counts where
+    every step contracts (|w| < 1) and where steps can expand, from the rows."""
+    plain = [r for r in rows if r["method"] == DEER_METHODS[0]]
+    parts = []
+    for label, group in (("where every step contracts", [r for r in plain if abs(r["w"]) < 1]),
+                         ("where steps can expand", [r for r in plain if abs(r["w"]) >= 1])):
+        if not group:
+            continue
+        weights = _readable_list(list(dict.fromkeys(f"{r['w']:g}" for r in group)))
+        counts = sorted(r["iterations"] for r in group if r["iterations"])
+        stuck = len(group) - len(counts)
+        took = (f"{counts[0]} to {counts[-1]} iterations" if counts and counts[0] < counts[-1]
+                else f"{counts[0]} iterations" if counts else "")
+        if stuck:
+            took += (", and " if counts else "") + (f"{stuck} of {len(group)} runs did not "
+                                                    f"converge within {group[0]['cap']}")
+        parts.append(f"{label} (w = {weights}), {took}")
+    return "Plain Newton took, " + "; ".join(parts) + "."
 
 
 def _deer_lyapunov_reading(at, weights, long):

@@ -72,7 +72,12 @@ class TestDeer(unittest.TestCase):
         text = " ".join(main.render_deer(stuck).split())
         self.assertIn("At w = 100, T = 200 the reset run overflowed only up to iteration 1 and "
                       "still had not converged after 12", text)
+        # the opening is chosen from the counts: a run that did not converge is said so
+        self.assertEqual(main._deer_opening(rows), "Plain Newton took, where every step "
+                         "contracts (w = 0.5), 5 iterations; where steps can expand (w = 100), "
+                         "3 iterations, and 1 of 2 runs did not converge within 12.")
         calm = main.render_deer([r for r in rows if r["w"] == 0.5])
+        self.assertNotIn("expand (w", calm)
         self.assertNotIn("Plain Newton overflowed", " ".join(calm.split()))
         self.assertIn("at most", calm)
 
