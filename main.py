@@ -3380,7 +3380,7 @@ def render_train(result):
         by_verdict = {}
         for t in lengths:
             by_verdict.setdefault(verdicts[m, t], []).append(f"{t:,}")
-        readings.append(f"the {MODEL_NAMES[m]} " + "; ".join(
+        readings.append(f"the {MODEL_NAMES[m]} " + " and ".join(
             f"{verdict} at T = {', '.join(ts)}" for verdict, ts in by_verdict.items()))
     depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
                        for d in result["depths"])
@@ -3388,6 +3388,7 @@ def render_train(result):
     processes = result["processes"]
     text = [
         "=== learned, not inferred: three models trained on the adding problem ===",
+        *_wrap("; ".join(readings)[0].upper() + "; ".join(readings)[1:] + "."),
         *_wrap(
             "Can a model learn to carry a number across T steps? Three small models try, "
             "on the adding problem: remember two marked numbers among T and output their "
@@ -3413,11 +3414,10 @@ def render_train(result):
                else "")),
         "",
         *_wrap(
-            "Against the first row (learned: a tenth of its MSE or less from every "
-            "initialization; learned nothing: 90% of it or more from every one; varies: the "
-            "initializations disagree): " + "; ".join(readings) + ". These verdicts are for "
-            "these widths, this many steps and these settings, not for the architectures "
-            "in general."),
+            "The verdicts above are against the first row (learned: a tenth of its MSE or "
+            "less from every initialization; learned nothing: 90% of it or more from every "
+            "one; varies: the initializations disagree), and hold for these widths, this "
+            "many steps and these settings, not for the architectures in general."),
         *_wrap(_train_reading(verdicts, lengths)),
         *_wrap(
             f"The minGRU's states and its gradient through time run on the linear-recurrence "
