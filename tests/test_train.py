@@ -170,7 +170,7 @@ class TestTraining(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
         # it opens with its verdicts, each the one train_verdicts found
         opening = " ".join(text.split("\n\n")[0].splitlines()[1:3])
-        verdict = main.train_verdicts(data)["tanh_rnn", data["rows"][0]["length"]]
+        verdict = main.train_verdicts(data)["tanh_rnn", data["constant"][0]["length"]]
         self.assertTrue(opening.startswith(f"The tanh RNN {verdict} at T = "), opening)
 
     def test_the_command_line_options_reach_the_training(self):
