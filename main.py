@@ -989,7 +989,8 @@ def figure_sweep(result):
     series = [("rnn_style", [(r["n"], r["rnn_s"]) for r in rows]),
               ("attention_style", [(r["n"], r["attn_s"]) for r in rows])]
     _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
-           _axis_for("seconds per call (log)", [p[1] for _, s in series for p in s], log=True))
+           _axis_for("time per call (log)", [p[1] for _, s in series for p in s],
+                     log=True)._replace(seconds=True))
     return fig.svg()
 
 
@@ -1378,14 +1379,27 @@ def render_work(rows):
 
 def figure_work(rows):
     """Return work against depth for every algorithm at every size, log-log."""
+    sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
     fig = Figure("Work against depth, counted on the code that runs",
-                 "one line per algorithm, one point per N; lower left is cheap and short")
+                 f"one line per algorithm, its points at N = {sizes} from lower left; lower "
+                 "left is cheap and short")
     names = list(dict.fromkeys(r["algorithm"] for r in rows))
-    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
+    hidden = {a: b for a in names for b in names if a != b and names.index(b) > names.index(a)
+              and _close_points(rows, a, b)}               # drawn first, then covered by b
+    series = [(f"{name} (under {hidden[name]})" if name in hidden else name,
+               sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
               for name in names]
     _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
            _axis_for("work (log)", [r["work"] for r in rows], log=True))
     return fig.svg()
+
+
+def _close_points(rows, a, b):
+    """Return whether algorithms a and b land within 10% of each other, in work
+    and in depth, at every N: on a log-log chart one hides the other."""
+    at = {(r["algorithm"], r["n"]): r for r in rows}
+    return all(abs(math.log(at[a, n][k] / at[b, n][k])) < 0.1 for n in {r["n"] for r in rows}
+               for k in ("work", "depth"))
 
 
 SECTIONS["work"] = Section(
@@ -1649,21 +1663,21 @@ def figure_lanes(result):
     n = rows[-1]["n"]
     rows = [r for r in rows if r["n"] == n]
     fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: the share of lane-steps each leaves idle (the lesson's 99%)")
+                 "labels: busy, the share of lane-steps doing useful work, as in the table")
     series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
               ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
     x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
     y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
     left, top, width, height = CHART_BOX
-    for r in rows[1:]:                                  # one lane: nothing idles
+    for r in rows[1:]:                                  # one lane: all busy
         x = _position(r["lanes"], x_axis, left, width) + 5
         fig.text(x, _position(r["recurrence_steps"], y_axis, top + height, -height) + 14,
-                 f"{_format_percent(1 - r['recurrence_utilization'])} idle", size=9,
+                 f"{_format_percent(r['recurrence_utilization'])} busy", size=9,
                  color=PALETTE[0])
         if r["reduction_steps"]:
             fig.text(x, _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     f"{_format_percent(1 - r['reduction_utilization'])} idle", size=9,
+                     f"{_format_percent(r['reduction_utilization'])} busy", size=9,
                      color=PALETTE[1])
     return fig.svg()
 
@@ -2412,8 +2426,8 @@ def figure_stream(result):
              ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
     _chart(fig, (72, 360, 350, 220), time_,
            _axis_for("tokens T (log)", tokens, log=True, at_data=True),
-           _axis_for("seconds for the next token (log)",
-                     [v for _, s in time_ for _, v in s], log=True))
+           _axis_for("time of the next token (log)",
+                     [v for _, s in time_ for _, v in s], log=True)._replace(seconds=True))
     return fig.svg()
 
 
@@ -2893,23 +2907,28 @@ def figure_cores(result):
         r for r in rows if r["processes"] == top)]
     every = tasks.index(EVERY_STATE) + 1
     ideal = result["ideal_every_state"]
-    series = [("measured", measured),
-              ("ideal, every state", [(every, ideal)]),
-              # reference lines from frame to frame: their end markers hide no task
-              ("cores' worth (spin)", [(0.5, result["spin"]["cores_used"]),
-                                       (len(tasks) + 0.5, result["spin"]["cores_used"])]),
-              ("no gain", [(0.5, 1.0), (len(tasks) + 0.5, 1.0)])]
-    _chart(fig, CHART_BOX, series, Axis("task (1 to 5, as in the table)", False, 0.5,
-                                        len(tasks) + 0.5),
-           _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05),
-           points_only=("measured", "ideal, every state"))
+    series = [("measured", measured), ("ideal, every state", [(every, ideal)])]
+    x_axis = Axis("", False, 0.5, len(tasks) + 0.5)
+    y_axis = _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis, points_only=("measured", "ideal, every state"))
     left, top_y, width, height = CHART_BOX
+    # two reference lines, labelled at their right end; one label goes below
+    # the other's when they are too close to read apart
+    spin_y, one_y = (_position(v, y_axis, top_y + height, -height)
+                     for v in (result["spin"]["cores_used"], 1.0))
+    apart = abs(spin_y - one_y) >= 12
+    for y, label, color, below in ((spin_y, "cores' worth (spin)", PALETTE[2], False),
+                                   (one_y, "no gain", "#888", not apart)):
+        fig.line(left, y, left + width, y, color=color, dash="2,3")
+        fig.text(left + width - 4, y + (12 if below else -5), label, size=9, anchor="end",
+                 color=color)
     short = {MEAN: "mean", FINAL_SLOW: "final, 0.9", FINAL_FAST: "final, 1 - 1e-7",
              EVERY_STATE: "every state", TANH: "tanh"}
     for k, task in enumerate(tasks):
-        fig.text(_position(k + 1, Axis("", False, 0.5, len(tasks) + 0.5), left, width),
-                 top_y + height + 48 + 11 * (k % 2), short.get(task, task), size=9,
-                 anchor="middle")
+        fig.text(_position(k + 1, x_axis, left, width), top_y + height + 30 + 11 * (k % 2),
+                 short.get(task, task), size=9, anchor="middle")
+    fig.text(left + width / 2, top_y + height + 60, "task (numbered as in the table)", size=11,
+             anchor="middle")
     return fig.svg()
 
 
@@ -3970,8 +3989,13 @@ def figure_deer(rows):
                               for r in plain if r["w"] == w])
               for w in dict.fromkeys(r["w"] for r in plain)]
     x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
-    series.append((f"cap, {cap} iterations", [(x_axis.low, cap), (x_axis.high, cap)]))
-    _chart(fig, CHART_BOX, series, x_axis, _axis_for("iterations (log)", [1, cap], log=True))
+    y_axis = _axis_for("iterations (log)", [1, cap], log=True)
+    left, top, width, height = CHART_BOX
+    y = _position(cap, y_axis, top + height, -height)
+    fig.line(left, y, left + width, y, color="#888", dash="2,3")     # the cap, not a series
+    fig.text(left + width - 4, y - 5, f"cap: {cap} iterations", size=9, anchor="end",
+             color="#555")
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
     return fig.svg()
 
 
@@ -4217,12 +4241,13 @@ def figure_linear(result):
     sizes = [r["n"] for r in rows]
     for k, (key, label) in enumerate((("depth", "depth in additions (log)"),
                                       ("held_bytes", "bytes held (log)"),
-                                      ("seconds", "seconds, one core (log)"))):
+                                      ("seconds", "time, one core (log)"))):
         series = [(form, [(r["n"], r[key]) for r in rows if r["form"] == form])
                   for form in forms]
         _chart(fig, (90, 58 + 230 * k, 330, 170), series,
                _axis_for("N (log)", sizes, log=True, at_data=True),
-               _axis_for(label, [r[key] for r in rows], log=True), legend=k == 0)
+               _axis_for(label, [r[key] for r in rows], log=True)._replace(
+                   seconds=key == "seconds"), legend=k == 0)
     return fig.svg()
 
 
@@ -4825,7 +4850,7 @@ class Figure:
             *self.parts, "</svg>", ""])
 
 
-Axis = collections.namedtuple("Axis", "label log low high at", defaults=(None,))
+Axis = collections.namedtuple("Axis", "label log low high at seconds", defaults=(None, False))
 
 
 def _ticks(axis):
@@ -4855,9 +4880,13 @@ def _ticks(axis):
     return [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
 
 
-def _tick_labels(values):
-    """Return one label per tick, in one format for the whole axis: powers of
-    ten as 1e-7 where any tick needs them, plain numbers (1,000; 0.25) otherwise."""
+def _tick_labels(values, seconds=False):
+    """Return one label per tick, in one format for the whole axis: times as
+    format_seconds writes them (10 µs, 1 ms) on an axis of seconds; else
+    powers of ten as 1e-7 where any tick needs them, plain numbers (1,000;
+    0.25) otherwise."""
+    if seconds:
+        return [format_seconds(v).replace(".00", "").replace(".0 ", " ") for v in values]
     def plain(v):
         return f"{v:,.2f}".rstrip("0").rstrip(".") if v else "0"
     if any(v and (abs(v) >= 1e4 or abs(v) < 1e-2) for v in values):
@@ -4878,8 +4907,9 @@ def _position(value, axis, start, length):
 
 def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
     """Return an Axis over the values, or from low to high: a linear one padded
-    a little; with at_data, ticks at the values themselves and a log axis
-    padded too, so that no point sits on the frame or under the legend."""
+    a little; a log one out to round values, padded where a point would sit
+    on the frame; with at_data, ticks at the values themselves and a log
+    axis padded at both ends, so that no point sits on the frame."""
     values = [v for v in values if v is not None and (v > 0 or not log)]
     lo = min(values) if low is None else low
     hi = max(values) if high is None else high
@@ -4892,9 +4922,11 @@ def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
                           for m in steps)
             lo = lo if low is not None else max(v for v in nice if v <= lo * (1 + 1e-9))
             hi = hi if high is not None else min(v for v in nice if v >= hi * (1 - 1e-9))
-        pad = 1.4 if lo == hi else (hi / lo) ** 0.04 if at_data else 1.0
-        return Axis(label, True, lo / pad if low is None else lo,
-                    hi * pad if high is None else hi, at)
+        pad = 1.4 if lo == hi else (hi / lo) ** 0.04
+        below = at_data or min(values) < lo * pad   # a point on the frame: its marker half out
+        above = at_data or max(values) > hi / pad
+        return Axis(label, True, lo / pad if low is None and below else lo,
+                    hi * pad if high is None and above else hi, at)
     pad = (hi - lo) * 0.05 or 1.0
     return Axis(label, False, lo - pad if low is None else lo, hi + pad if high is None else hi,
                 at)
@@ -4911,13 +4943,13 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
         raise ValueError(f"_chart draws at most {len(MARKERS)} series, one style each; "
                          f"got {len(series)}")
     ticks = _ticks(x_axis)
-    for value, text in zip(ticks, _tick_labels(ticks)):
+    for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
         x = _position(value, x_axis, left, width)
         fig.line(x, top + height, x, top + height + 4)
         fig.line(x, top, x, top + height, color="#ddd", width=0.6)
         fig.text(x, top + height + 16, text, size=10, anchor="middle")
     ticks = _ticks(y_axis)
-    for value, text in zip(ticks, _tick_labels(ticks)):
+    for value, text in zip(ticks, _tick_labels(ticks, y_axis.seconds)):
         y = _position(value, y_axis, top + height, -height)
         fig.line(left - 4, y, left, y)
         fig.line(left, y, left + width, y, color="#ddd", width=0.6)
@@ -4929,14 +4961,16 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
         shown = [(_position(x, x_axis, left, width), _position(y, y_axis, top + height, -height))
                  for x, y in points
                  if (x > 0 or not x_axis.log) and (y is not None and (y > 0 or not y_axis.log))]
-        if len(shown) > 1 and label not in points_only:
+        drawn = len(points) > 1 and label not in points_only     # a line, not markers alone
+        if drawn and len(shown) > 1:
             fig.polyline(shown, color, dash)
         for x, y in shown:
             fig.marker(x, y, kind, color)
         if legend:
             ly = top + 8 + 15 * k
-            fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
-                     dash=dash)
+            if drawn:
+                fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
+                         dash=dash)
             fig.marker(left + width + 22, ly, kind, color, group="legend")
             fig.text(left + width + 40, ly + 4, label, size=10)
 
