@@ -1382,7 +1382,7 @@ def figure_work(rows):
     sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
     fig = Figure("Work against depth, counted on the code that runs",
                  f"one line per algorithm, its points at N = {sizes} from lower left; lower "
-                 "left is cheap and short")
+                 "left is cheap and short", height=760)
     names = list(dict.fromkeys(r["algorithm"] for r in rows))
     hidden = {a: b for a in names for b in names if a != b and names.index(b) > names.index(a)
               and _close_points(rows, a, b)}               # drawn first, then covered by b
@@ -1391,6 +1391,14 @@ def figure_work(rows):
               for name in names]
     _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
            _axis_for("work (log)", [r["work"] for r in rows], log=True))
+    # below, the algorithms of logarithmic depth alone, on a linear depth axis
+    short = [(label, points) if max(p[0] for p in points) <= 64 else (label, [])
+             for label, points in series]
+    depths = [p[0] for _, points in short for p in points]
+    _chart(fig, (CHART_BOX[0], 420, CHART_BOX[2], 272), short,
+           _axis_for("depth, the parallel algorithms alone", depths, low=0.0),
+           _axis_for("work (log)", [p[1] for _, points in short for p in points], log=True),
+           legend=False)
     return fig.svg()
 
 
