@@ -6133,38 +6133,44 @@ def _check_output(stream):
             raise _OutputError(exc.strerror or str(exc)) from None
 
 
-def _make_directory(path):
-    """Create the figures' directory if need be and return whether it was
-    created; raise _OutputError if it cannot be created or written."""
+def _check_directory(path):
+    """Raise _OutputError unless the figures' directory exists and can be
+    written, or could be created: found before any work, made only when the
+    first figure is written (_write_figure)."""
     if os.path.lexists(path) and not os.path.isdir(path):
         reason = ("a link whose target does not exist" if not os.path.exists(path)
                   else "not a directory")
         raise _OutputError(f"{path}: {reason}")
-    created = not os.path.isdir(path)
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as exc:
-        raise _OutputError(f"{path}: {exc.strerror or exc}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
+    existing = os.path.abspath(path)
+    while not os.path.isdir(existing):                  # the nearest folder that exists
+        if os.path.lexists(existing):
+            raise _OutputError(f"{path}: {os.path.basename(existing)} is not a directory")
+        existing = os.path.dirname(existing)
+    if not os.access(existing, os.W_OK | os.X_OK):
         raise _OutputError(f"{path}: Permission denied")
-    return created
 
 
 def _write_figure(directory, name, text):
     """Write text to directory/name.svg through a temporary file and a rename,
-    so that no half-written figure is left; return the path."""
+    so that no half-written figure is left, making the directory first if need
+    be; return the path. Ctrl-C, SIGTERM and SIGHUP meanwhile remove the
+    temporary file before the program ends."""
     path = os.path.join(directory, f"{name}.svg")
     temporary = os.path.join(directory, f".{name}.svg.{os.getpid()}.tmp")
+    handlers = _catch_stop_signals()
     try:
+        os.makedirs(directory, exist_ok=True)
         with open(temporary, "x", encoding="utf-8") as f:
             f.write(text)
         os.replace(temporary, path)
-    except BaseException as exc:        # Ctrl-C and SIGTERM too: never leave the temporary
+    except BaseException as exc:        # never leave the temporary
         with contextlib.suppress(OSError):
             os.remove(temporary)
         if isinstance(exc, OSError):
             raise _OutputError(f"{path}: {exc.strerror or exc}") from None
         raise
+    finally:
+        _restore_handlers(handlers)
     return path
 
 
@@ -6208,15 +6214,13 @@ def main(argv=None):
                       f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
                       "--svg ignored")
             opts.svg = None
-        created = _make_directory(opts.svg) if opts.svg else False
+        if opts.svg:
+            _check_directory(opts.svg)
         _check_output(sys.stdout)       # before any work: a closed output is found now
         status = _run(opts, prog)
         if opts.figures:
             _complain(f"{prog}: wrote {', '.join(opts.figures)}")
         elif opts.svg:
-            if created:
-                with contextlib.suppress(OSError):
-                    os.rmdir(opts.svg)
             _complain(f"{prog}: note: no figure drawn: no chosen section had results to draw")
         return status
     except _UsageError as exc:

@@ -162,6 +162,20 @@ class TestSvgOption(unittest.TestCase):
                     main._write_figure(directory, "depth", "<svg/>")
             self.assertEqual(os.listdir(directory), [])
 
+    def test_the_directory_is_made_at_the_first_figure_and_checked_before_any_work(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            new = os.path.join(directory, "figures")
+            with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
+                    compute=raising(KeyboardInterrupt))):
+                status, _, _ = run_main("depth", "--svg", new)
+            self.assertEqual((status, os.path.exists(new)), (130, False))  # nothing drawn
+            with open(os.path.join(directory, "file"), "w"):
+                pass
+            status, out, err = run_main("depth", "--svg", os.path.join(directory, "file", "x"))
+            self.assertEqual((status, out), (1, ""))                         # refused at once
+            self.assertEqual(len(err.splitlines()), 1, err)
+
     def test_the_figures_written_are_named_and_whole(self):
         import tempfile
         try:

@@ -72,6 +72,13 @@ def start_children():
         return children, None
     for name in ENDINGS:
         children[name] = early(Forked(["depth"], setup=run_busy))
+    # SIGTERM in the window between a figure's temporary file and its rename
+    figures = tempfile.mkdtemp()
+    atexit.register(shutil.rmtree, figures, ignore_errors=True)
+    children["sigterm in a figure"] = early(Forked(
+        ["depth", "--svg", os.path.join(figures, "new")], setup=lambda: setattr(
+            os, "replace", lambda *_: os.kill(os.getpid(), signal.SIGTERM))))
+    children["sigterm in a figure"].directory = figures
     if os.path.exists("/proc/self/status"):
         children["out of memory"] = early(Forked(
             ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory))
@@ -95,6 +102,15 @@ CHILDREN, SHORT_WRITES_READER = start_children()
 
 
 @unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "needs POSIX signals")
+class TestFigureWrite(unittest.TestCase):
+    @unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "POSIX signals")
+    def test_sigterm_while_a_figure_is_written_leaves_no_temporary_file(self):
+        child = CHILDREN["sigterm in a figure"]
+        self.assertEqual(child.wait(10), 128 + signal.SIGTERM)
+        child.communicate()
+        self.assertEqual(os.listdir(os.path.join(child.directory, "new")), [])
+
+
 class TestChildren(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
