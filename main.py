@@ -5874,13 +5874,18 @@ def _number_list(what, high, low=1):
         if len(parts) > MAX_SIZES:
             raise ValueError(f"takes at most {MAX_SIZES} {what}, got {len(parts)}")
         try:
-            return [_whole_number(part, high, low) for part in parts]
+            numbers = [_whole_number(part, high, low) for part in parts]
         except ValueError:
             if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands
                 raise ValueError(f"{what} are separated by commas, so {_echo(text)} is not "
                                  "one number: write one million as 1000000 or 1_000_000") \
                     from None
             raise
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        if twice:
+            raise ValueError(f"takes each of its {what} once, got {', '.join(map(str, twice))} "
+                             "more than once")
+        return numbers
     return parse
 
 

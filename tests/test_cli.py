@@ -177,7 +177,8 @@ class TestBadArguments(unittest.TestCase):
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
            ["--length", str(2 ** 20 + 1)], ["--widths", "513"], ["--widths", "8,,16"],
            ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "100001"],
-           ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""])
+           ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
+           ["--widths", "8,8,8"], ["--lengths", "10,10"], ["--sizes", "1000,20,1000"])
 
     def assert_usage_error(self, argv, expected=""):
         status, out, err = run_main(*argv)
