@@ -1,3 +1,7 @@
+# /// script
+# requires-python = ">=3.9"
+# dependencies = []
+# ///
 """Why transformers: the serial depth of a recurrence against a reduction.
 
 The runnable companion to "Why Transformers - The Problems with RNNs", lesson 1
@@ -5905,14 +5909,14 @@ def _parse_directory(text):
 
 
 def _program_name():
-    """Return the name the command was run by: why-transformers when installed, else main.py."""
-    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return "why-transformers" if name.startswith("why-transformers") else "main.py"
+    """Return the program's name in messages: main.py, a script run where it is
+    (nothing installs it: see the README)."""
+    return "main.py"
 
 
 def _run_command(prog):
-    """Return how the user runs this program: python main.py, or why-transformers."""
-    return prog if prog == "why-transformers" else "python main.py"
+    """Return how the user runs this program."""
+    return f"python {prog}"
 
 
 def _build_parser(prog):

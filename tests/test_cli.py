@@ -95,15 +95,19 @@ class TestSections(unittest.TestCase):
         self.assertNotIn("main.py all", after_all)
         self.assertIsNone(main._closing(["scan", "depth"]))
 
-    def test_the_closing_hint_names_the_program_as_it_was_started(self):
-        installed = main._closing(list(main.DEFAULT_SECTIONS), "why-transformers")
-        self.assertEqual(installed.splitlines()[-1],
-                         "More: why-transformers all; every term: why-transformers terms")
-        self.assertNotIn("main.py", installed)
-        with patched(sys, argv=["/usr/local/bin/why-transformers"]):
-            _, out, _ = run_main("--sizes", "100", "--reps", "1")
-        self.assertEqual(out.splitlines()[-1],
-                         "More: why-transformers all; every term: why-transformers terms")
+    def test_nothing_is_installed_and_the_script_carries_its_pep_723_metadata(self):
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+            project = f.read()
+        self.assertNotIn("[project.scripts]", project)
+        self.assertIn("py-modules = []", project)                 # no module named main
+        with open(os.path.join(ROOT, "main.py"), encoding="utf-8") as f:
+            source = f.read()
+        # PEP 723's reference regular expression, and what the block must say
+        blocks = re.findall(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s"
+                            r"(?P<content>(^#(| .*)$\s)+)^# ///$", source)
+        self.assertEqual([b[0] for b in blocks], ["script"])
+        content = "".join(line[2:] for line in blocks[0][1].splitlines(keepends=True))
+        self.assertEqual(content, 'requires-python = ">=3.9"\ndependencies = []\n')
 
     def test_a_long_section_says_so_on_stderr_before_it_starts(self):
         # Also when stdout is not a terminal; and a short run says nothing.
