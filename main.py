@@ -634,11 +634,13 @@ def render_terms(glossary=GLOSSARY):
 
 # Each section of the command line registers itself where its part ends:
 # what it computes from the options, how it renders as text, which options it
-# reads, its figure (or None), its summary for --help, and for a section that
-# takes more than a few seconds, the line it writes to stderr before it starts.
-# `all` runs them in the order of this file.
+# reads, its figure (or None), its summary for --help, and how long its work
+# takes for given options: (seconds on a quiet 2-core machine, what it does),
+# from which the command line says so on stderr before a long section starts,
+# and refuses one that would take more than MAX_SECONDS. `all` runs them in
+# the order of this file.
 
-Section = collections.namedtuple("Section", "summary compute render options figure notice",
+Section = collections.namedtuple("Section", "summary compute render options figure takes",
                                  defaults=(None, None))
 SECTIONS = {}
 
@@ -690,10 +692,19 @@ SECTIONS["depth"] = Section(
     summary="serial depth of the recurrence and the reduction",
     compute=lambda opts: depth_rows(),
     render=render_depth, options=(), figure=figure_depth)
+# Measured here: building the input costs about 100 ns a value, and a sample
+# of both functions about 28 ns a value.
+def _timing_takes(sizes, reps):
+    """Return (seconds, what) of timing both lesson functions at these sizes."""
+    return (sum(sizes) * (1e-7 + reps * 2.8e-8),
+            f"{_quantity(len(sizes), 'size')}, {_quantity(reps, 'sample')} of each")
+
+
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
-    render=render_wallclock, options=("--sizes", "--reps"))
+    render=render_wallclock, options=("--sizes", "--reps"),
+    takes=lambda opts: _timing_takes(opts.sizes or WALLCLOCK_SIZES, opts.reps))
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda opts: scan_check(opts.length or SCAN_LENGTH),
@@ -833,7 +844,10 @@ def render_hidden(rows):
 SECTIONS["hidden"] = Section(
     summary="exercise (easy): hidden state of width 1, 8, 64",
     compute=lambda opts: hidden_rows(opts.widths or HIDDEN_WIDTHS, reps=opts.reps),
-    render=render_hidden, options=("--widths", "--reps"))
+    render=render_hidden, options=("--widths", "--reps"),
+    # measured here: about 2 µs per weight per sample (a width w has w^2)
+    takes=lambda opts: (2e-6 * opts.reps * sum(w * w for w in opts.widths or HIDDEN_WIDTHS),
+                        f"{_quantity(len(opts.widths or HIDDEN_WIDTHS), 'width')} timed"))
 
 
 # ============================================================================
@@ -1001,7 +1015,8 @@ def figure_sweep(result):
 SECTIONS["sweep"] = Section(
     summary="exercise (hard): lengths 64 ... 65,536, plotted",
     compute=lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
-    render=render_sweep, options=("--sizes", "--reps"), figure=figure_sweep)
+    render=render_sweep, options=("--sizes", "--reps"), figure=figure_sweep,
+    takes=lambda opts: _timing_takes(opts.sizes or SWEEP_SIZES, opts.reps))
 
 
 # ============================================================================
@@ -2678,6 +2693,16 @@ def warmup_table():
                         for w in WARMUP_WEIGHTS]}
 
 
+# Measured here with 7 samples at 1,000, 1,000,000 and 10,000,000 values:
+# about 5 s, 10 s and 55 s, and at the largest 1.36 GB at its peak.
+CORES_BYTES_PER_VALUE = 136
+
+
+def _cores_seconds(n, reps):
+    """Return about how long cores_section(n, reps) takes on a quiet 2-core machine."""
+    return reps * (0.7 + 7e-7 * n)
+
+
 def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=CORES_MAX, start_method=None):
     """Return the cores measurements: for P = 1 (serial, in this process) and
     P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
@@ -2949,8 +2974,9 @@ SECTIONS["cores"] = Section(
     compute=lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
                                        opts.reps if opts.reps_given else CORES_REPS),
     render=render_cores, options=("--sizes", "--reps"), figure=figure_cores,
-    notice=lambda opts: _notice(10 * max(opts.sizes or (CORES_N,)) / CORES_N,
-                                "every task timed on 1 and on 2 or more processes"))
+    takes=lambda opts: (_cores_seconds(max(opts.sizes or (CORES_N,)),
+                                       opts.reps if opts.reps_given else CORES_REPS),
+                        "every task timed on 1 and on 2 or more processes"))
 
 
 # ============================================================================
@@ -3347,11 +3373,11 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
 TRAIN_SECONDS_PER_STEP_T = 39 / (TRAIN_STEPS * TRAIN_SEEDS * sum(TRAIN_LENGTHS))
 
 
-def _train_notice(lengths, steps, seeds):
-    """Return the line that says how long training will take, or None when short."""
+def _train_takes(lengths, steps, seeds):
+    """Return (seconds, what) of training with these options."""
     runs = len(lengths) * len(TRAIN_MODELS) * seeds
-    seconds = TRAIN_SECONDS_PER_STEP_T * steps * seeds * sum(lengths)
-    return _notice(seconds, f"{runs} runs of {steps:,} steps")
+    return (TRAIN_SECONDS_PER_STEP_T * steps * seeds * sum(lengths),
+            f"{runs} runs of {steps:,} steps")
 
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
@@ -3527,8 +3553,8 @@ SECTIONS["train"] = Section(
                                        opts.seeds or TRAIN_SEEDS,
                                        progress=_progress_line(sys.stderr)),
     render=render_train, options=("--lengths", "--steps", "--seeds"), figure=figure_train,
-    notice=lambda opts: _train_notice(opts.lengths or TRAIN_LENGTHS,
-                                      opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS))
+    takes=lambda opts: _train_takes(opts.lengths or TRAIN_LENGTHS,
+                                    opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS))
 
 
 # ============================================================================
@@ -5833,6 +5859,7 @@ written), 2 if FILE.py cannot be read or is not Python.
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 DEFAULT_REPS = 3
 MAX_SIZES = 100                 # how many --sizes (or --widths, --lengths) at most
+MAX_SECONDS = 3_600             # a section estimated to run longer is refused
 VALUE_OPTIONS = ("--sizes", "--reps", "--length", "--widths", "--lengths", "--steps", "--seeds")
 CLI_MAX_SCAN_LENGTH = 1 << 20    # the command line's limits: runs of seconds to minutes
 CLI_MAX_HIDDEN_WIDTH = 512
@@ -5954,8 +5981,11 @@ def _build_parser(prog):
                         help=(f"sequence lengths for {users('--sizes')} (cores takes the "
                               f"largest): up to {MAX_SIZES} sizes separated by commas, each 1 "
                               f"to {MAX_SIZE:,} (one million is 1000000 or 1_000_000). "
-                              f"{MAX_SIZE:,} takes about 500 MB of memory and 1.5 s per size "
-                              "here; in cores, about 1 GB and 25 s"))
+                              f"{MAX_SIZE:,} takes about 500 MB of memory and "
+                              f"{_timing_takes([MAX_SIZE], DEFAULT_REPS)[0]:.1f} s per size "
+                              "here; in cores, about "
+                              f"{format_bytes(CORES_BYTES_PER_VALUE * MAX_SIZE)} and "
+                              f"{_cores_seconds(MAX_SIZE, CORES_REPS):.0f} s"))
     parser.add_argument("--reps", type=option(_parse_reps), metavar="K",
                         help=(f"timing samples per function in {users('--reps')}; the fastest "
                               f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS}, "
@@ -6030,7 +6060,7 @@ def _run(opts, prog):
     was done is written."""
     results = {}
     for name in opts.sections:
-        notice = SECTIONS[name].notice and SECTIONS[name].notice(opts)
+        notice = SECTIONS[name].takes and _notice(*SECTIONS[name].takes(opts))
         if notice:
             _complain(f"{prog}: {name}: {notice}")
         try:
@@ -6053,6 +6083,22 @@ def _run(opts, prog):
     if closing is not None:
         _write(sys.stdout, "\n" + closing + "\n")
     return 0
+
+
+def _refuse_the_too_long(opts):
+    """Raise _UsageError for a chosen section whose work, with these options,
+    would take more than MAX_SECONDS; the message names the options."""
+    for name in opts.sections:
+        takes = SECTIONS[name].takes
+        seconds = takes(opts)[0] if takes else 0.0
+        if seconds > MAX_SECONDS:
+            given = [(o, getattr(opts, o[2:])) for o in SECTIONS[name].options
+                     if getattr(opts, o[2:]) is not None and (o != "--reps" or opts.reps_given)]
+            shown = " ".join(f"{o} {','.join(map(str, v)) if isinstance(v, list) else v}"
+                             for o, v in given)
+            raise _UsageError(f"{name} {_echo(shown)} would take about {seconds / 60:,.0f} min "
+                              f"(on a quiet 2-core machine); at most {MAX_SECONDS // 60} min "
+                              "is run: choose fewer or smaller values")
 
 
 def _write_results(results, opts):
@@ -6223,6 +6269,7 @@ def main(argv=None):
                       f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
                       "--svg ignored")
             opts.svg = None
+        _refuse_the_too_long(opts)
         if opts.svg:
             _check_directory(opts.svg)
         _check_output(sys.stdout)       # before any work: a closed output is found now

@@ -116,13 +116,29 @@ class TestSections(unittest.TestCase):
                                                 render=lambda result: "")
         with patched(main.SECTIONS, cores=quick):
             status, _, err = run_main("cores")
-            self.assertEqual(run_main("cores", "--sizes", "1000")[2], "")
-        self.assertEqual((status, seen), (0, [1, 1]))
+        self.assertEqual((status, seen), (0, [1]))
         self.assertRegex(err, r"^main\.py: cores: every task timed on 1 and on 2 or more "
                               r"processes: about \d+ s \(measured on a quiet 2-core machine\)\n$")
-        self.assertIn("36 runs of 10,000 steps: about 39 s", main._train_notice((10, 20, 40),
-                                                                                10_000, 4))
-        self.assertIsNone(main._train_notice((10,), 1_000, 4))
+        self.assertEqual(run_main("wallclock", "--sizes", "1000", "--reps", "1")[2], "")
+        self.assertEqual(main._notice(*main._train_takes((10, 20, 40), 10_000, 4)),
+                         "36 runs of 10,000 steps: about 39 s (measured on a quiet 2-core "
+                         "machine)")
+        self.assertIsNone(main._notice(*main._train_takes((10,), 1_000, 4)))
+
+    def test_every_timed_section_estimates_its_work_from_its_options(self):
+        # each says so before a long run, with the numbers its options give
+        opts = main._parse_args(["hidden", "--widths", "512,511,510", "--reps", "10"], "main.py")
+        self.assertIn("3 widths timed", main._notice(*main.SECTIONS["hidden"].takes(opts)))
+        opts = main._parse_args(["sweep", "--sizes", "10000000,9999999", "--reps", "9"], "m")
+        self.assertIn("2 sizes, 9 samples of each", main._notice(*main.SECTIONS["sweep"].takes(
+            opts)))
+
+    def test_a_section_estimated_past_an_hour_is_refused_naming_its_options(self):
+        status, out, err = run_main("train", "--lengths", "1000", "--steps", "100000",
+                                    "--seeds", "20")
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, r"^main\.py: error: train '--lengths 1000 --steps 100000 --seeds "
+                              r"20' would take about [0-9,]+ min .* at most 60 min is run")
 
     def test_depth_section_labels_the_ratio_as_a_depth_ratio(self):
         _, out, _ = run_main("depth")

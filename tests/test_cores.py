@@ -208,13 +208,13 @@ class TestCoresSection(unittest.TestCase):
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
         # Two CPUs as far as the section can tell, so that it tries to start processes.
         with patched(main, _cpu_count=lambda: 2, WorkerPool=raising(OSError("no fork here"))):
-            status, out, err = run_main("cores", "depth", "--sizes", "1000")
+            status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("not run: processes cannot start here (no fork here)", out)
         self.assertIn("=== serial-depth comparison ===", out)
 
     def test_one_value_is_said_in_one_line_and_the_run_goes_on(self):
-        status, out, err = run_main("cores", "depth", "--sizes", "1")
+        status, out, err = run_main("cores", "depth", "--sizes", "1", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("not run: N = 1: one value has no split", out)
         self.assertIn("=== serial-depth comparison ===", out)
