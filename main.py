@@ -261,11 +261,10 @@ def render_depth(rows):
     last = max(rows, key=lambda r: r["n"])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap(f"At N = {last['n']:,} the recurrence's chain is "
-               f"{last['depth_ratio']:,.0f} times the tree's. Depth is the longest chain of "
-               "steps that wait for each other: rnn_style's N steps, one after another; "
-               "attention_style's N - 1 additions arranged as a tree (tree_reduce), though "
-               "sum() itself adds left to right."),
+        *_wrap(f"At N = {last['n']:,} the recurrence's depth, its longest chain of steps "
+               f"that wait for each other, is {last['depth_ratio']:,.0f} times the tree's: "
+               "rnn_style's is N; attention_style's N - 1 additions can form a tree "
+               "(tree_reduce), though sum() adds left to right."),
         table,
         *_wrap("depth ratio: the most that parallel units could gain. Counts, not times."),
     ])
@@ -307,16 +306,15 @@ def render_wallclock(rows):
     found = wallclock_finding(rows)
     low, high = _format_ratio(found["low"]), _format_ratio(found["high"])
     span = low if low == high else f"{low} to {high}"
-    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style at every N here",
-               "attention_style": f"attention_style was the slower at every N here (rnn / attn "
+    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style at every N",
+               "attention_style": f"attention_style was the slower at every N (rnn / attn "
                                   f"{span})",
-               "both": f"Neither was the slower at every N here (rnn / attn {span})"}
+               "both": f"Neither was the slower at every N (rnn / attn {span})"}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap(opening[found["slower"]] + ": one core runs both, so what differs is "
-               "Python's loop against sum()'s loop in C, not parallelism."),
+        *_wrap(opening[found["slower"]] + " (rnn / attn, best of several runs): on one "
+               "core, Python's loop against sum() in C, not parallelism."),
         _timing_table(rows),
-        "rnn / attn: the best of several runs of each.",
     ])
 
 
@@ -369,30 +367,27 @@ def render_scan(result):
              f"parallel_scan differs from serial_scan at "
              f"{_quantity(r['mismatches'], 'position')}")
     opening = (f"{agree}: with one value there is nothing to combine." if r["length"] == 1 else
-               f"{agree} in {_quantity(r['parallel_steps'], 'round')} of side-by-side "
-               f"combines, where serial_scan makes "
-               f"{_quantity(r['serial_steps'], 'dependent combine')} (N - 1: the first "
-               "total is xs[0] itself).")
+               f"{agree} in {_quantity(r['parallel_steps'], 'round')}, where serial_scan "
+               f"chains {_quantity(r['serial_steps'], 'combine')} (N - 1: the first total is "
+               "xs[0]).")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        *_wrap(opening),
-        *_wrap(f"The Medium exercise: every prefix sum (running total) of "
-               f"{_quantity(r['length'], 'random float')} in [-1, 1) (seed {r['seed']})."),
+        *_wrap(f"The Medium exercise, on {_quantity(r['length'], 'random float')} in "
+               f"[-1, 1) (seed {r['seed']}): {opening}"),
         f"mismatches (more than {r['rel_tol']:g} x the largest value apart): "
         f"{r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         *_wrap("The last values agree to the last digit." if same else
-               "The last digits differ: float addition rounds differently in another order."),
+               "The last digits differ: float rounding depends on the order of additions."),
     ])
 
 
 TAKEAWAY = """\
-takeaway: a recurrence run step by step is a chain of N steps; a reduction can
-be a tree of depth log2 N. The lesson's h = 0.9*h + x is linear, so it also
-runs as a scan of depth about log2 N (the ssm section); tanh stays a chain.
-Attention reduces over all N positions: transformers traded the chain for the
-tree, and pay N^2 work (N^2 memory where the scores are stored)."""
+takeaway: a recurrence run step by step is a chain of N steps, a reduction a
+tree of depth log2 N; the lesson's linear h = 0.9*h + x can run as a scan of
+that depth too (the ssm section), a tanh step cannot. Transformers traded the
+chain for attention's tree, paying N^2 work."""
 
 TAKEAWAY_ALL = """\
 takeaway: a recurrence run step by step is a chain of N steps; a reduction can
@@ -568,7 +563,7 @@ GLOSSARY = {
     "restricted self-attention": "attention that looks only at the r nearest positions.",
     "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
            "to the next.",
-    "scan": "the prefix sums of a sequence under an associative operation: one at a time "
+    "scan": "every prefix sum of a sequence under an associative operation: one at a time "
             "(serial_scan), in rounds (Hillis-Steele) or in sweeps up and down a tree "
             "(Blelloch, Brent-Kung).",
     "seed": "the number that fixes a random generator, so that every run gives the same "

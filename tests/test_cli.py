@@ -154,17 +154,16 @@ class TestSections(unittest.TestCase):
     def test_scan_section_reports_no_mismatch_and_both_depths(self):
         _, out, _ = run_main("scan")
         self.assertIn("mismatches (more than 1e-09 x the largest value apart): 0", out)
-        self.assertIn("numbers in 10 rounds of side-by-side combines, where serial_scan makes "
-                      "1,023 dependent combines", " ".join(out.split()))
+        self.assertIn("numbers in 10 rounds, where serial_scan chains 1,023 combines",
+                      " ".join(out.split()))
 
     def test_scan_counts_read_as_words_at_one_and_two_values(self):
         _, one, _ = run_main("scan", "--length", "1")
         _, two, _ = run_main("scan", "--length", "2")
         one = " ".join(one.split())
-        self.assertIn("(running total) of 1 random float in", one)
+        self.assertIn("on 1 random float in", one)
         self.assertIn("with one value there is nothing to combine", one)
-        self.assertIn("in 1 round of side-by-side combines, where serial_scan makes 1 dependent "
-                      "combine (", " ".join(two.split()))
+        self.assertIn("in 1 round, where serial_scan chains 1 combine (", " ".join(two.split()))
 
 
 class TestJson(unittest.TestCase):

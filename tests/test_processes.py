@@ -331,7 +331,8 @@ FILES = {
     "harness.py": ("\ufeffimport concurrent.futures\nimport multiprocessing\n"
                    "from helper import mean\n\n\ndef attention_style(xs):\n"
                    "    with concurrent.futures.ThreadPoolExecutor(64) as pool:\n"
-                   "        list(pool.map(abs, xs))\n    return mean(xs)\n\n\n"
+                   "        list(pool.map(len, [xs[k::64] for k in range(64)]))\n"
+                   "    return mean(xs)\n\n\n"
                    "def depth(n):\n    if n == 1:\n"
                    "        process = multiprocessing.Process(target=int)\n"
                    "        process.start()\n        process.join()\n"
@@ -385,7 +386,7 @@ SLEEPER = ("import os\nimport time\n\n\ndef rnn_style(xs, decay=0.9):\n"
 
 HANG = ("import time\n\n\ndef rnn_style(xs, decay=0.9):\n    while True:\n"
         "        time.sleep(0.01)\n")
-SIGNAL_TRIALS = 30          # a 1-in-10 window is missed by all of them 4% of the time
+SIGNAL_TRIALS = 12          # delays 0.25 ms apart: a window a tenth of the 3 ms is hit
 
 
 def start_check_children():
