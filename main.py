@@ -5602,7 +5602,13 @@ def _grade_in_child(job, seconds):
                 why = _stop_reason(kind, child.ended, seconds)
                 if imported is None:
                     imported = {"event": "import failed", "stopped": why}
-                elif record is not None:
+                elif record is None:        # between two functions: the next one stops
+                    pending = [n for n in job["names"] if n not in records
+                               and imported.get("found", {}).get(n) == "here"]
+                    if pending:
+                        records[pending[0]] = {"cases": [], "work": [], "printed": None,
+                                               "stopped": why}
+                else:
                     record["stopped"] = why
                 break
     finally:

@@ -268,6 +268,42 @@ class TestVerdicts(unittest.TestCase):
                          ("FAIL", "at n = 1 it did not finish in 10 s"))
 
 
+class ScriptedChild:
+    """A stand-in for _GradingProcess that sends the events of a child which
+    imports the file and then ends before it starts any function."""
+    started = 0
+
+    def __init__(self, job):
+        type(self).started += 1
+        if type(self).started > 3:          # the same child again and again: no progress
+            raise RuntimeError("check_solutions started the same grading again")
+        self.events = iter([{"event": "imported", "printed": None,
+                             "found": dict.fromkeys(main.CHECKED, "here")}])
+        self.ended = "exit status 4"
+
+    def receive(self, deadline):
+        return next(self.events, {"event": "ended"})
+
+    def close(self, wait=0.0):
+        pass
+
+
+class TestRestarts(unittest.TestCase):
+    def test_a_child_that_ends_between_two_functions_fails_the_next_one(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "mine.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("def depth(n):\n    return n, 1\n")
+            with patched(main, _GradingProcess=ScriptedChild):
+                ScriptedChild.started = 0
+                report = main.check_solutions(path, ("depth", "serial_scan"))
+        self.assertEqual([(r["name"], r["verdict"], r["detail"]) for r in report["functions"]],
+                         [("depth", "FAIL", "at n = 1 it ended its process (exit status 4: "
+                           "os._exit, or a crash)"),
+                          ("serial_scan", "FAIL", "at N = 0 with random floats it ended its "
+                           "process (exit status 4: os._exit, or a crash)")])
+
+
 class TestPlainData(unittest.TestCase):
     """Only plain data crosses from the child: subclasses read as their base values."""
 
