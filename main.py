@@ -16,6 +16,7 @@ what it means for learning.
     python main.py all --svg f  # every section, and its figures in f/
     python main.py --help       # every section and option
     python main.py terms        # every term the sections print, in plain words
+    python main.py terms WORD   # one of them
     python main.py check F.py   # your own solutions of the exercises, graded
     python -m unittest          # the tests, and the examples in the docstrings
 
@@ -1305,9 +1306,14 @@ def measure_work_depth(algorithm, n):
     (7, 3)
     """
     n = _require_size("measure_work_depth", "n", n, low=0, high=MAX_COUNTED)
-    tally = Tally()
-    result = algorithm([Counted(1.0, tally) for _ in range(n)])
+    result, tally = _on_counted(algorithm, n)
     return tally.work, _depth_of(result)
+
+
+def _on_counted(algorithm, n):
+    """Return algorithm's result on n fresh Counted ones, and their tally."""
+    tally = Tally()
+    return algorithm([Counted(1.0, tally) for _ in range(n)]), tally
 
 
 def _depth_of(result):
@@ -5272,9 +5278,8 @@ def _run_work(function, path, send):
     """Run function on lists of Counted ones at CHECK_WORK_LENGTHS, op left
     out; send each length's work, depth and totals (an exception, if one)."""
     for n in CHECK_WORK_LENGTHS:
-        tally = Tally()
         try:
-            out = function([Counted(1, tally) for _ in range(n)])
+            out, tally = _on_counted(function, n)
             totals = [c.value if type(c) is Counted else c for c in out]
             deepest = _depth_of(out)
         except BaseException as exc:
@@ -5736,17 +5741,17 @@ def _same(got, expected):
     if got == expected and type(got) is type(expected) is not list:
         return True
     scale = max((abs(x) for x in _leaves(expected) if type(x) is float), default=1.0)
-    return _agrees(got, expected, SCAN_REL_TOL * max(1.0, scale))
+    return _matches(got, expected, SCAN_REL_TOL * max(1.0, scale))
 
 
-def _agrees(got, expected, tolerance):
+def _matches(got, expected, tolerance):
     if type(expected) is list:
         if type(got) is not list or len(got) != len(expected):
             return False
         if (got == expected and not any(type(e) is list for e in expected)
                 and list(map(type, got)) == list(map(type, expected))):
             return True                 # equal item by item, each of its kind: read in C
-        return all(_agrees(g, e, tolerance) for g, e in zip(got, expected))
+        return all(_matches(g, e, tolerance) for g, e in zip(got, expected))
     if type(expected) is float:
         try:
             return type(got) in (int, float) and abs(got - expected) <= tolerance
@@ -6036,7 +6041,7 @@ def _help_epilog(prog):
     return (f"sections (in parentheses, the options they read):\n{listing}\n"
             f"  {'all':<10} every section above\n\n"
             f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
-            f"{prog} terms: every term the sections print, in plain words.\n"
+            f"{prog} terms [WORD]: every term the sections print, in plain words (or one).\n"
             f"{prog} check FILE.py: grade your own solutions of the exercises;\n"
             f"{prog} check --template prints a file to start from.\n")
 
