@@ -43,7 +43,7 @@ TERMS = {
 }
 
 # Capitals that are no term: the program's own words, signals, units, emphasis.
-NOT_TERMS = {"FAIL", "DIR", "FILE", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP", "SIGTERM",
+NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP", "SIGTERM",
              "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM"}
 
 
