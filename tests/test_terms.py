@@ -43,8 +43,8 @@ TERMS = {
 }
 
 # Capitals that are no term: the program's own words, signals, units, emphasis.
-NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP", "SIGTERM",
-             "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM"}
+NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP",
+             "SIGTERM", "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM"}
 
 
 # Every string constant of main.py but its docstrings and the glossary itself,
