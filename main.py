@@ -5541,10 +5541,12 @@ def check_solutions(path, names=None, seconds=CHECK_SECONDS):
 
     The file's verdict: imported, not Python, or FAIL (its import raised, or
     did not finish in `seconds`). A function's: pass, FAIL, not parallel (a
-    correct parallel_scan whose depth grows faster than 2 log2 N), not written
-    yet (it raises NotImplementedError), or not attempted (the file does not
-    define it). Each function has `seconds`; one that does not finish, or ends
-    its process, fails, and a new child grades the ones after it. Nothing the
+    correct parallel_scan whose depth passes 2 ceil(log2 N) at one of
+    CHECK_WORK_LENGTHS), not written yet (it raises NotImplementedError at
+    its first case), or not attempted (the file does not define it). Each
+    function has `seconds`; one that does not finish, or ends its process
+    (during it or just before it), fails, and a new child grades the ones
+    after it. Nothing the
     learner's code started outlives this call, unless it left the child's
     process group. Every verdict is decided here, never in the child."""
     if not 0 < seconds < math.inf:
