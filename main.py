@@ -2414,7 +2414,7 @@ def render_stream(result):
     shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                        for m in caches)
     small, large = rows[0], rows[-1]
-    states = sorted({format_bytes(r["state_bytes"]) for r in rows})
+    states = [format_bytes(b) for b in sorted({r["state_bytes"] for r in rows})]
     found = (f"The KV cache grew from {format_bytes(small['cache_bytes'])} at T = "
              f"{small['tokens']:,} to {format_bytes(large['cache_bytes'])} at T = "
              f"{large['tokens']:,}" if len(rows) > 1 else
