@@ -242,6 +242,8 @@ WALLCLOCK_SIZES = (1_000, 10_000, 100_000, 1_000_000)
 SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
+MAX_SIZE = 10_000_000           # the longest sequence a function here accepts: 500 MB of floats
+MAX_REPS = 100                  # timing samples at most
 
 
 def depth_rows(sizes=DEPTH_SIZES):
@@ -384,262 +386,6 @@ def render_scan(result):
     ])
 
 
-TAKEAWAY = """\
-takeaway: a recurrence run step by step is a chain of N steps, a reduction a
-tree of depth log2 N; the lesson's linear h = 0.9*h + x can run as a scan of
-that depth too (the ssm section), a tanh step cannot. Transformers traded the
-chain for attention's tree, paying N^2 work."""
-
-TAKEAWAY_ALL = """\
-takeaway: a recurrence run step by step is a chain of N steps; a reduction can
-be a tree of depth log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
-(ssm, work): that is how state-space models train in parallel. A tanh
-recurrence cannot be regrouped; Newton's method solves it in a few scans where
-every step shrinks errors, in many or not at all where steps expand (deer).
-Attention reduces over all N positions at once and pays N^2 work, and N^2
-memory when it stores the scores (cost); linear attention and state-space
-models lie between the two (linear); and generating, every model goes one
-token at a time (teacher)."""
-
-
-# ============================================================================
-# The lesson ends here. What follows works its exercises (parts 1 and 2; the
-# Medium one is the scan above) and measures its other claims (parts 3-14),
-# each part a section of the command line. Then the machinery.
-#
-# Short names used below:
-#   N        sequence length (n in function arguments)
-#   x, h     an input and a hidden state; h_t is the state after step t
-#   decay    the linear step's factor a in h = a*h + x; w the tanh step's
-#   op       an associative combine: op(op(a, b), c) == op(a, op(b, c))
-#   step     one link of a chain: it cannot start before the one before it
-#            ends. A step of h = a*h + x is two operations (a multiply, an add).
-#   combine  one application of op: one step of a scan
-#   work     how many operations (or steps) run in all; depth, the longest
-#            chain of them. Each section says which it counts.
-#   d        a state's or a model's width; P the number of lanes or processes
-#   madds    multiply-adds
-# ============================================================================
-
-
-# Every term a section prints, in plain words: `python main.py terms` prints
-# them in alphabetical order, and a test checks that none is missing.
-
-GLOSSARY = {
-    "Adam": "an optimizer: each step moves every parameter against a running average of "
-            "its gradient, divided by the square root of a running average of the "
-            "gradient's square.",
-    "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
-                      "marked; the model must output the sum of the two marked values, "
-                      "however far back they are.",
-    "affine map": "h -> a*h + x: multiply, then add. Two affine maps in a row are again one, "
-                  "which is what lets a scan combine the steps of a linear recurrence.",
-    "associative": "an operation whose grouping does not matter: (a + b) + c = a + (b + c). "
-                   "Only such an operation can be regrouped into a tree or a scan. Float "
-                   "addition is associative only up to rounding.",
-    "associative recall": "storing key -> value pairs, then asking for each value back by "
-                          "its key.",
-    "attention": "each output is a weighted sum of all the values; the weights come from how "
-                 "well a query matches each key (a softmax of their scores).",
-    "baseline": "the score of a model that learned nothing; for the adding problem, always "
-                "predicting 1.",
-    "binomial tail": "the chance that a count of coin flips lands beyond some number; here, "
-                     "that the crosstalk outweighs the wanted value.",
-    "Blelloch": "a work-efficient scan: a sweep up a tree and a sweep down, about 2 log2 N "
-                "levels and 2N operations. Exclusive: output i leaves out x_i.",
-    "Brent-Kung": "an inclusive scan (Brent and Kung 1982): a sweep up a tree and one down, "
-                  "about 2 log2 N levels and 2N operations. Blelloch's exclusive scan "
-                  "(1990) has the same shape.",
-    "batch": "several sequences processed together, side by side: more work a step, the "
-             "same chain of steps.",
-    "causal": "causal attention lets each position read only itself and the positions "
-              "before it, as generating one token at a time requires.",
-    "chain rule": "the derivative of a chain of steps is the product of each step's "
-                  "derivative: how a gradient reaches an input far back.",
-    "core": "one processor of the CPU; this machine's cores run separate processes at once.",
-    "CPU": "the computer's main processor: a few cores, each running one program's "
-           "steps at a time.",
-    "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
-    "chunk": "a stretch of the sequence handled as one piece: by one process (cores), or "
-             "inside linear attention's chunked form.",
-    "combine": "one application of a scan's operation to two partial results.",
-    "contracts": "a step contracts when it brings two different states closer together (a "
-                 "factor below 1): an error in a state then fades step by step.",
-    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
-                 "top of the wanted value.",
-    "DEER": "Newton's method applied to a whole nonlinear recurrence at once, each "
-            "iteration one scan (Lim et al. 2024).",
-    "dense": "a state updated by a full width x width matrix: every unit reads every unit.",
-    "depth": "the longest chain of operations that must run one after another. With "
-             "unlimited processors, the time follows the depth.",
-    "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
-                "operations a step instead of width^2.",
-    "dilated": "a dilated convolution reads inputs a gap apart (every 2nd, 4th, ...); with "
-               "the gap doubling layer by layer, each layer reaches twice as far back as "
-               "the one before.",
-    "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
-                 "inclusive one includes it.",
-    "feature map": "a function applied to queries and keys so that attention's weights can "
-                   "be summed as they come: linear attention's elu(x) + 1 (x + 1 above 0, "
-                   "e^x below, always positive).",
-    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
-                       "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
-    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
-                   "the state passes unchanged.",
-    "fork": "one way to start a worker process: a copy of this one. Spawn starts a fresh "
-            "Python; forkserver copies a small server process started early.",
-    "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
-            "weights and caches are usually stored.",
-    "gate": "a number between 0 and 1, computed by the model, that scales how much of "
-            "something passes (LSTM, GRU, minGRU).",
-    "GiB": "2^30 bytes (MiB 2^20, KiB 2^10).",
-    "GPU": "a graphics processor: thousands of lanes that run the same operation on "
-           "different numbers at once.",
-    "gradient": "how much the loss changes when a parameter, or an input, changes a little; "
-                "training follows it downhill.",
-    "GRU": "a gated recurrent unit (Cho et al. 2014): an RNN whose gates, read from the input "
-           "and the state, decide how much of the state to keep.",
-    "grouped-query": "grouped-query attention lets several query heads share one key-value "
-                     "head, so the KV cache is smaller.",
-    "held-out": "held-out examples are kept out of training and used only to score the "
-                "model.",
-    "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
-                     "2^k places back (parallel_scan).",
-    "inductive bias": "what a model assumes before it sees any data: an RNN that recent "
-                      "inputs matter most; attention without positions, that order does "
-                      "not matter (hence the positions added to its inputs).",
-    "kernel": "two senses here: a convolution's kernel, the k weights it slides along the "
-              "sequence; and a GPU kernel, one program launched on the GPU.",
-    "key": "in attention, what each position offers to be matched: a query's score with it "
-           "decides that position's weight.",
-    "initialization": "the random parameters a model starts from; another seed gives "
-                      "another initialization.",
-    "KV cache": "the keys and values of every past token that a transformer keeps while it "
-                "generates: it grows with every token.",
-    "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
-                "one value per KV head, per layer, per token.",
-    "lane": "one processor of the simulated machine: one operation per step.",
-    "learning rate": "how far each training step moves the parameters.",
-    "linear attention": "attention with a feature map instead of a softmax: it can be "
-                        "computed as an RNN with a d x d state.",
-    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
-                         "can be regrouped into a scan.",
-    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell "
-            "state and gates that let it keep a value many steps (the forget gate came with "
-            "Gers et al. 2000).",
-    "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
-               "whose slope is its exponent.",
-    "Lyapunov": "the largest Lyapunov exponent: the average log of how much one step "
-                "stretches a small difference; for h = tanh(w*h + x), the average of "
-                "log|w (1 - h^2)|. Below 0, differences fade on average.",
-    "madds": "multiply-adds: a multiply and an add, counted as one.",
-    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu "
-             "and Dao 2023).",
-    "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
-              "(Feng et al. 2024): a linear recurrence, so a scan.",
-    "MSE": "mean squared error: the average of (prediction - target)^2.",
-    "Newton's method": "solve equations by linearizing them around a guess, solving the "
-                       "linear ones, and repeating from the answer.",
-    "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
-              "Phi(z) is the chance that a standard one lies below z.",
-    "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
-                 "count.",
-    "O(N)": "grows in proportion to N (O(N^2): to N squared, O(log N): to its logarithm), "
-            "constant factors aside.",
-    "overflow": "a float too large for 64 bits becomes inf; inf - inf or 0 * inf then gives "
-                "NaN, not a number.",
-    "path length": "how many steps a signal passes through from one position to another: "
-                   "each layer, and in a recurrent layer each of its steps (up to n).",
-    "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
-                  "this for any associative operation.",
-    "process": "a running program with its own memory; the cores section splits work across "
-               "several.",
-    "query": "in attention, what a position looks for: its score with every key becomes a "
-             "weight.",
-    "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
-    "reduction": "combining many values into one, as a sum or a mean does; when associative, "
-                 "it can run as a tree.",
-    "regrouped": "computed in another grouping: ((a + b) + c) + d as (a + b) + (c + d). "
-                 "Allowed for associative operations.",
-    "restricted self-attention": "attention that looks only at the r nearest positions.",
-    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
-           "to the next.",
-    "scan": "every prefix sum of a sequence under an associative operation: one at a time "
-            "(serial_scan), in rounds (Hillis-Steele) or in sweeps up and down a tree "
-            "(Blelloch, Brent-Kung).",
-    "seed": "the number that fixes a random generator, so that every run gives the same "
-            "numbers.",
-    "selective": "a selective scan is a linear recurrence whose decay depends on each input "
-                 "(Mamba): still a scan.",
-    "serial": "one after another, each waiting for the one before.",
-    "sigmoid": "1 / (1 + e^-x): squeezes any number into (0, 1), as a gate needs.",
-    "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
-               "e^s_n).",
-    "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",
-    "spread": "the slowest timing sample over the fastest: large on a busy machine.",
-    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel: S4 "
-           "as a long convolution, S5 and Mamba by a scan.",
-    "state": "the numbers a recurrence carries from one step to the next.",
-    "step": "one link of a chain: it cannot start before the one before it ends.",
-    "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
-    "teacher forcing": "training on a known sequence, feeding the true previous token rather "
-                       "than the model's guess (Williams and Zipser 1989). A model without a "
-                       "recurrent state (attention) can then compute every position at once; "
-                       "an RNN still steps through its states.",
-    "token": "one unit of a model's input or output: a word, part of a word, or here a "
-             "number.",
-    "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
-                   "2017).",
-    "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
-    "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
-               "the hope that the state has forgotten the wrong start.",
-    "work": "how many operations run in all.",
-}
-
-
-def _notice(seconds, what):
-    """Return the stderr line of a section that takes seconds (measured on a
-    2-core machine) before it starts, or None below 3 s."""
-    if seconds < 3:
-        return None
-    about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-    return f"{what}: about {about} (measured on a quiet 2-core machine)"
-
-
-def render_term(word, glossary=GLOSSARY):
-    """Return one entry of the glossary, found whatever its case; for a word
-    that is no entry, raise _UsageError naming the nearest, if one is near."""
-    import difflib
-    by_case = {term.casefold(): term for term in glossary}
-    term = by_case.get(word.casefold())
-    if term is None:
-        near = difflib.get_close_matches(word.casefold(), by_case, n=1)
-        hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
-        raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
-                          f"(every term: {_run_command(_program_name())} terms)")
-    return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
-
-
-def render_terms(glossary=GLOSSARY):
-    """Return every term and its meaning, alphabetically, wrapped to 79 columns."""
-    lines = ["=== every term the sections print, in plain words ==="]
-    for term in sorted(glossary, key=str.casefold):
-        lines += textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    ")
-    return "\n".join(lines)
-
-
-# Each section of the command line registers itself where its part ends:
-# what it computes from the options, how it renders as text, which options it
-# reads, its figure (or None), its summary for --help, and how long its work
-# takes for given options: (seconds on a quiet 2-core machine, what it does),
-# from which the command line says so on stderr before a long section starts,
-# and refuses one that would take more than MAX_SECONDS. `all` runs them in
-# the order of this file.
-
-Section = collections.namedtuple("Section", "summary compute render options figure takes",
-                                 defaults=(None, None))
-SECTIONS = {}
-
 FIGURE_N = 16                   # the depth figure's sequence
 
 
@@ -684,27 +430,102 @@ def figure_depth(rows):
     return fig.svg()
 
 
-SECTIONS["depth"] = Section(
-    summary="serial depth of the recurrence and the reduction",
-    compute=lambda opts: depth_rows(),
-    render=render_depth, options=(), figure=figure_depth)
-# Measured here: building the input costs about 100 ns a value, and a sample
-# of both functions about 28 ns a value.
+TAKEAWAY = """\
+takeaway: a recurrence run step by step is a chain of N steps, a reduction a
+tree of depth log2 N; the lesson's linear h = 0.9*h + x can run as a scan of
+that depth too (the ssm section), a tanh step cannot. Transformers traded the
+chain for attention's tree, paying N^2 work."""
+
+TAKEAWAY_ALL = """\
+takeaway: a recurrence run step by step is a chain of N steps; a reduction can
+be a tree of depth log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
+(ssm, work): that is how state-space models train in parallel. A tanh
+recurrence cannot be regrouped; Newton's method solves it in a few scans where
+every step shrinks errors, in many or not at all where steps expand (deer).
+Attention reduces over all N positions at once and pays N^2 work, and N^2
+memory when it stores the scores (cost); linear attention and state-space
+models lie between the two (linear); and generating, every model goes one
+token at a time (teacher)."""
+
+
+# ============================================================================
+# The lesson ends here. What follows works its exercises (parts 1 and 2; the
+# Medium one is the scan above) and measures its other claims (parts 3-14),
+# each part a section of the command line. Then the machinery.
+#
+# Short names used below:
+#   N        sequence length (n in function arguments)
+#   x, h     an input and a hidden state; h_t is the state after step t
+#   decay    the linear step's factor a in h = a*h + x; w the tanh step's
+#   op       an associative combine: op(op(a, b), c) == op(a, op(b, c))
+#   step     one link of a chain: it cannot start before the one before it
+#            ends. A step of h = a*h + x is two operations (a multiply, an add).
+#   combine  one application of op: one step of a scan
+#   work     how many operations (or steps) run in all; depth, the longest
+#            chain of them. Each section says which it counts.
+#   d        a state's or a model's width; P the number of lanes or processes
+#   madds    multiply-adds
+# ============================================================================
+
+
+# Each section of the command line registers itself where its part ends, as a
+# Section: its summary for --help; compute, its data from its options (what
+# --json prints); render, that data as text; the options it reads, each with
+# its default; figure, the data drawn as SVG text (or None); takes, how long
+# its work will take for its options, (seconds on a quiet 2-core machine, what
+# it does), from which the command line warns on stderr before a long section
+# starts and refuses one over MAX_SECONDS; and sample, small data of the shape
+# compute returns, which the tests draw and render. `all` runs the sections in
+# the order of this file.
+#
+# An Option is declared once, by the first part that reads it: its flag, how
+# its value reads (one whole number, or a comma-separated list of `each`), its
+# limits, and its help, where {users}, {default}, {low} and {high} become the
+# sections that read it, their defaults and the limits. The command line builds
+# its parser, --help, its notes and its limits from SECTIONS, and compute and
+# takes receive each option as given, or else as the section's default.
+
+Section = collections.namedtuple("Section", "summary compute render options figure takes sample",
+                                 defaults=({}, None, None, None))
+Option = collections.namedtuple("Option", "flag metavar high help low each", defaults=(1, None))
+SECTIONS = {}
+
+SIZES = Option("--sizes", "N,N,...", MAX_SIZE, each="sizes", help=(
+    "sequence lengths for {users} (cores takes the largest): up to {most} sizes "
+    "separated by commas, each {low} to {high:,} (one million is 1000000 or 1_000_000; "
+    "it takes about 500 MB of memory). A section says on stderr what a long run will "
+    "take before it starts"))
+REPS = Option("--reps", "K", MAX_REPS, help=(
+    "timing samples per function in {users}; the fastest is kept ({low} to {high}; "
+    "{default})"))
+LENGTH = Option("--length", "N", 1 << 20, help="the scan's length in {users} ({low} to "
+                "{high:,}; {default})")
+TIMING_REPS = 3
+
+
 def _timing_takes(sizes, reps):
-    """Return (seconds, what) of timing both lesson functions at these sizes."""
+    """Return (seconds, what) of timing both lesson functions at these sizes:
+    building the input costs about 100 ns a value here, and a sample of both
+    functions about 28 ns a value."""
     return (sum(sizes) * (1e-7 + reps * 2.8e-8),
             f"{_quantity(len(sizes), 'size')}, {_quantity(reps, 'sample')} of each")
 
 
+SECTIONS["depth"] = Section(
+    summary="serial depth of the recurrence and the reduction",
+    compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth,
+    sample=lambda: depth_rows())
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
-    compute=lambda opts: wallclock_rows(opts.sizes or WALLCLOCK_SIZES, opts.reps),
-    render=render_wallclock, options=("--sizes", "--reps"),
-    takes=lambda opts: _timing_takes(opts.sizes or WALLCLOCK_SIZES, opts.reps))
+    compute=lambda o: wallclock_rows(o.sizes, o.reps), render=render_wallclock,
+    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
+    takes=lambda o: _timing_takes(o.sizes, o.reps),
+    sample=lambda: [{"n": n, "rnn_s": 5e-8 * n, "attn_s": 1e-8 * n, "ratio": 5.0,
+                     "rnn_spread": 1.1, "attn_spread": 1.2} for n in (1_000, 10_000)])
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
-    compute=lambda opts: scan_check(opts.length or SCAN_LENGTH),
-    render=render_scan, options=("--length",))
+    compute=lambda o: scan_check(o.length), render=render_scan,
+    options={LENGTH: SCAN_LENGTH}, sample=lambda: scan_check(64))
 
 
 # ============================================================================
@@ -850,11 +671,15 @@ def render_hidden(rows):
     ])
 
 
+WIDTHS = Option("--widths", "W,W,...", 512, each="widths", help=(
+    "hidden-state widths in {users} (each {low} to {high}; {default})"))
+
 SECTIONS["hidden"] = Section(
     summary="exercise (easy): hidden state of width 1, 8, 64",
-    compute=lambda opts: hidden_rows(opts.widths or HIDDEN_WIDTHS, reps=opts.reps),
-    render=render_hidden, options=("--widths", "--reps"),
-    takes=lambda opts: _hidden_takes(opts.widths or HIDDEN_WIDTHS, opts.reps))
+    compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
+    options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
+    takes=lambda o: _hidden_takes(o.widths, o.reps),
+    sample=lambda: hidden_rows((1, 2), steps=4, reps=1))
 
 
 # ============================================================================
@@ -1021,9 +846,12 @@ def figure_sweep(result):
 
 SECTIONS["sweep"] = Section(
     summary="exercise (hard): lengths 64 ... 65,536, plotted",
-    compute=lambda opts: sweep(opts.sizes or SWEEP_SIZES, opts.reps),
-    render=render_sweep, options=("--sizes", "--reps"), figure=figure_sweep,
-    takes=lambda opts: _timing_takes(opts.sizes or SWEEP_SIZES, opts.reps))
+    compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
+    options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
+    takes=lambda o: _timing_takes(o.sizes, o.reps),
+    sample=lambda: {"rows": [{"n": n, "rnn_s": 1e-8 * n, "attn_s": 2e-9 * n}
+                             for n in (64, 256, 1_024)], "rnn_exponent": 1.0,
+                    "attn_exponent": 1.0})
 
 
 # ============================================================================
@@ -1167,8 +995,7 @@ def render_ssm(result):
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
-    compute=lambda opts: ssm_check(),
-    render=render_ssm, options=())
+    compute=lambda o: ssm_check(), render=render_ssm, sample=lambda: ssm_check(16))
 
 
 # ============================================================================
@@ -1443,8 +1270,8 @@ def _close_points(rows, a, b):
 
 SECTIONS["work"] = Section(
     summary="work and depth of every algorithm, counted",
-    compute=lambda opts: work_rows(),
-    render=render_work, options=(), figure=figure_work)
+    compute=lambda o: work_rows(), render=render_work, figure=figure_work,
+    sample=lambda: work_rows((8, 16)))
 
 
 # ============================================================================
@@ -1723,8 +1550,8 @@ def figure_lanes(result):
 
 SECTIONS["lanes"] = Section(
     summary="a simulated machine of 1 ... 16,384 lanes",
-    compute=lambda opts: lanes_section(opts.sizes or (LANES_N,)),
-    render=render_lanes, options=("--sizes",), figure=figure_lanes)
+    compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
+    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100))
 
 
 # ============================================================================
@@ -1873,8 +1700,7 @@ def render_cost(result):
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
-    compute=lambda opts: cost_table(),
-    render=render_cost, options=())
+    compute=lambda o: cost_table(), render=render_cost, sample=lambda: cost_table())
 
 
 # ============================================================================
@@ -2031,8 +1857,8 @@ def figure_gradient(result):
 
 SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
-    compute=lambda opts: gradient_rows(),
-    render=render_gradient, options=(), figure=figure_gradient)
+    compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
+    sample=lambda: gradient_rows())
 
 
 # ============================================================================
@@ -2212,8 +2038,8 @@ def figure_capacity(rows):
 
 SECTIONS["capacity"] = Section(
     summary="problem 3: what a state of 64 numbers can recall",
-    compute=lambda opts: capacity_rows(),
-    render=render_capacity, options=(), figure=figure_capacity)
+    compute=lambda o: capacity_rows(), render=render_capacity, figure=figure_capacity,
+    sample=lambda: capacity_rows(reads=64))
 
 
 # ============================================================================
@@ -2472,8 +2298,8 @@ def figure_stream(result):
 
 SECTIONS["stream"] = Section(
     summary="one token at a time: a KV cache against a state",
-    compute=lambda opts: stream_rows(reps=opts.reps),
-    render=render_stream, options=("--reps",), figure=figure_stream)
+    compute=lambda o: stream_rows(reps=o.reps), render=render_stream, figure=figure_stream,
+    options={REPS: TIMING_REPS}, sample=lambda: stream_rows((4, 8), 2, 1))
 
 
 # ============================================================================
@@ -2983,12 +2809,16 @@ def figure_cores(result):
 
 SECTIONS["cores"] = Section(
     summary="this machine's cores: reduction and recurrences",
-    compute=lambda opts: cores_section(max(opts.sizes or (CORES_N,)),
-                                       opts.reps if opts.reps_given else CORES_REPS),
-    render=render_cores, options=("--sizes", "--reps"), figure=figure_cores,
-    takes=lambda opts: (_cores_seconds(max(opts.sizes or (CORES_N,)),
-                                       opts.reps if opts.reps_given else CORES_REPS),
-                        "every task timed on 1 and on 2 or more processes"))
+    compute=lambda o: cores_section(max(o.sizes), o.reps), render=render_cores,
+    figure=figure_cores, options={SIZES: (CORES_N,), REPS: CORES_REPS},
+    takes=lambda o: (_cores_seconds(max(o.sizes), o.reps),
+                     "every task timed on 1 and on 2 or more processes, holding about "
+                     f"{format_bytes(CORES_BYTES_PER_VALUE * max(o.sizes))}"),
+    sample=lambda: {"available": True, "rows": [
+        {"task": task, "processes": p, "speedup": s}
+        for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)
+        for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2,
+        "ideal_every_state": 1.3})
 
 
 # ============================================================================
@@ -3559,14 +3389,26 @@ def figure_train(result):
     return fig.svg()
 
 
+# Its options, with the command line's limits (MAX_SECONDS refuses too long a run).
+LENGTHS = Option("--lengths", "T,T,...", 1_000, low=2, each="lengths", help=(
+    "sequence lengths in {users} (each {low} to {high:,}; {default})"))
+STEPS = Option("--steps", "K", 100_000, help=(
+    "training steps per run in {users} ({low} to {high:,}; {default})"))
+SEEDS = Option("--seeds", "S", 20, help=(
+    "initializations of each model in {users} ({low} to {high}; {default})"))
+
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained, about 40 s here",
-    compute=lambda opts: train_section(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
-                                       opts.seeds or TRAIN_SEEDS,
-                                       progress=_progress_line(sys.stderr)),
-    render=render_train, options=("--lengths", "--steps", "--seeds"), figure=figure_train,
-    takes=lambda opts: _train_takes(opts.lengths or TRAIN_LENGTHS,
-                                    opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS))
+    compute=lambda o: train_section(o.lengths, o.steps, o.seeds,
+                                    progress=_progress_line(sys.stderr)),
+    render=render_train, figure=figure_train,
+    options={LENGTHS: TRAIN_LENGTHS, STEPS: TRAIN_STEPS, SEEDS: TRAIN_SEEDS},
+    takes=lambda o: _train_takes(o.lengths, o.steps, o.seeds),
+    sample=lambda: {"baseline": BASELINE_MSE, "rows": [
+        {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
+        for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
+        for t in (10, 20) for seed in (1, 2)],
+        "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]})
 
 
 # ============================================================================
@@ -3732,8 +3574,8 @@ def render_teacher(rows):
 
 SECTIONS["teacher"] = Section(
     summary="training in parallel, generating one token at a time",
-    compute=lambda opts: teacher_rows(),
-    render=render_teacher, options=())
+    compute=lambda o: teacher_rows(), render=render_teacher,
+    sample=lambda: teacher_rows((8, 16)))
 
 
 # ============================================================================
@@ -4051,8 +3893,8 @@ def figure_deer(rows):
 
 SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
-    compute=lambda opts: deer_rows(),
-    render=render_deer, options=(), figure=figure_deer)
+    compute=lambda o: deer_rows(), render=render_deer, figure=figure_deer,
+    sample=lambda: deer_rows(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30))
 
 
 # ============================================================================
@@ -4303,16 +4145,14 @@ def figure_linear(result):
 
 SECTIONS["linear"] = Section(
     summary="linear attention as an RNN, computed three ways",
-    compute=lambda opts: linear_section(),
-    render=render_linear, options=(), figure=figure_linear)
+    compute=lambda o: linear_section(), render=render_linear, figure=figure_linear,
+    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4), "recall": []})
 
 
 # ============================================================================
 # Machinery: limits and inputs
 # ============================================================================
 
-MAX_SIZE = 10_000_000           # the largest sequence the command line accepts
-MAX_REPS = 100
 MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
 MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
 MAX_READS = 1_000_000           # capacity reads per size
@@ -5869,22 +5709,214 @@ written), 2 if FILE.py cannot be read or is not Python.
 
 
 # ============================================================================
+# Machinery: the glossary (python main.py terms)
+# ============================================================================
+
+# Every term a section prints, in plain words: `python main.py terms` prints
+# them in alphabetical order, and a test checks that none is missing.
+
+GLOSSARY = {
+    "Adam": "an optimizer: each step moves every parameter against a running average of "
+            "its gradient, divided by the square root of a running average of the "
+            "gradient's square.",
+    "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
+                      "marked; the model must output the sum of the two marked values, "
+                      "however far back they are.",
+    "affine map": "h -> a*h + x: multiply, then add. Two affine maps in a row are again one, "
+                  "which is what lets a scan combine the steps of a linear recurrence.",
+    "associative": "an operation whose grouping does not matter: (a + b) + c = a + (b + c). "
+                   "Only such an operation can be regrouped into a tree or a scan. Float "
+                   "addition is associative only up to rounding.",
+    "associative recall": "storing key -> value pairs, then asking for each value back by "
+                          "its key.",
+    "attention": "each output is a weighted sum of all the values; the weights come from how "
+                 "well a query matches each key (a softmax of their scores).",
+    "baseline": "the score of a model that learned nothing; for the adding problem, always "
+                "predicting 1.",
+    "binomial tail": "the chance that a count of coin flips lands beyond some number; here, "
+                     "that the crosstalk outweighs the wanted value.",
+    "Blelloch": "a work-efficient scan: a sweep up a tree and a sweep down, about 2 log2 N "
+                "levels and 2N operations. Exclusive: output i leaves out x_i.",
+    "Brent-Kung": "an inclusive scan (Brent and Kung 1982): a sweep up a tree and one down, "
+                  "about 2 log2 N levels and 2N operations. Blelloch's exclusive scan "
+                  "(1990) has the same shape.",
+    "batch": "several sequences processed together, side by side: more work a step, the "
+             "same chain of steps.",
+    "causal": "causal attention lets each position read only itself and the positions "
+              "before it, as generating one token at a time requires.",
+    "chain rule": "the derivative of a chain of steps is the product of each step's "
+                  "derivative: how a gradient reaches an input far back.",
+    "core": "one processor of the CPU; this machine's cores run separate processes at once.",
+    "CPU": "the computer's main processor: a few cores, each running one program's "
+           "steps at a time.",
+    "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
+    "chunk": "a stretch of the sequence handled as one piece: by one process (cores), or "
+             "inside linear attention's chunked form.",
+    "combine": "one application of a scan's operation to two partial results.",
+    "contracts": "a step contracts when it brings two different states closer together (a "
+                 "factor below 1): an error in a state then fades step by step.",
+    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
+                 "top of the wanted value.",
+    "DEER": "Newton's method applied to a whole nonlinear recurrence at once, each "
+            "iteration one scan (Lim et al. 2024).",
+    "dense": "a state updated by a full width x width matrix: every unit reads every unit.",
+    "depth": "the longest chain of operations that must run one after another. With "
+             "unlimited processors, the time follows the depth.",
+    "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
+                "operations a step instead of width^2.",
+    "dilated": "a dilated convolution reads inputs a gap apart (every 2nd, 4th, ...); with "
+               "the gap doubling layer by layer, each layer reaches twice as far back as "
+               "the one before.",
+    "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
+                 "inclusive one includes it.",
+    "feature map": "a function applied to queries and keys so that attention's weights can "
+                   "be summed as they come: linear attention's elu(x) + 1 (x + 1 above 0, "
+                   "e^x below, always positive).",
+    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
+                       "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
+    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
+                   "the state passes unchanged.",
+    "fork": "one way to start a worker process: a copy of this one. Spawn starts a fresh "
+            "Python; forkserver copies a small server process started early.",
+    "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
+            "weights and caches are usually stored.",
+    "gate": "a number between 0 and 1, computed by the model, that scales how much of "
+            "something passes (LSTM, GRU, minGRU).",
+    "GiB": "2^30 bytes (MiB 2^20, KiB 2^10).",
+    "GPU": "a graphics processor: thousands of lanes that run the same operation on "
+           "different numbers at once.",
+    "gradient": "how much the loss changes when a parameter, or an input, changes a little; "
+                "training follows it downhill.",
+    "GRU": "a gated recurrent unit (Cho et al. 2014): an RNN whose gates, read from the input "
+           "and the state, decide how much of the state to keep.",
+    "grouped-query": "grouped-query attention lets several query heads share one key-value "
+                     "head, so the KV cache is smaller.",
+    "held-out": "held-out examples are kept out of training and used only to score the "
+                "model.",
+    "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
+                     "2^k places back (parallel_scan).",
+    "inductive bias": "what a model assumes before it sees any data: an RNN that recent "
+                      "inputs matter most; attention without positions, that order does "
+                      "not matter (hence the positions added to its inputs).",
+    "kernel": "two senses here: a convolution's kernel, the k weights it slides along the "
+              "sequence; and a GPU kernel, one program launched on the GPU.",
+    "key": "in attention, what each position offers to be matched: a query's score with it "
+           "decides that position's weight.",
+    "initialization": "the random parameters a model starts from; another seed gives "
+                      "another initialization.",
+    "KV cache": "the keys and values of every past token that a transformer keeps while it "
+                "generates: it grows with every token.",
+    "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
+                "one value per KV head, per layer, per token.",
+    "lane": "one processor of the simulated machine: one operation per step.",
+    "learning rate": "how far each training step moves the parameters.",
+    "linear attention": "attention with a feature map instead of a softmax: it can be "
+                        "computed as an RNN with a d x d state.",
+    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
+                         "can be regrouped into a scan.",
+    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell "
+            "state and gates that let it keep a value many steps (the forget gate came with "
+            "Gers et al. 2000).",
+    "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
+               "whose slope is its exponent.",
+    "Lyapunov": "the largest Lyapunov exponent: the average log of how much one step "
+                "stretches a small difference; for h = tanh(w*h + x), the average of "
+                "log|w (1 - h^2)|. Below 0, differences fade on average.",
+    "madds": "multiply-adds: a multiply and an add, counted as one.",
+    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu "
+             "and Dao 2023).",
+    "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
+              "(Feng et al. 2024): a linear recurrence, so a scan.",
+    "MSE": "mean squared error: the average of (prediction - target)^2.",
+    "Newton's method": "solve equations by linearizing them around a guess, solving the "
+                       "linear ones, and repeating from the answer.",
+    "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
+              "Phi(z) is the chance that a standard one lies below z.",
+    "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
+                 "count.",
+    "O(N)": "grows in proportion to N (O(N^2): to N squared, O(log N): to its logarithm), "
+            "constant factors aside.",
+    "overflow": "a float too large for 64 bits becomes inf; inf - inf or 0 * inf then gives "
+                "NaN, not a number.",
+    "path length": "how many steps a signal passes through from one position to another: "
+                   "each layer, and in a recurrent layer each of its steps (up to n).",
+    "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
+                  "this for any associative operation.",
+    "process": "a running program with its own memory; the cores section splits work across "
+               "several.",
+    "query": "in attention, what a position looks for: its score with every key becomes a "
+             "weight.",
+    "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
+    "reduction": "combining many values into one, as a sum or a mean does; when associative, "
+                 "it can run as a tree.",
+    "regrouped": "computed in another grouping: ((a + b) + c) + d as (a + b) + (c + d). "
+                 "Allowed for associative operations.",
+    "restricted self-attention": "attention that looks only at the r nearest positions.",
+    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
+           "to the next.",
+    "scan": "every prefix sum of a sequence under an associative operation: one at a time "
+            "(serial_scan), in rounds (Hillis-Steele) or in sweeps up and down a tree "
+            "(Blelloch, Brent-Kung).",
+    "seed": "the number that fixes a random generator, so that every run gives the same "
+            "numbers.",
+    "selective": "a selective scan is a linear recurrence whose decay depends on each input "
+                 "(Mamba): still a scan.",
+    "serial": "one after another, each waiting for the one before.",
+    "sigmoid": "1 / (1 + e^-x): squeezes any number into (0, 1), as a gate needs.",
+    "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
+               "e^s_n).",
+    "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",
+    "spread": "the slowest timing sample over the fastest: large on a busy machine.",
+    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel: S4 "
+           "as a long convolution, S5 and Mamba by a scan.",
+    "state": "the numbers a recurrence carries from one step to the next.",
+    "step": "one link of a chain: it cannot start before the one before it ends.",
+    "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
+    "teacher forcing": "training on a known sequence, feeding the true previous token rather "
+                       "than the model's guess (Williams and Zipser 1989). A model without a "
+                       "recurrent state (attention) can then compute every position at once; "
+                       "an RNN still steps through its states.",
+    "token": "one unit of a model's input or output: a word, part of a word, or here a "
+             "number.",
+    "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
+                   "2017).",
+    "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
+    "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
+               "the hope that the state has forgotten the wrong start.",
+    "work": "how many operations run in all.",
+}
+
+
+def render_term(word, glossary=GLOSSARY):
+    """Return one entry of the glossary, found whatever its case; for a word
+    that is no entry, raise _UsageError naming the nearest, if one is near."""
+    import difflib
+    by_case = {term.casefold(): term for term in glossary}
+    term = by_case.get(word.casefold())
+    if term is None:
+        near = difflib.get_close_matches(word.casefold(), by_case, n=1)
+        hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
+        raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
+                          f"(every term: {_run_command(_program_name())} terms)")
+    return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
+
+
+def render_terms(glossary=GLOSSARY):
+    """Return every term and its meaning, alphabetically, wrapped to 79 columns."""
+    lines = ["=== every term the sections print, in plain words ==="]
+    for term in sorted(glossary, key=str.casefold):
+        lines += textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    ")
+    return "\n".join(lines)
+
+
+# ============================================================================
 # Machinery: the command line
 # ============================================================================
 
-# What each section shows, how it computes its data from the options, how it
-# renders that data as text, which options it reads, and how it draws its
-# figure (a function returning SVG text, or None).
+# The sections, their options and their defaults are declared in SECTIONS.
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
-DEFAULT_REPS = 3
-MAX_SIZES = 100                 # how many --sizes (or --widths, --lengths) at most
+MAX_SIZES = 100                 # how many values a list option (--sizes, --widths) takes
 MAX_SECONDS = 3_600             # a section estimated to run longer is refused
-VALUE_OPTIONS = ("--sizes", "--reps", "--length", "--widths", "--lengths", "--steps", "--seeds")
-CLI_MAX_SCAN_LENGTH = 1 << 20    # the command line's limits: runs of seconds to minutes
-CLI_MAX_HIDDEN_WIDTH = 512
-CLI_MAX_TRAIN_LENGTH = 1_000
-CLI_MAX_TRAIN_STEPS = 100_000
-CLI_MAX_TRAIN_SEEDS = 20
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
@@ -5944,8 +5976,42 @@ def _number(high, low=1):
     return lambda text: _whole_number(text, high, low)
 
 
-_parse_sizes = _number_list("sizes", MAX_SIZE)
-_parse_reps = _number(MAX_REPS)
+def _options():
+    """Return every option some section reads, once each, in the order of SECTIONS."""
+    return list(dict.fromkeys(option for s in SECTIONS.values() for option in s.options))
+
+
+def _users(option):
+    """Return the names of the sections that read option."""
+    return [name for name, s in SECTIONS.items() if option in s.options]
+
+
+def _defaults(option):
+    """Return the default of option as --help says it: 'default 3', or 'default
+    3, 7 in cores' when sections differ."""
+    def shown(value):
+        return ",".join(map(str, value)) if isinstance(value, tuple) else f"{value:,}"
+    by_value = collections.defaultdict(list)
+    for name in _users(option):
+        by_value[shown(SECTIONS[name].options[option])].append(name)
+    common, *others = sorted(by_value, key=lambda v: -len(by_value[v]))
+    return ", ".join([f"default {common}"] + [f"{v} in {_readable_list(by_value[v])}"
+                                               for v in others])
+
+
+def _option_help(option):
+    """Return option's help line, its fields filled in."""
+    return option.help.format(users=", ".join(_users(option)), default=_defaults(option),
+                              low=option.low, high=option.high, most=MAX_SIZES)
+
+
+def _given(name, opts):
+    """Return the options of section name as it reads them: each as given on
+    the command line, or else the section's default."""
+    import types
+    values = {option.flag[2:]: default for option, default in SECTIONS[name].options.items()}
+    values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
+    return types.SimpleNamespace(**values)
 
 
 def _parse_directory(text):
@@ -5979,16 +6045,13 @@ def _build_parser(prog):
         def print_help(self, file=None):
             raise _HelpRequested(self.format_help())
 
-    def option(parse):                  # argparse reports a ValueError's message only as
-        def checked(text):              # "invalid value"; an ArgumentTypeError's in full
+    def checked(parse):                 # argparse reports a ValueError's message only as
+        def read(text):                 # "invalid value"; an ArgumentTypeError's in full
             try:
                 return parse(text)
             except ValueError as exc:
                 raise argparse.ArgumentTypeError(str(exc)) from None
-        return checked
-
-    def users(name):
-        return ", ".join(s for s, section in SECTIONS.items() if name in section.options)
+        return read
 
     parser = Parser(
         prog=prog,
@@ -5996,40 +6059,13 @@ def _build_parser(prog):
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
-    parser.add_argument("--sizes", type=option(_parse_sizes), metavar="N,N,...",
-                        help=(f"sequence lengths for {users('--sizes')} (cores takes the "
-                              f"largest): up to {MAX_SIZES} sizes separated by commas, each 1 "
-                              f"to {MAX_SIZE:,} (one million is 1000000 or 1_000_000). "
-                              f"{MAX_SIZE:,} takes about 500 MB of memory and "
-                              f"{_timing_takes([MAX_SIZE], DEFAULT_REPS)[0]:.1f} s per size "
-                              "here; in cores, about "
-                              f"{format_bytes(CORES_BYTES_PER_VALUE * MAX_SIZE)} and "
-                              f"{_cores_seconds(MAX_SIZE, CORES_REPS):.0f} s"))
-    parser.add_argument("--reps", type=option(_parse_reps), metavar="K",
-                        help=(f"timing samples per function in {users('--reps')}; the fastest "
-                              f"is kept (1 to {MAX_REPS}; default {DEFAULT_REPS}, "
-                              f"{CORES_REPS} in cores)"))
-    for flag, parse, metavar, what in (
-            ("--length", _number(CLI_MAX_SCAN_LENGTH), "N",
-             f"the scan's length in {users('--length')} (1 to {CLI_MAX_SCAN_LENGTH:,}; "
-             f"default {SCAN_LENGTH:,})"),
-            ("--widths", _number_list("widths", CLI_MAX_HIDDEN_WIDTH), "W,W,...",
-             f"hidden-state widths in {users('--widths')} (each 1 to {CLI_MAX_HIDDEN_WIDTH}; "
-             f"default {','.join(map(str, HIDDEN_WIDTHS))})"),
-            ("--lengths", _number_list("lengths", CLI_MAX_TRAIN_LENGTH, low=2), "T,T,...",
-             f"sequence lengths in {users('--lengths')} (each 2 to {CLI_MAX_TRAIN_LENGTH:,}; "
-             f"default {','.join(map(str, TRAIN_LENGTHS))})"),
-            ("--steps", _number(CLI_MAX_TRAIN_STEPS), "K",
-             f"training steps per run in {users('--steps')} (1 to "
-             f"{CLI_MAX_TRAIN_STEPS:,}; default {TRAIN_STEPS:,})"),
-            ("--seeds", _number(CLI_MAX_TRAIN_SEEDS), "S",
-             f"initializations of each model in {users('--seeds')} (1 to "
-             f"{CLI_MAX_TRAIN_SEEDS}; default {TRAIN_SEEDS})")):
-        parser.add_argument(flag, type=option(parse), metavar=metavar, help=what)
+    for o in _options():
+        parse = (_number_list(o.each, o.high, o.low) if o.each else _number(o.high, o.low))
+        parser.add_argument(o.flag, type=checked(parse), metavar=o.metavar, help=_option_help(o))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
-    parser.add_argument("--svg", metavar="DIR", type=option(_parse_directory),
-                        help=(f"also draw each section's figure, where it has one "
+    parser.add_argument("--svg", metavar="DIR", type=checked(_parse_directory),
+                        help=("also draw each section's figure, where it has one "
                               f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
                               "to DIR/SECTION.svg"))
     return parser
@@ -6038,7 +6074,8 @@ def _build_parser(prog):
 def _help_epilog(prog):
     """Return the end of --help: every section with its summary and the options it reads."""
     listing = "\n".join(textwrap.fill(f"{name:<10} {s.summary}" + (
-        f" ({', '.join(s.options)})" if s.options else ""), 77, initial_indent="  ",
+        f" ({', '.join(o.flag for o in s.options)})" if s.options else ""), 77,
+        initial_indent="  ",
         subsequent_indent=" " * 13) for name, s in SECTIONS.items())
     return (f"sections (in parentheses, the options they read):\n{listing}\n"
             f"  {'all':<10} every section above\n\n"
@@ -6063,11 +6100,8 @@ def _parse_args(argv, prog):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
-    given = [option for option in VALUE_OPTIONS if getattr(opts, option[2:]) is not None]
-    opts.ignored = [option for option in given
-                    if not any(option in SECTIONS[name].options for name in opts.sections)]
-    opts.reps_given = opts.reps is not None
-    opts.reps = opts.reps or DEFAULT_REPS
+    opts.ignored = [o.flag for o in _options() if getattr(opts, o.flag[2:]) is not None
+                    and not any(o in SECTIONS[name].options for name in opts.sections)]
     opts.figures = []                   # the paths --svg wrote
     return opts
 
@@ -6079,11 +6113,12 @@ def _run(opts, prog):
     was done is written."""
     results = {}
     for name in opts.sections:
-        notice = SECTIONS[name].takes and _notice(*SECTIONS[name].takes(opts))
+        given = _given(name, opts)
+        notice = SECTIONS[name].takes and _notice(*SECTIONS[name].takes(given))
         if notice:
             _complain(f"{prog}: {name}: {notice}")
         try:
-            results[name] = SECTIONS[name].compute(opts)
+            results[name] = SECTIONS[name].compute(given)
             text = None if opts.json else SECTIONS[name].render(results[name])
         except MemoryError:
             results.pop(name, None)
@@ -6109,12 +6144,11 @@ def _refuse_the_too_long(opts):
     would take more than MAX_SECONDS; the message names the options."""
     for name in opts.sections:
         takes = SECTIONS[name].takes
-        seconds = takes(opts)[0] if takes else 0.0
+        seconds = takes(_given(name, opts))[0] if takes else 0.0
         if seconds > MAX_SECONDS:
-            given = [(o, getattr(opts, o[2:])) for o in SECTIONS[name].options
-                     if getattr(opts, o[2:]) is not None and (o != "--reps" or opts.reps_given)]
+            given = [(o.flag, getattr(opts, o.flag[2:])) for o in SECTIONS[name].options]
             shown = " ".join(f"{o} {','.join(map(str, v)) if isinstance(v, list) else v}"
-                             for o, v in given)
+                             for o, v in given if v is not None)
             raise _UsageError(f"{name} {_echo(shown)} would take about {seconds / 60:,.0f} min "
                               f"(on a quiet 2-core machine); at most {MAX_SECONDS // 60} min "
                               "is run: choose fewer or smaller values")
@@ -6246,6 +6280,15 @@ def _write_figure(directory, name, text):
     finally:
         _restore_handlers(handlers)
     return path
+
+
+def _notice(seconds, what):
+    """Return the stderr line of a section that takes seconds (measured on a
+    2-core machine) before it starts, or None below 3 s."""
+    if seconds < 3:
+        return None
+    about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+    return f"{what}: about {about} (measured on a quiet 2-core machine)"
 
 
 def _complain(message):

@@ -18,11 +18,8 @@ from tests.support import (FIXED_TIMES, MAIN_PY, ROOT, Forked, child_env, early,
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
-# Which sections read which option, written out here independently of main.py.
-OPTION_USERS = {"--sizes": {"wallclock", "sweep", "lanes", "cores"},
-                "--reps": {"wallclock", "hidden", "sweep", "stream", "cores"},
-                "--length": {"scan"}, "--widths": {"hidden"},
-                "--lengths": {"train"}, "--steps": {"train"}, "--seeds": {"train"}}
+# Which sections read which option, as the sections declare it.
+OPTION_USERS = {o.flag: set(main._users(o)) for o in main._options()}
 
 
 class TestSections(unittest.TestCase):
@@ -118,7 +115,8 @@ class TestSections(unittest.TestCase):
             status, _, err = run_main("cores")
         self.assertEqual((status, seen), (0, [1]))
         self.assertRegex(err, r"^main\.py: cores: every task timed on 1 and on 2 or more "
-                              r"processes: about \d+ s \(measured on a quiet 2-core machine\)\n$")
+                              r"processes, holding about \d+ MiB: about \d+ s \(measured on a "
+                              r"quiet 2-core machine\)\n$")
         self.assertEqual(run_main("wallclock", "--sizes", "1000", "--reps", "1")[2], "")
         self.assertEqual(main._notice(*main._train_takes((10, 20, 40), 10_000, 4)),
                          "36 runs of 10,000 steps: about 39 s (measured on a quiet 2-core "
@@ -127,11 +125,13 @@ class TestSections(unittest.TestCase):
 
     def test_every_timed_section_estimates_its_work_from_its_options(self):
         # each says so before a long run, with the numbers its options give
-        opts = main._parse_args(["hidden", "--widths", "512,511,510", "--reps", "10"], "main.py")
-        self.assertIn("3 widths timed", main._notice(*main.SECTIONS["hidden"].takes(opts)))
-        opts = main._parse_args(["sweep", "--sizes", "10000000,9999999", "--reps", "9"], "m")
-        self.assertIn("2 sizes, 9 samples of each", main._notice(*main.SECTIONS["sweep"].takes(
-            opts)))
+        for argv, said in ((["hidden", "--widths", "512,511,510", "--reps", "10"],
+                            "3 widths timed"),
+                           (["sweep", "--sizes", "10000000,9999999", "--reps", "9"],
+                            "2 sizes, 9 samples of each"),
+                           (["cores", "--sizes", "10000000"], "holding about 1.27 GiB")):
+            given = main._given(argv[0], main._parse_args(argv, "main.py"))
+            self.assertIn(said, main._notice(*main.SECTIONS[argv[0]].takes(given)))
 
     def test_a_section_estimated_past_an_hour_is_refused_naming_its_options(self):
         status, out, err = run_main("train", "--lengths", "1000", "--steps", "100000",
@@ -282,15 +282,14 @@ class TestHelp(unittest.TestCase):
             words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
 
-    def test_sections_read_the_options_their_help_names(self):
-        for option, users in OPTION_USERS.items():
-            self.assertEqual({name for name, s in main.SECTIONS.items() if option in s.options},
-                             users)
-
-    def test_help_says_what_the_largest_size_costs(self):
-        flat = " ".join(self.text.split())
-        self.assertIn(f"{main.MAX_SIZE:,} takes about", flat)
-        self.assertIn("MB of memory", flat)
+    def test_help_gives_each_options_limits_and_defaults(self):
+        def flat(option):
+            return " ".join(self.option_help(option).split())
+        self.assertIn("(1 to 100; default 3, 7 in cores)", flat("--reps"))
+        self.assertIn("(each 2 to 1,000; default 10,20,40)", flat("--lengths"))
+        flat = flat("--sizes")
+        self.assertIn(f"each 1 to {main.MAX_SIZE:,}", flat)
+        self.assertIn("500 MB of memory", flat)
 
 
 class TestOutput(unittest.TestCase):
