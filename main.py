@@ -474,9 +474,9 @@ token at a time (teacher)."""
 # its default; figure, the data drawn as SVG text (or None); takes, how long
 # its work will take for its options, (seconds on a quiet 2-core machine, what
 # it does), from which the command line warns on stderr before a long section
-# starts and refuses one over MAX_SECONDS; and sample, small data of the shape
-# compute returns, which the tests draw and render. `all` runs the sections in
-# the order of this file.
+# starts and refuses one over MAX_SECONDS; and, beside a figure, sample: small
+# data of the shape compute returns, fast to make, which the tests draw. `all`
+# runs the sections in the order of this file.
 #
 # An Option is declared once, by the first part that reads it: its flag, how
 # its value reads (one whole number, or a comma-separated list of `each`), its
@@ -514,18 +514,16 @@ def _timing_takes(sizes, reps):
 SECTIONS["depth"] = Section(
     summary="serial depth of the recurrence and the reduction",
     compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth,
-    sample=lambda: depth_rows())
+    sample=depth_rows)
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_rows(o.sizes, o.reps), render=render_wallclock,
     options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
-    takes=lambda o: _timing_takes(o.sizes, o.reps),
-    sample=lambda: [{"n": n, "rnn_s": 5e-8 * n, "attn_s": 1e-8 * n, "ratio": 5.0,
-                     "rnn_spread": 1.1, "attn_spread": 1.2} for n in (1_000, 10_000)])
+    takes=lambda o: _timing_takes(o.sizes, o.reps))
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length), render=render_scan,
-    options={LENGTH: SCAN_LENGTH}, sample=lambda: scan_check(64))
+    options={LENGTH: SCAN_LENGTH})
 
 
 # ============================================================================
@@ -678,8 +676,7 @@ SECTIONS["hidden"] = Section(
     summary="exercise (easy): hidden state of width 1, 8, 64",
     compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
     options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
-    takes=lambda o: _hidden_takes(o.widths, o.reps),
-    sample=lambda: hidden_rows((1, 2), steps=4, reps=1))
+    takes=lambda o: _hidden_takes(o.widths, o.reps))
 
 
 # ============================================================================
@@ -849,9 +846,7 @@ SECTIONS["sweep"] = Section(
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
     takes=lambda o: _timing_takes(o.sizes, o.reps),
-    sample=lambda: {"rows": [{"n": n, "rnn_s": 1e-8 * n, "attn_s": 2e-9 * n}
-                             for n in (64, 256, 1_024)], "rnn_exponent": 1.0,
-                    "attn_exponent": 1.0})
+    sample=lambda: sweep((64, 256, 1_024), 1))
 
 
 # ============================================================================
@@ -995,7 +990,7 @@ def render_ssm(result):
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
-    compute=lambda o: ssm_check(), render=render_ssm, sample=lambda: ssm_check(16))
+    compute=lambda o: ssm_check(), render=render_ssm)
 
 
 # ============================================================================
@@ -1700,7 +1695,7 @@ def render_cost(result):
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
-    compute=lambda o: cost_table(), render=render_cost, sample=lambda: cost_table())
+    compute=lambda o: cost_table(), render=render_cost)
 
 
 # ============================================================================
@@ -1858,7 +1853,7 @@ def figure_gradient(result):
 SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
-    sample=lambda: gradient_rows())
+    sample=gradient_rows)
 
 
 # ============================================================================
@@ -3574,8 +3569,7 @@ def render_teacher(rows):
 
 SECTIONS["teacher"] = Section(
     summary="training in parallel, generating one token at a time",
-    compute=lambda o: teacher_rows(), render=render_teacher,
-    sample=lambda: teacher_rows((8, 16)))
+    compute=lambda o: teacher_rows(), render=render_teacher)
 
 
 # ============================================================================
@@ -6005,11 +5999,16 @@ def _option_help(option):
                               low=option.low, high=option.high, most=MAX_SIZES)
 
 
+def _dest(option):
+    """Return the attribute that holds option's value: --toy-width's is toy_width."""
+    return option.flag[2:].replace("-", "_")
+
+
 def _given(name, opts):
     """Return the options of section name as it reads them: each as given on
     the command line, or else the section's default."""
     import types
-    values = {option.flag[2:]: default for option, default in SECTIONS[name].options.items()}
+    values = {_dest(option): default for option, default in SECTIONS[name].options.items()}
     values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
     return types.SimpleNamespace(**values)
 
@@ -6100,7 +6099,7 @@ def _parse_args(argv, prog):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
-    opts.ignored = [o.flag for o in _options() if getattr(opts, o.flag[2:]) is not None
+    opts.ignored = [o.flag for o in _options() if getattr(opts, _dest(o)) is not None
                     and not any(o in SECTIONS[name].options for name in opts.sections)]
     opts.figures = []                   # the paths --svg wrote
     return opts
@@ -6146,7 +6145,7 @@ def _refuse_the_too_long(opts):
         takes = SECTIONS[name].takes
         seconds = takes(_given(name, opts))[0] if takes else 0.0
         if seconds > MAX_SECONDS:
-            given = [(o.flag, getattr(opts, o.flag[2:])) for o in SECTIONS[name].options]
+            given = [(o.flag, getattr(opts, _dest(o))) for o in SECTIONS[name].options]
             shown = " ".join(f"{o} {','.join(map(str, v)) if isinstance(v, list) else v}"
                              for o, v in given if v is not None)
             raise _UsageError(f"{name} {_echo(shown)} would take about {seconds / 60:,.0f} min "

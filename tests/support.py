@@ -397,17 +397,22 @@ def _docstring(body):
 @contextlib.contextmanager
 def patched(target, **values):
     """Within the with block, give target's attributes (its keys, if target is a
-    dict) the values; restore them after, whatever happens."""
+    dict) the values; restore them after, whatever happens (a key the dict did
+    not have is removed)."""
     is_dict = isinstance(target, dict)
     put = target.__setitem__ if is_dict else functools.partial(setattr, target)
-    saved = {name: target[name] if is_dict else getattr(target, name) for name in values}
+    saved = {name: target[name] if is_dict else getattr(target, name) for name in values
+             if not is_dict or name in target}
     try:
         for name, value in values.items():
             put(name, value)
         yield target
     finally:
-        for name, value in saved.items():
-            put(name, value)
+        for name in values:
+            if name in saved:
+                put(name, saved[name])
+            else:
+                del target[name]
 
 
 def raising(exception):

@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -290,6 +291,86 @@ class TestHelp(unittest.TestCase):
         flat = flat("--sizes")
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", flat)
         self.assertIn("500 MB of memory", flat)
+
+
+def toy_section():
+    """A throwaway part, declared as a part in main.py declares itself: an
+    option of its own, a table, a figure, an estimate of its work, a sample."""
+    width = main.Option("--toy-width", "W", 60, help="the toy's width in {users} ({low} to "
+                        "{high}; {default})")
+
+    def toy_rows(n):
+        return [{"k": k, "square": k * k} for k in range(1, n + 1)]
+
+    def render_toy(rows):
+        return "=== a toy ===\n" + main._table(("k", "k^2"), [(r["k"], r["square"])
+                                                             for r in rows])
+
+    def figure_toy(rows):
+        fig = main.Figure("Squares", "a toy")
+        main._chart(fig, main.CHART_BOX, [("k^2", [(r["k"], r["square"]) for r in rows])],
+                    main._axis_for("k", [r["k"] for r in rows]),
+                    main._axis_for("k^2", [r["square"] for r in rows]))
+        return fig.svg()
+
+    return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
+                        render=render_toy, options={width: 3}, figure=figure_toy,
+                        takes=lambda o: (o.toy_width ** 3 / 10, "toy work"),
+                        sample=lambda: toy_rows(2))
+
+
+class TestAPartInOnePlace(unittest.TestCase):
+    """The README's rule: a new part is one block in main.py. Registered here at
+    run time, the toy part gets everything else without another edit."""
+
+    def run_toy(self, *argv):
+        with patched(main.SECTIONS, toy=toy_section()):
+            return run_main(*argv)
+
+    def test_it_runs_alone_in_all_and_as_json(self):
+        status, out, err = self.run_toy("toy", "--toy-width", "2")
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(out.startswith("=== a toy ===\n"))
+        self.assertIn("4", out)
+        status, out, _ = self.run_toy("depth", "toy", "--json")
+        self.assertEqual(json.loads(out)["toy"], [{"k": k, "square": k * k} for k in (1, 2, 3)])
+        with patched(main, _run=lambda opts, prog: print(opts.sections) or 0):
+            self.assertIn("'toy'", self.run_toy("all")[1])
+        self.assertNotIn("toy", main.SECTIONS)                  # and it is gone again
+
+    def test_its_figure_is_drawn_and_valid(self):
+        from tests.test_figures import assert_valid_figure
+        section = toy_section()
+        assert_valid_figure(self, section.figure(section.sample()), "toy")
+        with tempfile.TemporaryDirectory() as directory:
+            status, _, err = self.run_toy("toy", "--svg", directory)
+            self.assertEqual(status, 0)
+            self.assertEqual(os.listdir(directory), ["toy.svg"])
+        self.assertIn("toy.svg", err)
+
+    def test_help_lists_it_and_its_option(self):
+        status, out, _ = self.run_toy("--help")
+        flat = " ".join(out.split())
+        self.assertEqual(status, 0)
+        self.assertIn("toy a throwaway part (--toy-width)", flat)
+        self.assertIn("--toy-width W the toy's width in toy (1 to 60; default 3)", flat)
+        self.assertLessEqual(max(map(len, out.splitlines())), 79)
+
+    def test_its_option_gets_the_bad_input_rules_notes_notices_and_limits(self):
+        for bad in ("0", "61", "x", "3,4"):
+            status, out, err = self.run_toy("toy", "--toy-width", bad)
+            self.assertEqual((status, out, err.count("\n")), (2, "", 1), bad)
+            self.assertTrue(err.startswith("main.py: error: argument --toy-width: "), err)
+        status, _, err = self.run_toy("depth", "--toy-width", "3")
+        self.assertEqual((status, err), (0, "main.py: note: depth ignores --toy-width\n"))
+        status, _, err = self.run_toy("toy", "--toy-width", "30")        # 2,700 s: said
+        self.assertEqual(status, 0)
+        self.assertEqual(err, "main.py: toy: toy work: about 45 min (measured on a quiet "
+                              "2-core machine)\n")
+        status, out, err = self.run_toy("toy", "--toy-width", "40")      # 6,400 s: refused
+        self.assertEqual((status, out), (2, ""))
+        self.assertTrue(err.startswith("main.py: error: toy '--toy-width 40' would take "
+                                       "about 107 min"), err)
 
 
 class TestOutput(unittest.TestCase):

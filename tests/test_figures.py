@@ -15,35 +15,26 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def small_results():
-    """Each figure's section result, computed small or written out."""
-    sweep_rows = [{"n": n, "rnn_s": 1e-8 * n, "attn_s": 2e-9 * n} for n in (64, 256, 1024)]
-    cores_rows = [{"task": task, "processes": p, "speedup": s}
-                  for task in (main.MEAN, main.FINAL_SLOW, main.FINAL_FAST, main.EVERY_STATE,
-                               main.TANH) for p, s in ((1, 1.0), (2, 1.5))]
-    return {
-        "depth": main.depth_rows(),
-        "sweep": {"rows": sweep_rows, "rnn_exponent": 1.0, "attn_exponent": 1.0},
-        "work": main.work_rows((8, 16)),
-        "lanes": main.lanes_section((1_000,), simulated_n=100),
-        "gradient": main.gradient_rows(),
-        "capacity": main.capacity_rows(reads=64),
-        "stream": main.stream_rows((4, 8), 2, 1),
-        "cores": {"available": True, "rows": cores_rows, "spin": {"cores_used": 1.9},
-                  "most_processes": 2, "ideal_every_state": 1.3},
-        "train": {"baseline": 1 / 6, "rows": [
-            {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
-            for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
-            for t in (10, 20) for seed in (1, 2)],
-            "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
-        "deer": main.deer_rows(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30),
-        "linear": {"forms": main.linear_rows(sizes=(8, 16), d=2, chunk=4), "recall": []},
-    }
+    """Each figure's section result: the sample its section declares."""
+    return {name: s.sample() for name, s in main.SECTIONS.items() if s.figure}
 
 
 # Computed in a child process started as this file is imported (0.04 s), while
 # the other files' tests run; the figures are drawn here, from the results as
 # JSON gives them back.
 RESULTS = ahead(small_results)
+
+
+def assert_valid_figure(test, svg, name):
+    """Check that svg parses, has a 640-wide viewBox and a title, stays small
+    and fetches nothing."""
+    root = ET.fromstring(svg.encode())
+    test.assertEqual(root.tag, SVG + "svg", name)
+    test.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
+    test.assertTrue(root.find(SVG + "title").text, name)
+    test.assertLess(len(svg.encode()), 40_000, name)
+    test.assertNotIn("<script", svg)
+    test.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
 
 
 class TestFigures(unittest.TestCase):
@@ -58,13 +49,7 @@ class TestFigures(unittest.TestCase):
 
     def test_each_figure_is_valid_small_and_titled(self):
         for name, svg in self.svgs.items():
-            root = ET.fromstring(svg.encode())
-            self.assertEqual(root.tag, SVG + "svg", name)
-            self.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
-            self.assertTrue(root.find(SVG + "title").text, name)
-            self.assertLess(len(svg.encode()), 40_000, name)
-            self.assertNotIn("<script", svg)
-            self.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
+            assert_valid_figure(self, svg, name)
 
     def test_the_sweep_marks_each_size_once_per_function(self):
         root = ET.fromstring(self.svgs["sweep"].encode())
