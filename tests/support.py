@@ -22,6 +22,8 @@ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN_PY = os.path.join(ROOT, "main.py")
+NAN, INF = float("nan"), float("inf")
+HUGE = 10**18                   # past every limit: a call with it must refuse, not run
 
 # A child runs main.py's command line as `python main.py` does: -m runs the same
 # `if __name__ == "__main__"` block from the module tests/__init__.py compiled,

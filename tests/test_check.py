@@ -14,7 +14,14 @@ import tempfile
 import unittest
 
 import main
-from tests.support import patched, run_main
+from tests.support import NAN, patched, run_main
+
+# Calls of check's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "check_solutions": [(("x.py",), {"seconds": 0}), (("x.py",), {"seconds": NAN})],
+    "read_solution": [((os.devnull,), {})],                 # a device, not a file
+}
 
 HILLIS_STEELE = '''
 def parallel_scan(xs, op=operator.add):

@@ -5,6 +5,15 @@ import unittest
 import main
 from tests.support import run_section
 
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "cost_table": [((), {"k": 1}), ((), {"k": 0}), ((), {"r": 1}), ((), {"sizes": (-5,)}),
+                   ((), {"sizes": (0,)}), ((), {"sizes": ()}), ((), {"memory_sizes": (0,)})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"attention_matrix_bytes"}
+
 
 class TestCost(unittest.TestCase):
     def test_a_path_length_is_a_count_of_layers(self):

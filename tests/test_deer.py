@@ -5,6 +5,19 @@ import random
 import unittest
 
 import main
+from tests.support import HUGE, INF, NAN
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "deer_rows": [((), {"lengths": (0,)}), ((), {"lengths": (HUGE,)}), ((), {"lengths": ()}),
+                  ((), {"weights": ()})],
+    "deer_solve": [(([0.5, NAN],), {"w": 0.9}), (([0.5],), {"w": INF}),
+                   (([0.5],), {"w": 0.9, "max_iterations": HUGE})],
+    "newton_iteration_depth": [((0,), {}), ((HUGE,), {})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"deer_states"}
 
 
 class TestDeer(unittest.TestCase):

@@ -13,8 +13,24 @@ from decimal import Decimal
 from fractions import Fraction
 
 import main
-from tests.support import (AWKWARD_LENGTHS, ScanContract, close, fake_clock, matmul2, patched,
-                           random_floats, random_matrices)
+from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, fake_clock,
+                           matmul2, patched, random_floats, random_matrices)
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "rnn_style": [(([1.0], INF), {}), (([1.0], NAN), {})],
+    "attention_style": [(([],), {})],
+    "depth": [((0,), {}), ((-5,), {})],
+    "tree_reduce": [(([],), {})],
+    "benchmark": [((0,), {}), ((HUGE,), {}), ((10, 0), {})],
+    "count_mismatches": [(([1.0], []), {}), (([1.0], [1.0], -1.0), {}), (([1.0], [1.0], NAN), {})],
+    "scan_check": [((0,), {}), ((10**400,), {})],
+    "wallclock_rows": [(((0,),), {}), (((HUGE,),), {}), (((10,), 0), {})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"rnn_tanh", "tanh_states", "serial_scan", "parallel_scan", "depth_rows",
+                "wallclock_finding"}
 
 
 def load_tests(loader, tests, ignore):

@@ -5,7 +5,19 @@ import math
 import unittest
 
 import main
-from tests.support import ahead, close
+from tests.support import HUGE, ahead, close
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "linear_rows": [((), {"sizes": (0,)}), ((), {"sizes": (HUGE,)}), ((), {"d": HUGE}),
+                    ((), {"sizes": ()}), ((), {"chunk": 0})],
+    "linear_state_recall": [((0, 4), {}), ((4, HUGE), {}), ((4, 4), {"draws": 0})],
+    "linear_section": [((), {"sizes": ()})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"linear_attention_parallel", "linear_attention_recurrent",
+                "linear_attention_chunked"}
 
 
 def direct(qs, ks, vs):

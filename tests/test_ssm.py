@@ -6,7 +6,17 @@ from decimal import Decimal
 from fractions import Fraction
 
 import main
-from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
+from tests.support import AWKWARD_LENGTHS, HUGE, INF, NAN, close, random_floats, run_section
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "rnn_states": [(([1.0], [0.9, 0.9]), {}), (([1.0], INF), {})],
+    "linear_recurrence_scan": [(([1.0, 2.0], [0.9]), {}), (([1.0], NAN), {})],
+    "ssm_check": [((0,), {}), ((HUGE,), {})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"compose_affine"}
 
 
 class TestLinearRecurrenceScan(unittest.TestCase):

@@ -6,6 +6,15 @@ import unittest
 import main
 from tests.support import run_main, run_section
 
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "fit_exponent": [(([1, 2], [1.0]), {}), (([1, 2], [0.0, 1.0]), {}),
+                     (([1, 1], [1.0, 2.0]), {})],
+    "sweep": [(((0,),), {}), (((10,), 0), {})],
+    "plot_loglog": [(({},), {}), (({"r": [(0, 1.0)]},), {}), (({"r": [(1, 1.0)]}, 1), {})],
+}
+
 
 class TestSlopeReading(unittest.TestCase):
     def reading(self, rnn, attn):

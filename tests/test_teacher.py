@@ -5,6 +5,16 @@ import math
 import unittest
 
 import main
+from tests.support import HUGE
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "teacher_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"attention_training", "attention_generating", "tanh_training", "tanh_generating",
+                "scan_training", "scan_generating"}
 
 
 _ROWS = {}

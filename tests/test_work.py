@@ -9,8 +9,16 @@ import random
 import unittest
 
 import main
-from tests.support import (AWKWARD_LENGTHS, ScanContract, close, matmul2, random_floats,
+from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
                            random_matrices)
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
+}
+# Its public functions with no input where the maths breaks or a call could run away.
+NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan", "work_rows"}
 
 
 class TestCounted(unittest.TestCase):
