@@ -7,6 +7,7 @@ import ast
 import atexit
 import contextlib
 import functools
+import importlib
 import io
 import itertools
 import json
@@ -394,6 +395,21 @@ def _docstring(body):
     first = body[0] if body else None
     return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
                                                                        ast.Constant) else None
+
+
+def gathered(name):
+    """Return the table `name` (a dict or a set) of every test file, merged into
+    one dict: each part's test file holds its own part's rows. A key found in
+    two files is an error."""
+    merged = {}
+    for file in sorted(os.listdir(os.path.dirname(__file__))):
+        if file.startswith("test_") and file.endswith(".py"):
+            table = getattr(importlib.import_module(f"tests.{file[:-3]}"), name, {})
+            twice = set(merged) & set(table)
+            if twice:
+                raise AssertionError(f"{file} names {sorted(twice)} again in {name}")
+            merged.update(dict.fromkeys(table) if isinstance(table, set) else table)
+    return merged
 
 
 @contextlib.contextmanager

@@ -4,18 +4,17 @@ what it requires, before doing any work. (A wrong type raises whatever
 TypeError Python raises on its own.) Each test file holds the table of its
 part's functions; gathered here, the tables must cover every public function."""
 
-import importlib
 import inspect
 import os
 import random
 import unittest
 
 import main
-from tests.support import HUGE, INF, NAN
+from tests.support import HUGE, INF, NAN, gathered
 
 
 # function name: [(args, kwargs), ...], each call raising ValueError: the
-# machinery's functions here; each part's in its own test file, gathered below.
+# machinery's functions here; each part's in its own test file.
 BAD_CALLS = {
     "seed_input": [((-1,), {}), ((HUGE,), {})],
     "uniform_inputs": [((HUGE, random.Random(0)), {})],
@@ -29,20 +28,6 @@ BAD_CALLS = {
 # could run away: renderers (they read what their compute function returns),
 # closed forms of a few numbers, constructors and the command line.
 NO_BAD_INPUT = {"main"}
-
-
-def gathered(name):
-    """Return the table `name` of every test file (each part's own), merged;
-    a function named in two files is an error."""
-    merged = {}
-    for file in sorted(os.listdir(os.path.dirname(__file__))):
-        if file.startswith("test_") and file.endswith(".py"):
-            table = getattr(importlib.import_module(f"tests.{file[:-3]}"), name, {})
-            twice = set(merged) & set(table)
-            if twice:
-                raise AssertionError(f"{file} names {sorted(twice)} again in {name}")
-            merged.update(dict.fromkeys(table) if isinstance(table, set) else table)
-    return merged
 
 
 def public_functions():
