@@ -3592,7 +3592,8 @@ DEER_LENGTHS = (64, 256, 1_024, 4_096)
 DEER_SEED = 21
 DEER_TOLERANCE = 1e-12
 DEER_CAP = 100                  # iterations the section runs before it gives up
-DEER_METHODS = ("plain Newton", "non-finite reset to 0")
+DEER_PLAIN, DEER_RESET = "plain Newton", "non-finite reset to 0"
+DEER_METHODS = {DEER_PLAIN: False, DEER_RESET: True}     # method: are non-finite states reset
 
 
 def _newton_iteration(xs, w, guess):
@@ -3690,12 +3691,12 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
     serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
     rows = []
-    for reset, method in enumerate(DEER_METHODS):
+    for method, reset in DEER_METHODS.items():
         for w in weights:
             for t in lengths:
                 serial = serial_states[w, t]
                 result = deer_solve(inputs[t], w, max_iterations=max_iterations,
-                                    reset=bool(reset))
+                                    reset=reset)
                 done = result["iterations"]
                 rows.append({
                     "method": method, "w": w, "length": t, "iterations": done,
@@ -3727,30 +3728,96 @@ def _lyapunov(states, w):
     return math.fsum(map(math.log, factors)) / len(factors)
 
 
+def deer_findings(rows):
+    """Return what deer's rows show, as data: plain Newton's counts where every
+    step contracts (|w| < 1) and where steps can expand; the most iterations
+    any contracting run took; the plain runs that overflowed, and what the
+    reset did with each; the largest difference from the serial states; a
+    converged plain run's depth against the serial chain's; and, at the
+    longest T, the Lyapunov exponents and a pair that they misorder."""
+    if not rows:
+        raise ValueError("deer_findings requires at least one row")
+    at = {(r["method"], r["w"], r["length"]): r for r in rows}
+    weights = list(dict.fromkeys(r["w"] for r in rows))
+    long = max(r["length"] for r in rows)
+    plain = [r for r in rows if r["method"] == DEER_PLAIN]
+    done = [r for r in rows if r["iterations"]]
+    plain_done = [r for r in done if r["method"] == DEER_PLAIN]
+    overflowed = [r for r in plain if r["overflow"]]
+    contracting = [r for r in rows if abs(r["w"]) < 1]
+    return {
+        "groups": [_deer_group(label, [r for r in plain if (abs(r["w"]) < 1) == contracts])
+                   for label, contracts in (("contracts", True), ("expands", False))
+                   if any((abs(r["w"]) < 1) == contracts for r in plain)],
+        "most_when_contracting": max((r["iterations"] or 0 for r in contracting),
+                                     default=None),
+        "overflows": [{"w": r["w"], "length": r["length"], "iteration": r["overflow"][0],
+                       "step": r["overflow"][1], "converged": bool(r["iterations"]),
+                       "reset": _deer_brief(at[DEER_RESET, r["w"], r["length"]])}
+                      for r in overflowed],
+        "max_abs_diff": max((r["max_abs_diff"] for r in done), default=None),
+        "longest_converged": _deer_brief(max(done, key=lambda r: r["length"]))
+        if done else None,
+        "example": _deer_brief(min(plain_done, key=lambda r: (r["length"] != long, r["depth"])))
+        if plain_done else None,
+        "lyapunov": _deer_lyapunov([at[DEER_PLAIN, w, long] for w in weights]),
+    }
+
+
+def _deer_group(label, group):
+    """Return plain Newton's counts over a group of runs: fewest and most
+    iterations of those that converged, and how many did not."""
+    counts = sorted(r["iterations"] for r in group if r["iterations"])
+    return {"steps": label, "weights": list(dict.fromkeys(r["w"] for r in group)),
+            "fewest": counts[0] if counts else None, "most": counts[-1] if counts else None,
+            "not_converged": len(group) - len(counts), "runs": len(group),
+            "cap": group[0]["cap"]}
+
+
+def _deer_brief(row):
+    """Return the fields of one run that the findings name."""
+    return {key: row[key] for key in ("w", "length", "iterations", "cap", "last_overflow",
+                                      "depth", "iteration_depth", "serial_depth")}
+
+
+def _deer_lyapunov(plain):
+    """Return the Lyapunov exponent of each plain run at one T (None: minus
+    infinity) and the first pair whose exponents and counts disagree: the
+    lower exponent with more iterations, or None."""
+    def exponent(r):
+        return -math.inf if r["lyapunov"] is None else r["lyapunov"]
+
+    inverted = [(a, b) for a in plain for b in plain if exponent(a) < exponent(b)
+                and (a["iterations"] or math.inf) > (b["iterations"] or 0)]
+    return {"length": plain[0]["length"],
+            "exponents": [{"w": r["w"], "exponent": r["lyapunov"]} for r in plain],
+            "inverted": [_deer_brief(r) for r in inverted[0]] if inverted else None}
+
+
+def deer_section(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, max_iterations=DEER_CAP):
+    """Return deer's rows (deer_rows) and what they show (deer_findings)."""
+    rows = deer_rows(weights, lengths, max_iterations=max_iterations)
+    return {"rows": rows, "findings": deer_findings(rows)}
+
+
 def _deer_cell(row):
     """Return a table cell: iterations, or past the cap; * where it overflowed."""
     done = f"{row['iterations']:,}" if row["iterations"] else f"> {row['cap']:,}"
-    return done + ("*" if row["overflow"] else "")
+    return done + ("*" if row.get("overflow") else "")
 
 
-def render_deer(rows):
-    """Return the Newton tables as text, and what they show."""
+def render_deer(result):
+    """Return the Newton tables as text, and their findings in words."""
+    rows, found = result["rows"], result["findings"]
     weights = list(dict.fromkeys(r["w"] for r in rows))
     lengths = list(dict.fromkeys(r["length"] for r in rows))
     at = {(r["method"], r["w"], r["length"]): r for r in rows}
-    long = lengths[-1]
     tables = [_table((method, *(f"T = {t:,}" for t in lengths)),
                      [(f"w = {w:g}", *(_deer_cell(at[method, w, t]) for t in lengths))
                       for w in weights], left=1) for method in DEER_METHODS]
-    done = [r for r in rows if r["iterations"]]
-    overflows = [r for r in rows if r["overflow"] and r["method"] == DEER_METHODS[0]]
-    plain_done = [r for r in done if r["method"] == DEER_METHODS[0]]
-    contracting = [w for w in weights if abs(w) < 1]
-    few = max((at[m, w, t]["iterations"] or 0) for m in DEER_METHODS
-              for w in contracting for t in lengths) if contracting else None
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
-        *_wrap(_deer_opening(rows)),
+        *_wrap(_deer_opening(found["groups"])),
         *_wrap("A tanh RNN cannot be regrouped into a scan, but Newton's method can still "
                "solve all its states at once: guess, straighten every step around the guess, "
                "solve that linear recurrence by one scan, repeat. The question is how many "
@@ -3763,110 +3830,104 @@ def render_deer(rows):
         *tables[0].splitlines(), "",
         *tables[1].splitlines(),
     ]
-    if done:
-        longest = max(done, key=lambda r: r["length"])
+    longest, best = found["longest_converged"], found["example"]
+    if longest:
         text += _wrap(
             "Where it converged, largest difference from the serial states (tanh_states): "
-            f"{max(r['max_abs_diff'] for r in done):.1e}. Depth in operations, counted as "
+            f"{found['max_abs_diff']:.1e}. Depth in operations, counted as "
             f"in part 4 (tanh one): one iteration is {longest['iteration_depth']} at "
             f"T = {longest['length']:,} (the first step's 7 element-wise operations, 8 at "
             f"each later step, then the scan's 2 a round), against "
             f"{longest['serial_depth']:,} for the serial chain (3 a step, as the teacher "
             "section counts it).")
-        if plain_done:
-            best = min(plain_done, key=lambda r: (r["length"] != long, r["depth"]))
-            text += _wrap(f"So w = {best['w']:g} at T = {best['length']:,}: "
-                          f"{best['iterations']} iterations x {best['iteration_depth']} = "
-                          f"{best['depth']:,} at most against {best['serial_depth']:,} (each "
-                          "iteration counted on its own: chained through the guesses the "
-                          "chain is shorter; each iteration's stopping test adds a reduction "
-                          "of depth about 2 + log2 T); every iteration does the whole "
-                          "sequence's work again.")
+    if best:
+        text += _wrap(f"So w = {best['w']:g} at T = {best['length']:,}: "
+                      f"{best['iterations']} iterations x {best['iteration_depth']} = "
+                      f"{best['depth']:,} at most against {best['serial_depth']:,} (each "
+                      "iteration counted on its own: chained through the guesses the "
+                      "chain is shorter; each iteration's stopping test adds a reduction "
+                      "of depth about 2 + log2 T); every iteration does the whole "
+                      "sequence's work again.")
     text.append("")
+    return "\n".join(text + _wrap(" ".join(r for r in _deer_reading(found) if r)))
+
+
+def _deer_reading(found):
+    """Return the closing sentences, each present where its finding is."""
+    steps = {g["steps"] for g in found["groups"]}
     reading = []
-    if few is not None:
+    if "contracts" in steps:
         reading.append(
             f"For |w| < 1 every linearized step contracts (|J_t| <= |w| < 1 whatever the "
-            f"guess), so an error in the guess fades within a few steps: at most {few} "
-            "iterations here, at every T.")
-    if len(contracting) < len(weights):
+            f"guess), so an error in the guess fades within a few steps: at most "
+            f"{found['most_when_contracting']} iterations here, at every T.")
+    if "expands" in steps:
         reading.append(
             "For w > 1, J_t = w(1 - f_t^2) is close to w wherever f_t is near 0, so a step "
             "linearized around a wrong guess can expand an error along a stretch of the "
             "sequence before it fades: the counts grow and vary from one T to the next.")
+    overflows = found["overflows"]
     if overflows:
+        cap = overflows[0]["reset"]["cap"]
         reading.append(
             "Plain Newton overflowed at " + "; ".join(
-                f"w = {r['w']:g}, T = {r['length']:,} (step {r['overflow'][1]:,} of "
-                f"iteration {r['overflow'][0]})" for r in overflows)
+                f"w = {o['w']:g}, T = {o['length']:,} (step {o['step']:,} of "
+                f"iteration {o['iteration']})" for o in overflows)
             + ". In exact arithmetic T + 1 iterations always suffice, because k iterations "
             "make the first k states exact; in floats an overflow turns every state after "
             "it into inf or NaN, and plain Newton must win them back from there: "
-            + _count_phrase(sum(not r["iterations"] for r in overflows), len(overflows))
-            + f" within {overflows[0]['cap']} iterations.")
-        cured = [at[DEER_METHODS[1], r["w"], r["length"]] for r in overflows]
-        cured = [r for r in cured if r["iterations"]]
+            + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
+            + f" within {cap} iterations.")
+        cured = [o["reset"] for o in overflows if o["reset"]["iterations"]]
         if cured:
             reading.append(
                 "Resetting the non-finite states to 0 keeps the finite rest of the iterate: "
                 + ", ".join(f"{r['iterations']} iterations at w = {r['w']:g}, "
                             f"T = {r['length']:,}" for r in cured) + ".")
-        uncured = [r for r in (at[DEER_METHODS[1], o["w"], o["length"]] for o in overflows)
-                   if not r["iterations"] and r["last_overflow"]]
-        if uncured:
-            reading.append(" ".join(
-                f"At w = {r['w']:g}, T = {r['length']:,} the reset run overflowed only up to "
-                f"iteration {r['last_overflow']} and still had not converged after "
-                f"{r['cap']}: the overflow is not what holds it back, the expanding steps are."
-                for r in uncured))
-    reading.append(_deer_lyapunov_reading(at, weights, long))
-    return "\n".join(text + _wrap(" ".join(r for r in reading if r)))
+        reading += [f"At w = {r['w']:g}, T = {r['length']:,} the reset run overflowed only "
+                    f"up to iteration {r['last_overflow']} and still had not converged after "
+                    f"{r['cap']}: the overflow is not what holds it back, the expanding "
+                    "steps are." for r in (o["reset"] for o in overflows)
+                    if not r["iterations"] and r["last_overflow"]]
+    reading.append(_deer_lyapunov_reading(found["lyapunov"]))
+    return reading
 
 
-def _deer_opening(rows):
+def _deer_opening(groups):
     """Return the sentence that opens the section: plain Newton's counts where
-    every step contracts (|w| < 1) and where steps can expand, from the rows."""
-    plain = [r for r in rows if r["method"] == DEER_METHODS[0]]
+    every step contracts and where steps can expand."""
     parts = []
-    for label, group in (("where every step contracts", [r for r in plain if abs(r["w"]) < 1]),
-                         ("where steps can expand", [r for r in plain if abs(r["w"]) >= 1])):
-        if not group:
-            continue
-        weights = _readable_list(list(dict.fromkeys(f"{r['w']:g}" for r in group)))
-        counts = sorted(r["iterations"] for r in group if r["iterations"])
-        stuck = len(group) - len(counts)
-        took = (f"{counts[0]} to {counts[-1]} iterations" if counts and counts[0] < counts[-1]
-                else f"{counts[0]} iterations" if counts else "")
-        if stuck:
-            took += (", and " if counts else "") + (f"{stuck} of {len(group)} runs did not "
-                                                    f"converge within {group[0]['cap']}")
+    for g in groups:
+        label = {"contracts": "where every step contracts",
+                 "expands": "where steps can expand"}[g["steps"]]
+        took = (f"{g['fewest']} to {g['most']} iterations" if g["fewest"] != g["most"]
+                else f"{g['fewest']} iterations" if g["fewest"] else "")
+        if g["not_converged"]:
+            took += (", and " if took else "") + (f"{g['not_converged']} of {g['runs']} runs "
+                                                  f"did not converge within {g['cap']}")
+        weights = _readable_list([f"{w:g}" for w in g["weights"]])
         parts.append(f"{label} (w = {weights}), {took}")
     return "Plain Newton took, " + "; ".join(parts) + "."
 
 
-def _deer_lyapunov_reading(at, weights, long):
-    """Return the sentence on the Lyapunov exponent, where a pair of rows shows it."""
-    plain = [at[DEER_METHODS[0], w, long] for w in weights]
-    def exponent(r):
-        return -math.inf if r["lyapunov"] is None else r["lyapunov"]
-
-    lyapunov = ", ".join(f"{exponent(r):+.2f} at w = {r['w']:g}" for r in plain)
-    inverted = [(a, b) for a in plain for b in plain if exponent(a) < exponent(b)
-                and (a["iterations"] or math.inf) > (b["iterations"] or 0)]
-    if not inverted:
+def _deer_lyapunov_reading(lyapunov):
+    """Return the sentence on the Lyapunov exponent, where a pair of runs shows it."""
+    if not lyapunov["inverted"]:
         return ""
-    a, b = inverted[0]
+    a, b = lyapunov["inverted"]
+    exponents = ", ".join(f"{-math.inf if e['exponent'] is None else e['exponent']:+.2f} at "
+                          f"w = {e['w']:g}" for e in lyapunov["exponents"])
     return (f"Along the true states the largest Lyapunov exponent, mean log |J_t|, is "
-            f"{lyapunov} at T = {long:,} (Gonzalez et al. 2025 tie convergence to it). It "
-            f"does not order these counts: w = {a['w']:g} has the lower exponent and needed "
-            f"{_deer_cell(a).rstrip('*')} iterations against {_deer_cell(b).rstrip('*')} at "
+            f"{exponents} at T = {lyapunov['length']:,} (Gonzalez et al. 2025 tie convergence "
+            f"to it). It does not order these counts: w = {a['w']:g} has the lower exponent "
+            f"and needed {_deer_cell(a)} iterations against {_deer_cell(b)} at "
             f"w = {b['w']:g}. Newton's error travels through the Jacobians at the current "
             "guess, not at the true states, and the guess starts at h = 0.")
 
 
-def figure_deer(rows):
+def figure_deer(result):
     """Return plain Newton's iterations against T for each w, the cap drawn."""
-    plain = [r for r in rows if r["method"] == DEER_METHODS[0]]
+    plain = [r for r in result["rows"] if r["method"] == DEER_PLAIN]
     cap = plain[0]["cap"]
     fig = Figure("Newton iterations to solve a tanh RNN, against its length",
                  f"plain Newton from h = 0; a point at {cap}: not within {cap} iterations")
@@ -3887,8 +3948,8 @@ def figure_deer(rows):
 
 SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
-    compute=lambda o: deer_rows(), render=render_deer, figure=figure_deer,
-    sample=lambda: deer_rows(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30))
+    compute=lambda o: deer_section(), render=render_deer, figure=figure_deer,
+    sample=lambda: deer_section(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30))
 
 
 # ============================================================================

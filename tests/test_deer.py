@@ -14,6 +14,8 @@ BAD_CALLS = {
                   ((), {"weights": ()})],
     "deer_solve": [(([0.5, NAN],), {"w": 0.9}), (([0.5],), {"w": INF}),
                    (([0.5],), {"w": 0.9, "max_iterations": HUGE})],
+    "deer_section": [((), {"lengths": (0,)}), ((), {"max_iterations": HUGE})],
+    "deer_findings": [(([],), {})],
     "newton_iteration_depth": [((0,), {}), ((HUGE,), {})],
 }
 # Its public functions with no input where the maths breaks or a call could run away.
@@ -74,25 +76,36 @@ class TestDeer(unittest.TestCase):
                 self.assertEqual(r["depth"], r["iterations"] * r["iteration_depth"])
             if r["length"] == 16:
                 self.assertEqual(r["serial_depth"], chain)        # part 12's count
-        text = main.render_deer(rows)
+        result = {"rows": rows, "findings": main.deer_findings(rows)}
+        text = main.render_deer(result)
         self.assertLessEqual(max(map(len, text.splitlines())), 79)
-        # the sentences follow the rows: no overflow, no sentence about one
+        # the findings follow the rows, and the sentences the findings
+        found = result["findings"]
+        self.assertEqual([(o["w"], o["length"], o["converged"], o["reset"]["iterations"])
+                          for o in found["overflows"]], [(100.0, 200, False, 4)])
         self.assertIn("Plain Newton overflowed at w = 100, T = 200", " ".join(text.split()))
         self.assertIn("4 iterations at w = 100, T = 200", " ".join(text.split()))  # cured
         # the same reset run, had it not converged: the overflow is not what held it back
-        stuck = [dict(r, iterations=None) if r["method"] == main.DEER_METHODS[1]
+        stuck = [dict(r, iterations=None) if r["method"] == main.DEER_RESET
                  and r["w"] == 100.0 and r["length"] == 200 else r for r in rows]
-        text = " ".join(main.render_deer(stuck).split())
+        text = " ".join(main.render_deer({"rows": stuck,
+                                          "findings": main.deer_findings(stuck)}).split())
         self.assertIn("At w = 100, T = 200 the reset run overflowed only up to iteration 1 and "
                       "still had not converged after 12", text)
         # the opening is chosen from the counts: a run that did not converge is said so
-        self.assertEqual(main._deer_opening(rows), "Plain Newton took, where every step "
-                         "contracts (w = 0.5), 5 iterations; where steps can expand (w = 100), "
-                         "3 iterations, and 1 of 2 runs did not converge within 12.")
-        calm = main.render_deer([r for r in rows if r["w"] == 0.5])
+        self.assertEqual([(g["steps"], g["fewest"], g["most"], g["not_converged"])
+                          for g in found["groups"]],
+                         [("contracts", 5, 5, 0), ("expands", 3, 3, 1)])
+        self.assertEqual(main._deer_opening(found["groups"]), "Plain Newton took, where every "
+                         "step contracts (w = 0.5), 5 iterations; where steps can expand "
+                         "(w = 100), 3 iterations, and 1 of 2 runs did not converge within 12.")
+        calm_rows = [r for r in rows if r["w"] == 0.5]
+        calm_found = main.deer_findings(calm_rows)
+        self.assertEqual((calm_found["overflows"], calm_found["most_when_contracting"]), ([], 5))
+        calm = main.render_deer({"rows": calm_rows, "findings": calm_found})
         self.assertNotIn("expand (w", calm)
         self.assertNotIn("Plain Newton overflowed", " ".join(calm.split()))
-        self.assertIn("at most", calm)
+        self.assertIn("at most 5 iterations", " ".join(calm.split()))
 
 
 if __name__ == "__main__":
