@@ -3174,9 +3174,10 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
                   progress=None):
     """Return the trained models' held-out MSE and training seconds at each
     length from each initialization (train_models), the held-out constant's
-    score, the settings, the minGRU's scan check and forward depths, and the
-    wall time; the runs spread over up to `processes` worker processes
-    (default: this machine's CPUs), or run here where processes cannot start."""
+    score, each model's verdict at each length (train_verdicts), the settings,
+    the minGRU's scan check and forward depths, and the wall time; the runs
+    spread over up to `processes` worker processes (default: this machine's
+    CPUs), or run here where processes cannot start."""
     lengths = [_require_size("train_section", "length", t, low=2, high=MAX_TRAIN_LENGTH)
                for t in lengths]
     if not lengths:
@@ -3194,11 +3195,14 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
     finally:
         if progress:
             progress(None)
+    constant = [{"length": t, "test_mse": held_out_constant(t)} for t in lengths]
+    verdicts = train_verdicts({"rows": rows, "constant": constant})
     return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
             "learning_rate": TRAIN_RATE, "clip": TRAIN_CLIP,
             "widths": {"tanh_rnn": RNN_WIDTH, "mingru": MINGRU_WIDTH},
-            "test_examples": TRAIN_TEST, "rows": rows,
-            "constant": [{"length": t, "test_mse": held_out_constant(t)} for t in lengths],
+            "test_examples": TRAIN_TEST, "rows": rows, "constant": constant,
+            "verdicts": [{"model": m, "length": t, "verdict": v}
+                         for (m, t), v in verdicts.items()],
             "scan_check": mingru_scan_check(lengths),
             "depths": [mingru_depths(length) for length in lengths],
             "processes": workers if pool else 1, "pool_lost": lost,
@@ -3258,17 +3262,16 @@ def render_train(result):
     seeds = sorted({r["seed"] for r in rows})
     at = {(r["model"], r["length"], r["seed"]): r for r in rows}
     widths = result["widths"]
-    body = [("predicting 1", *(_mse(c["test_mse"]) for c in result["constant"]), "")]
+    body = [("predicting 1", "", *(_mse(c["test_mse"]) for c in result["constant"]), "")]
     for m in models:
         name = MODEL_NAMES[m] + (f", width {widths[m]}" if m in widths else "")
         for k, seed in enumerate(seeds):
             body.append((name if k == 0 else "", f"init {seed}",
                          *(_mse(at[m, t, seed]["test_mse"]) for t in lengths),
                          format_seconds(sum(at[m, t, seed]["seconds"] for t in lengths))))
-    body[0] = (body[0][0], "", *body[0][1:])
     table = _table(("held-out MSE", "", *(f"T = {t}" for t in lengths), "train time"),
                    body, left=2)
-    verdicts = train_verdicts(result)
+    verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
     readings = []
     for m in models:
         by_verdict = {}

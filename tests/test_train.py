@@ -186,6 +186,8 @@ class TestTraining(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
         # it opens with its verdicts, each the one train_verdicts found
         opening = " ".join(text.split("\n\n")[0].splitlines()[1:3])
+        self.assertEqual({(v["model"], v["length"]): v["verdict"] for v in data["verdicts"]},
+                         main.train_verdicts(data))
         verdict = main.train_verdicts(data)["tanh_rnn", data["constant"][0]["length"]]
         self.assertTrue(opening.startswith(f"The tanh RNN {verdict} at T = "), opening)
 
