@@ -2314,6 +2314,7 @@ CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error i
 CORES_SPIN = 300_000            # iterations of the spin that measures the cores this run had
 CORES_REPS = 7                  # samples per task unless --reps says otherwise
 CORES_SAMPLE_SECONDS = 0.05     # each sample this long at least: well above scheduling noise
+CORES_GIVEN = 0.8               # a spin below this share of P cores: the run was short of cores
 # The warm-up table: random inputs in [-0.5, 0.5), cut at 7 boundaries, two weights.
 WARMUP_N, WARMUP_SEED, WARMUP_PARTS = 20_000, 12, 8
 WARMUP_WEIGHTS = (0.9, 2.0)
@@ -2626,11 +2627,12 @@ def _cores_measure(n, reps, cap, pool):
                          "speedup": serial / best, "max_rel_error": errors[name, p],
                          "spread": spread(samples[name, p])})
     c1, c2 = min(first_pass) / n, min(rescan) / n
+    cores_used = min(cap, cap * min(spin_one) / min(spin_all))  # noise can push it past P
     return {"rows": rows, "build_s": build,
             "pass_costs": {"first_pass_s_per_value": c1, "rescan_s_per_value": c2,
                            "ideal_every_state": {str(p): p * c2 / (c1 + c2) for p in counts}},
-            "spin": {"processes": cap,        # noise can push the ratio past P; it is at most P
-                     "cores_used": min(cap, cap * min(spin_one) / min(spin_all))}}
+            "spin": {"processes": cap, "cores_used": cores_used,
+                     "short_of_cores": cores_used < CORES_GIVEN * cap}}
 
 
 def _cores_errors(n, results, counts):
@@ -2698,9 +2700,8 @@ def render_cores(result):
             f"spin on 1 and on {spin['processes']} workers got {spin['cores_used']:.2f} cores' "
             f"worth of work done side by side (at most {spin['processes']}): no split can beat "
             "that in this run"
-            + ("" if spin["cores_used"] >= 0.8 * spin["processes"] else
-               f"; the machine did not give this run {spin['processes']} cores, so read the "
-               "speedups against the spin's figure")
+            + (f"; the machine did not give this run {spin['processes']} cores, so read the "
+               "speedups against the spin's figure" if spin["short_of_cores"] else "")
             + ". The pool "
             f"started in {format_seconds(result['pool_startup_s'])}; a warm dispatch to two "
             f"workers takes {format_seconds(result['dispatch_s'])}, as long as the mean of "

@@ -215,6 +215,16 @@ class TestCoresSection(unittest.TestCase):
         self.assertIn(f"= {costs['ideal_every_state'][top]:.2f}x as fast", " ".join(
             main.render_cores(self.data).split()))
 
+    def test_a_run_short_of_cores_is_found_and_said(self):
+        if not self.data["available"]:
+            self.skipTest(self.data["reason"])
+        spin = self.data["spin"]
+        self.assertEqual(spin["short_of_cores"], spin["cores_used"] < 0.8 * spin["processes"])
+        for short in (False, True):
+            data = dict(self.data, spin=dict(spin, short_of_cores=short))
+            said = "did not give this run" in " ".join(main.render_cores(data).split())
+            self.assertEqual(said, short)
+
     def test_a_speedup_below_one_is_called_a_slowdown(self):
         self.assertEqual(main._speed(0.85, 2), "a slowdown on 2 processes: 0.85x the serial speed")
         self.assertEqual(main._speed(1.52, 2), "1.52x as fast on 2 processes")
