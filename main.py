@@ -1121,6 +1121,14 @@ class Counted:
         return f"Counted({self.value!r}, depth={self.depth})"
 
 
+def _counted_op(fn, x):
+    """Return fn(x), counted as one operation when x is a Counted (exp, tanh, 1/x)."""
+    if isinstance(x, Counted):
+        x.tally.work += 1
+        return Counted(fn(x.value), x.tally, x.depth + 1)
+    return fn(x)
+
+
 def measure_work_depth(algorithm, n):
     """Return (work, depth) of algorithm(values) on n fresh Counted inputs.
 
@@ -2307,7 +2315,6 @@ SECTIONS["stream"] = Section(
 # chunks of the seed input once, before anything is timed.
 
 CORES_N = 1_000_000
-CORES_MAX = 8                   # at most this many processes, however many cores
 CORES_DECAYS = (0.9, 1 - 1e-7)
 CORES_TANH_W = 0.9
 CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error is at rounding
@@ -2398,39 +2405,31 @@ def _spin(count):
         pass
 
 
-def _run_chunks(executor, worker, bounds, *args):
+def _run_chunks(pool, worker, bounds, *args):
     """Return worker(start, stop, *args) for every chunk, in order."""
-    return _run_calls(executor, worker, [(start, stop, *args) for start, stop in bounds])
-
-
-def _run_calls(executor, worker, calls):
-    """Return worker(*call) for every call, in order: on the processes of
-    executor (a WorkerPool), or in this process when executor is None."""
-    if executor is None:
-        return [worker(*call) for call in calls]
-    return executor.run(worker, calls)
+    return _run_calls(pool, worker, [(start, stop, *args) for start, stop in bounds])
 
 
 def _require_chunks(func, n, processes):
     n = _require_size(func, "n", n)
-    if not 1 <= processes <= min(n, CORES_MAX):
-        raise ValueError(f"{func} requires processes from 1 to min(n, {CORES_MAX})")
+    if not 1 <= processes <= min(n, MAX_PROCESSES):
+        raise ValueError(f"{func} requires processes from 1 to min(n, {MAX_PROCESSES})")
     return chunk_bounds(n, processes)
 
 
-def parallel_mean(n, processes, executor=None):
+def parallel_mean(n, processes, pool=None):
     """Return the mean of seed_input(n) as `processes` partial sums, one per
     chunk, combined at the end: the reduction, split across the processes of
-    executor (a WorkerPool), or run in this process when it is None.
+    pool (a WorkerPool), or run in this process when it is None.
 
     >>> round(parallel_mean(34, 3) * 17 / 0.136, 9)       # two periods: mean 0.008
     1.0
     """
     bounds = _require_chunks("parallel_mean", n, processes)
-    return sum(_run_chunks(executor, _chunk_sum, bounds)) / n
+    return sum(_run_chunks(pool, _chunk_sum, bounds)) / n
 
 
-def parallel_final_state(n, decay, processes, executor=None):
+def parallel_final_state(n, decay, processes, pool=None):
     """Return rnn_style(seed_input(n), decay), split across processes: each chunk
     is reduced to one affine map (A, B), h -> A*h + B, and the maps are
     composed in order (compose_affine). Equal to the serial recurrence up to
@@ -2442,11 +2441,11 @@ def parallel_final_state(n, decay, processes, executor=None):
     """
     bounds = _require_chunks("parallel_final_state", n, processes)
     decay = float(decay)                # as the loop computes with seed_input's floats
-    h = functools.reduce(compose_affine, _run_chunks(executor, _chunk_map, bounds, decay))[1]
+    h = functools.reduce(compose_affine, _run_chunks(pool, _chunk_map, bounds, decay))[1]
     return h if math.isfinite(h) else rnn_style(seed_input(n), decay)
 
 
-def parallel_states(n, decay, processes, executor=None):
+def parallel_states(n, decay, processes, pool=None):
     """Return (first, last, fsum) of the states of each chunk of the linear
     recurrence on seed_input(n), every state computed, as a state-space model
     needs in training: the map of every chunk but the last (as
@@ -2456,15 +2455,15 @@ def parallel_states(n, decay, processes, executor=None):
     times faster than the one serial pass (c2 per value): between P/2 and P."""
     bounds = _require_chunks("parallel_states", n, processes)
     decay = float(decay)
-    maps = _run_chunks(executor, _chunk_map, bounds[:-1], decay)   # the last map is not needed
+    maps = _run_chunks(pool, _chunk_map, bounds[:-1], decay)   # the last map is not needed
     starts = [0.0]                                                  # h_0 = 0
     for a, b in maps:
         starts.append(a * starts[-1] + b)
-    return _run_calls(executor, _chunk_states,
+    return _run_calls(pool, _chunk_states,
                       [(start, stop, decay, h) for (start, stop), h in zip(bounds, starts)])
 
 
-def parallel_tanh(n, w, warmup, processes, executor=None):
+def parallel_tanh(n, w, warmup, processes, pool=None):
     """Return (first, last, fsum) of the states of each chunk of the tanh
     recurrence on seed_input(n), each chunk started `warmup` steps early from
     h = 0. Not exact: no map summarizes a chunk of tanh steps. The error at a
@@ -2472,7 +2471,7 @@ def parallel_tanh(n, w, warmup, processes, executor=None):
     from every start (warmup_errors).
     """
     bounds = _require_chunks("parallel_tanh", n, processes)
-    return _run_chunks(executor, _chunk_tanh, bounds, w, warmup)
+    return _run_chunks(pool, _chunk_tanh, bounds, w, warmup)
 
 
 def _summary_error(got, want):
@@ -2537,11 +2536,11 @@ def _cores_seconds(n, reps):
     return reps * (0.7 + 7e-7 * n)
 
 
-def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=CORES_MAX, start_method=None):
+def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=None):
     """Return the cores measurements: for P = 1 (serial, in this process) and
-    P = 2, 4, ... up to the CPUs (at most max_processes), the best seconds of
-    each task over `reps` samples of at least CORES_SAMPLE_SECONDS each, taken
-    in alternation (sample_per_call), its
+    P = 2, 4, ... up to the CPUs (at most max_processes, default and at most
+    MAX_PROCESSES), the best seconds of each task over `reps` samples of at
+    least CORES_SAMPLE_SECONDS each, taken in alternation (sample_per_call), its
     speedup against P = 1 and its largest error against an independent
     reference; the serial cost per value of the two passes of every state
     and the ideal speedup they allow; how many cores' worth of a pure-Python
@@ -2552,7 +2551,7 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=CORES_MAX, start_met
     start), {"available": False, "reason": ...}."""
     n = _require_size("cores_section", "n", n)
     cpus = _cpu_count()
-    cap = min(cpus, max_processes, n, CORES_MAX)
+    cap = min(cpus, max_processes or MAX_PROCESSES, n, MAX_PROCESSES)
     if n == 1:
         return {"available": False, "cpus": cpus, "reason": "N = 1: one value has no split"}
     if cap < 2:
@@ -3105,10 +3104,11 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
     initializations (seeds TRAIN_SEED, TRAIN_SEED + 1, ...) for `steps` steps,
     TRAIN_CHUNK at a time, the runs spread over the pool's workers (or run here
     when pool is None): every run's result is the same either way. Call
-    progress(done, steps, model, length, mean loss of the last chunk) after each
-    round. Return (rows, lost): per run, its held-out MSE and its training
-    seconds; lost says where a worker stopped (the runs then go on in this
-    process from the last finished round), or is None."""
+    progress with a line of text after each round: the steps done of the
+    last run and its mean loss over the round. Return (rows, lost): per run,
+    its held-out MSE and its training seconds; lost says where a worker
+    stopped (the runs then go on in this process from the last finished
+    round), or is None."""
     steps = _require_size("train_models", "steps", steps, high=MAX_TRAIN_STEPS)
     seeds = _require_size("train_models", "seeds", seeds, high=MAX_TRAIN_SEEDS)
     runs = [_Run(model, length, TRAIN_SEED + k)
@@ -3129,7 +3129,8 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
         for run, (params, moments, loss, seconds) in zip(runs, results):
             run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
             if progress:
-                progress(first + count, steps, run.model, run.length, loss / count)
+                progress(f"train: {run.model} at T = {run.length}: step {first + count:,} "
+                         f"of {steps:,}, loss {loss / count:.3f}")
     try:
         scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
     except (OSError, RuntimeError):
@@ -3184,7 +3185,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
     if not lengths:
         raise ValueError("train_section requires at least one length")
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_STEPS)
-    workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, CORES_MAX)
+    workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, MAX_PROCESSES)
     began = time.perf_counter()
     try:
         pool = WorkerPool(workers) if workers >= 2 else None
@@ -3423,14 +3424,6 @@ TEACHER_SIZES = (64, 256, 1_024)
 TEACHER_W = 0.5                 # the tanh RNN's recurrent weight
 TEACHER_DECAY = 0.9             # the linear recurrence's decay
 TEACHER_SEED = 29
-
-
-def _counted_op(fn, x):
-    """Return fn(x), counted as one operation when x is a Counted (exp, tanh, 1/x)."""
-    if isinstance(x, Counted):
-        x.tally.work += 1
-        return Counted(fn(x.value), x.tally, x.depth + 1)
-    return fn(x)
 
 
 def _attention_output(q, keys):
@@ -4487,6 +4480,9 @@ def _table(headers, rows, left=0):
 # Machinery: processes
 # ============================================================================
 
+MAX_PROCESSES = 8               # worker processes at most, however many cores
+
+
 def _cpu_count():
     """Return the CPUs this process may use (its affinity where the platform tells)."""
     try:
@@ -4500,6 +4496,14 @@ def _start_method():
     CPython 3.14 changes the default on Linux)."""
     import multiprocessing
     return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _run_calls(pool, worker, calls):
+    """Return worker(*call) for every call, in order: on the processes of pool
+    (a WorkerPool), or in this process when pool is None."""
+    if pool is None:
+        return [worker(*call) for call in calls]
+    return pool.run(worker, calls)
 
 
 class _Signalled(BaseException):
@@ -6440,17 +6444,16 @@ def _terminal_width(stream, fallback=80):
 
 
 def _progress_line(stream):
-    """Return a function that rewrites one status line on stream, or None when
-    stream is not a terminal. Called with None, it clears the line."""
+    """Return a function that rewrites one status line on stream with its text,
+    or None when stream is not a terminal. Called with None, it clears the line."""
     if not (stream is not None and hasattr(stream, "isatty") and stream.isatty()):
         return None
 
-    def show(done, steps=None, model=None, length=None, loss=None):
-        text = "" if done is None else (f"train: {model} at T = {length}: step {done:,} of "
-                                        f"{steps:,}, loss {loss:.3f}")
+    def show(text):
         try:
             width = _terminal_width(stream) - 1     # one column spare: no wrap, no scroll
-            stream.write("\r" + text.ljust(width)[:width] + ("\r" if done is None else ""))
+            stream.write("\r" + (text or "").ljust(width)[:width] + ("\r" if text is None
+                                                                     else ""))
             stream.flush()
         except (OSError, ValueError):
             pass                        # a status line that cannot be shown is not an error

@@ -59,15 +59,15 @@ class TestChunkBounds(unittest.TestCase):
 
 
 class SplitContract:
-    """Every split against its serial reference; subclasses set `executor`."""
+    """Every split against its serial reference; subclasses set `pool`."""
 
-    executor = None
+    pool = None
 
     def test_mean_matches_the_exact_mean(self):
         for n in SIZES:
             exact = sum(Fraction(0.001 * (i % 17)) for i in range(n)) / n
             for p in (1, 2, 3):
-                self.assertTrue(close(main.parallel_mean(n, p, self.executor), float(exact),
+                self.assertTrue(close(main.parallel_mean(n, p, self.pool), float(exact),
                                       rel=1e-12), (n, p))
 
     def test_final_state_matches_rnn_style(self):
@@ -75,14 +75,14 @@ class SplitContract:
             for decay in main.CORES_DECAYS:
                 want = main.rnn_style(main.seed_input(n), decay)
                 for p in (1, 2, 3):
-                    got = main.parallel_final_state(n, decay, p, self.executor)
+                    got = main.parallel_final_state(n, decay, p, self.pool)
                     self.assertTrue(close(got, want, rel=1e-9), (n, decay, p))
 
     def test_every_state_matches_the_serial_states(self):
         for n in SIZES:
             states = main.rnn_states(main.seed_input(n), 1 - 1e-7)
             for p in (1, 2, 3):
-                got = main.parallel_states(n, 1 - 1e-7, p, self.executor)
+                got = main.parallel_states(n, 1 - 1e-7, p, self.pool)
                 for g, w in zip(got, summaries(states, p)):
                     for a, b in zip(g, w):
                         self.assertTrue(close(a, b, rel=1e-9, scale=1e-3), (n, p))
@@ -90,32 +90,32 @@ class SplitContract:
     def test_tanh_with_a_long_warm_up_matches_the_serial_states(self):
         states = serial_states(lambda h, x: math.tanh(0.9 * h + x), 1_001)
         for p in (1, 2, 3):
-            got = main.parallel_tanh(1_001, 0.9, 400, p, self.executor)
+            got = main.parallel_tanh(1_001, 0.9, 400, p, self.pool)
             for g, w in zip(got, summaries(states, p)):
                 for a, b in zip(g, w):
                     self.assertTrue(close(a, b, rel=1e-12, scale=1e-3), p)
 
     def test_tanh_without_warm_up_is_wrong_at_each_later_chunk_start(self):
         states = serial_states(lambda h, x: math.tanh(0.9 * h + x), 1_000)
-        got = main.parallel_tanh(1_000, 0.9, 0, 2, self.executor)
+        got = main.parallel_tanh(1_000, 0.9, 0, 2, self.pool)
         # the first chunk starts at h = 0 anyway
         self.assertEqual(got[0][0], states[0])
         self.assertGreater(abs(got[1][0] - states[500]), 1e-3)
 
 
 class TestSplitsInThisProcess(SplitContract, unittest.TestCase):
-    executor = None
+    pool = None
 
 
 @unittest.skipUnless(main._cpu_count() >= 2, "needs two CPUs")
 class TestSplitsOnAProcessPool(SplitContract, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.executor = main.WorkerPool(3)
+        cls.pool = main.WorkerPool(3)
 
     @classmethod
     def tearDownClass(cls):
-        cls.executor.close()
+        cls.pool.close()
 
 
 class TestWarmup(unittest.TestCase):

@@ -247,10 +247,10 @@ class TestProgressLine(unittest.TestCase):
 
         terminal = Terminal()
         show = main._progress_line(terminal)
-        show(500, 10_000, "mingru", 80, 0.123)
+        show("train: mingru at T = 80: step 500 of 10,000, loss 0.123")
         show(None)
         written = terminal.getvalue()
-        self.assertIn("train: mingru at T = 80: step 500 of 10,000, loss 0.123", written)
+        self.assertIn("\rtrain: mingru at T = 80: step 500 of 10,000, loss 0.123 ", written)
         self.assertTrue(written.endswith("\r" + " " * 79 + "\r"))    # 80 columns, one spare
 
     def test_the_line_fits_a_narrow_terminal(self):
@@ -266,7 +266,7 @@ class TestProgressLine(unittest.TestCase):
         terminal = Terminal()
         with patched(main.os, get_terminal_size=lambda fd: os.terminal_size((40, 24))):
             show = main._progress_line(terminal)
-            show(500, 10_000, "mingru", 80, 0.123)
+            show("train: mingru at T = 80: step 500 of 10,000, loss 0.123")
             show(None)
         for line in terminal.getvalue().split("\r"):
             self.assertLessEqual(len(line), 39)
