@@ -156,8 +156,17 @@ def benchmark(n, reps=3):
     >>> rnn_s > 0 and attn_s > 0
     True
     """
-    rnn, attn = _lesson_samples(n, reps)
-    return min(rnn), min(attn)
+    best_rnn = best_attn = math.inf
+    for rnn_s, attn_s in zip(*sample_per_call(_lesson_calls(n), reps)):
+        best_rnn = min(best_rnn, rnn_s)
+        best_attn = min(best_attn, attn_s)
+    return best_rnn, best_attn
+
+
+def _lesson_calls(n):
+    """Return rnn_style and attention_style, each ready to run on seed_input(n)."""
+    xs = seed_input(n)
+    return [functools.partial(rnn_style, xs), functools.partial(attention_style, xs)]
 
 
 def depth(n):
@@ -273,21 +282,13 @@ def render_depth(rows):
     ])
 
 
-def _lesson_samples(n, reps):
-    """Return every sample of rnn_style's and attention_style's seconds per
-    call on seed_input(n), taken in alternation: benchmark keeps the best."""
-    xs = seed_input(n)
-    return sample_per_call([functools.partial(rnn_style, xs),
-                            functools.partial(attention_style, xs)], reps)
-
-
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
     """Return the wall-clock table: per size, the best seconds per call of both
     functions (as benchmark times them), their ratio, and each one's spread
     (worst / best)."""
     rows = []
     for n in sizes:
-        rnn, attn = _lesson_samples(n, reps)
+        rnn, attn = sample_per_call(_lesson_calls(n), reps)
         rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
                      "ratio": min(rnn) / min(attn),
                      "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
