@@ -4534,17 +4534,11 @@ class WorkerPool:
         self.start_method = context.get_start_method()
         self.workers = []               # (process, this end of its pipe)
         self.handlers = _catch_stop_signals()
-        # A fork server, not this process, is the parent of its workers.
-        parent = None if self.start_method == "forkserver" else os.getpid()
-        _prctl()                        # loaded now: a forked worker asks for it first
         try:
             for _ in range(workers):
                 here, there = context.Pipe()
-                process = context.Process(target=_worker_loop, args=(there, here, parent),
-                                          daemon=True)
-                self.workers.append((process, here))
-                with _signals_held():   # the child starts with them held, until it ignores Ctrl-C
-                    process.start()
+                self.workers.append((_start_child(context, _worker_loop, there, here,
+                                                  daemon=True), here))
                 there.close()
         except BaseException:
             self.close()
@@ -4632,6 +4626,21 @@ def _worker_loop(pipe, parent_end, parent):
             pipe.send(answer)
         except (OSError, ValueError):
             return
+
+
+def _start_child(context, target, *args, daemon=False):
+    """Start target(*args, parent) in a new process of the multiprocessing
+    context and return it (a Process): parent is this process's id, or None
+    where a fork server is the parent. The child starts with Ctrl-C, SIGTERM
+    and SIGHUP held, and target must first call _as_child_of(parent), which
+    ties the child to its parent and only then lets them in. Every child
+    process here, the pool's workers and check's grader, starts this way."""
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    _prctl()                            # loaded now: a forked child asks for it first
+    process = context.Process(target=target, args=(*args, parent), daemon=daemon)
+    with _signals_held():
+        process.start()
+    return process
 
 
 def _as_child_of(parent):
@@ -5346,30 +5355,20 @@ def _limit_memory(size):
 # In this process: the child started and ended, its events read and judged.
 
 class _GradingProcess:
-    """A grading child, forked (spawned where there is no fork) into a process
-    group of its own. close() kills the whole group (the learner's own child
-    processes too, unless they left it) and reaps the child alone."""
+    """A grading child (_start_child: forked, or spawned where there is no
+    fork) in a process group of its own. It is not a daemon, so that the
+    learner's code may start processes of its own. close() kills the whole
+    group (the learner's own child processes too, unless they left it) and
+    reaps the child."""
 
     def __init__(self, job):
         import multiprocessing
         self.connection, there = multiprocessing.Pipe(duplex=False)
-        self.pid = self.process = self.ended = None
-        parent = os.getpid()
-        _prctl()                        # loaded now: the child asks for it first
-        if hasattr(os, "fork"):
-            for stream in (sys.stdout, sys.stderr):
-                with contextlib.suppress(Exception):
-                    stream.flush()      # nothing of ours written twice
-            self.pid = os.fork()
-            if self.pid == 0:
-                self.connection.close()
-                _grading_child(job, there, parent)
-            with contextlib.suppress(OSError):
-                os.setpgid(self.pid, self.pid)      # as the child does: no race
-        else:
-            self.process = multiprocessing.get_context("spawn").Process(
-                target=_grading_child, args=(job, there, parent))
-            self.process.start()
+        self.ended = None
+        self.process = _start_child(multiprocessing.get_context(_start_method()),
+                                    _grading_child, job, there)
+        with contextlib.suppress(OSError):
+            os.setpgid(self.process.pid, self.process.pid)  # as the child does: no race
         there.close()
 
     def receive(self, deadline):
@@ -5394,29 +5393,17 @@ class _GradingProcess:
         within `wait` seconds (its pipe closes a moment before it is gone)."""
         import signal
         with _signals_held():
-            if self.pid:
-                status, deadline = None, time.monotonic() + wait
-                with contextlib.suppress(ChildProcessError):
-                    while status is None:
-                        pid, status = os.waitpid(self.pid, os.WNOHANG)
-                        status = status if pid else None
-                        if status is None and time.monotonic() > deadline:
-                            break
-                        time.sleep(0.001 if status is None else 0)
-                with contextlib.suppress(OSError):
-                    os.killpg(self.pid, signal.SIGKILL)
-                with contextlib.suppress(OSError):
-                    os.kill(self.pid, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(self.pid, 0)
-                if status is not None:
-                    self.ended = (f"exit status {os.WEXITSTATUS(status)}"
-                                  if os.WIFEXITED(status) else
-                                  signal.Signals(os.WTERMSIG(status)).name)
-                self.pid = None
-            elif self.process:
+            if self.process:
+                self.process.join(wait)
+                status = self.process.exitcode
+                if hasattr(os, "killpg"):
+                    with contextlib.suppress(OSError):
+                        os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.kill()
                 self.process.join()
+                if status is not None:
+                    self.ended = (f"exit status {status}" if status >= 0 else
+                                  signal.Signals(-status).name)
                 self.process = None
             self.connection.close()
 
