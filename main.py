@@ -3683,6 +3683,7 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     the true states: the recurrence's largest Lyapunov exponent."""
     if not weights or not lengths:
         raise ValueError("deer_rows requires at least one weight and one length")
+    _require_size("deer_rows", "max_iterations", max_iterations, high=MAX_DEER_LENGTH + 1)
     rng = random.Random(seed)
     inputs = {t: uniform_inputs(_require_size("deer_rows", "length", t, high=MAX_DEER_LENGTH),
                                 rng) for t in lengths}

@@ -11,7 +11,7 @@ from tests.support import HUGE, INF, NAN
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "deer_rows": [((), {"lengths": (0,)}), ((), {"lengths": (HUGE,)}), ((), {"lengths": ()}),
-                  ((), {"weights": ()})],
+                  ((), {"weights": ()}), ((), {"max_iterations": HUGE})],
     "deer_solve": [(([0.5, NAN],), {"w": 0.9}), (([0.5],), {"w": INF}),
                    (([0.5],), {"w": 0.9, "max_iterations": HUGE})],
     "deer_section": [((), {"lengths": (0,)}), ((), {"max_iterations": HUGE})],
