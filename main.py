@@ -5721,7 +5721,14 @@ def _check_tally(functions):
 def _check_command(argv, prog):
     """Run `check FILE.py`, `check --template` or `check --help`; return the exit status."""
     if argv in (["--help"], ["-h"]):
-        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog)))
+        about = textwrap.fill(
+            f"Each function of the lesson that FILE.py defines ({', '.join(CHECKED)}) is run "
+            "on inputs whose answers this program computed first, and compared here; a "
+            "parallel_scan is also measured on numbers that count their operations. The file "
+            f"is imported once, in a child process with {CHECK_SECONDS} s per function and "
+            f"{format_bytes(CHECK_MEMORY)} of heap; whatever it prints is shown beside the "
+            "function that printed it.", 79)
+        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog), about=about))
         return 0
     if argv == ["--template"]:
         _write(sys.stdout, CHECK_TEMPLATE)
@@ -5748,12 +5755,7 @@ CHECK_HELP = """\
 usage: {run} check FILE.py      grade your solutions of the exercises
        {run} check --template   print a file to start from
 
-Each function of the lesson that FILE.py defines (rnn_style, attention_style,
-depth, serial_scan, parallel_scan, rnn_style_vector) is run on inputs whose
-answers this program computed first, and compared here; a parallel_scan is
-also measured on numbers that count their operations. The file is imported
-once, in a child process with 10 s per function and 1 GiB of heap; whatever
-it prints is shown beside the function that printed it.
+{about}
 
 Exit status: 0 if every function written passed, 1 if one did not (or none is
 written), 2 if FILE.py cannot be read or is not Python.
