@@ -2527,14 +2527,13 @@ def warmup_table():
                         for w in WARMUP_WEIGHTS]}
 
 
-# Measured here with 7 samples at 1,000, 1,000,000 and 10,000,000 values:
-# about 5 s, 10 s and 55 s, and at the largest 1.36 GB at its peak.
-CORES_BYTES_PER_VALUE = 136
-
-
-def _cores_seconds(n, reps):
-    """Return about how long cores_section(n, reps) takes on a quiet 2-core machine."""
-    return reps * (0.7 + 7e-7 * n)
+# Measured here with 7 samples at 1,000, 1,000,000, 3,000,000 and 10,000,000
+# values: 3.5 s, 7.2 s, 13.4 s and 39 s; at its peak 34 MB, 140 MB, 330 MB and
+# 1.0 GB.
+def _cores_takes(n, reps):
+    """Return (seconds, what) of cores_section(n, reps) on a quiet 2-core machine."""
+    return (reps * (0.5 + 5e-7 * n), "every task timed on 1 and on 2 or more processes, "
+            f"holding about {format_bytes(30_000_000 + 100 * n)}")
 
 
 def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=None):
@@ -2610,12 +2609,9 @@ def _cores_measure(n, reps, cap, pool):
 
     keys = [(name, p) for name in tasks for p in counts]
     calls = [functools.partial(run, *key) for key in keys]
-    calls += [functools.partial(_chunk_map, 0, n, fast),           # the two passes, serially
-              functools.partial(_chunk_states, 0, n, fast, 0.0),
-              functools.partial(pool.run, _spin, [(CORES_SPIN,)]),   # one core, then all
+    calls += [functools.partial(pool.run, _spin, [(CORES_SPIN,)]),   # one core, then all
               functools.partial(pool.run, _spin, [(CORES_SPIN,)] * cap)]
-    *samples, first_pass, rescan, spin_one, spin_all = sample_per_call(
-        calls, reps, seconds=CORES_SAMPLE_SECONDS)
+    *samples, spin_one, spin_all = sample_per_call(calls, reps, seconds=CORES_SAMPLE_SECONDS)
     samples = dict(zip(keys, samples))
     errors = _cores_errors(n, results, counts)
     rows = []
@@ -2626,7 +2622,10 @@ def _cores_measure(n, reps, cap, pool):
             rows.append({"task": name, "processes": p, "seconds": best,
                          "speedup": serial / best, "max_rel_error": errors[name, p],
                          "spread": spread(samples[name, p])})
-    c1, c2 = min(first_pass) / n, min(rescan) / n
+    # On one process, the final state at decay 1 - 1e-7 is the first pass of
+    # every state (one chunk's map) and every state is the rescan (one chunk's
+    # states): their serial samples are the two passes' costs.
+    c1, c2 = min(samples[FINAL_FAST, 1]) / n, min(samples[EVERY_STATE, 1]) / n
     cores_used = min(cap, cap * min(spin_one) / min(spin_all))  # noise can push it past P
     return {"rows": rows, "build_s": build,
             "pass_costs": {"first_pass_s_per_value": c1, "rescan_s_per_value": c2,
@@ -2642,7 +2641,7 @@ def _cores_errors(n, results, counts):
     from fractions import Fraction      # imported here: only this section needs it
     q, r = divmod(n, 17)
     exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
-    xs = seed_input(n)
+    xs = _chunk(0, n)                   # the input this process keeps: no second copy
     slow, fast = CORES_DECAYS
     want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
     errors = {(name, p): abs(got - want[name]) / abs(want[name])
@@ -2807,9 +2806,7 @@ SECTIONS["cores"] = Section(
     summary="this machine's cores: reduction and recurrences",
     compute=lambda o: cores_section(max(o.sizes), o.reps), render=render_cores,
     figure=figure_cores, options={SIZES: (CORES_N,), REPS: CORES_REPS},
-    takes=lambda o: (_cores_seconds(max(o.sizes), o.reps),
-                     "every task timed on 1 and on 2 or more processes, holding about "
-                     f"{format_bytes(CORES_BYTES_PER_VALUE * max(o.sizes))}"),
+    takes=lambda o: _cores_takes(max(o.sizes), o.reps),
     sample=lambda: {"available": True, "rows": [
         {"task": task, "processes": p, "speedup": s}
         for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)

@@ -130,7 +130,8 @@ class TestSections(unittest.TestCase):
                             "3 widths timed"),
                            (["sweep", "--sizes", "10000000,9999999", "--reps", "9"],
                             "2 sizes, 9 samples of each"),
-                           (["cores", "--sizes", "10000000"], "holding about 1.27 GiB")):
+                           (["cores", "--sizes", "10000000"],
+                            "holding about 982 MiB: about 38 s")):
             given = main._given(argv[0], main._parse_args(argv, "main.py"))
             self.assertIn(said, main._notice(*main.SECTIONS[argv[0]].takes(given)))
 
