@@ -3686,13 +3686,15 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
                                 rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
     serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
-    rows = []
+    rows, solved = [], {}
     for method, reset in DEER_METHODS.items():
         for w in weights:
             for t in lengths:
                 serial = serial_states[w, t]
-                result = deer_solve(inputs[t], w, max_iterations=max_iterations,
-                                    reset=reset)
+                plain = solved.get((w, t))      # never non-finite: resetting changes nothing
+                result = (plain if plain and not plain["overflow"] else
+                          deer_solve(inputs[t], w, max_iterations=max_iterations, reset=reset))
+                solved[w, t] = result
                 done = result["iterations"]
                 rows.append({
                     "method": method, "w": w, "length": t, "iterations": done,
