@@ -1073,6 +1073,8 @@ def blelloch_scan(xs, op=operator.add, identity=0):
 class Tally:
     """A shared count of operations (the work)."""
 
+    __slots__ = ("work",)
+
     def __init__(self):
         self.work = 0
 
@@ -1089,9 +1091,11 @@ def _counted(fn, reverse=False):
             other = other.value
         else:
             depth = self.depth
-        if reverse:
-            return Counted(fn(other, self.value), tally, depth + 1)
-        return Counted(fn(self.value, other), tally, depth + 1)
+        result = new(Counted)           # Counted(value, tally, depth + 1), without the call
+        result.value = fn(other, self.value) if reverse else fn(self.value, other)
+        result.tally, result.depth = tally, depth + 1
+        return result
+    new = object.__new__
     return method
 
 
