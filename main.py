@@ -2869,6 +2869,21 @@ def _training_example(length, k):
     return adding_problem(length, 1, seed=(TRAIN_SEED * 1_000 + length) * 1_000_003 + k)[0]
 
 
+_ROUND = {}                     # (length, first, steps) -> this round's examples, in this process
+
+
+def _round_examples(length, first, steps):
+    """Return examples first ... first + steps - 1 of the stream for `length`,
+    made once a round in each process: every model and initialization of
+    that length trains on them. Only the current round's are kept."""
+    key = (length, first, steps)
+    if key not in _ROUND:
+        for old in [k for k in _ROUND if k[1] != first]:
+            del _ROUND[old]
+        _ROUND[key] = [_training_example(length, k) for k in range(first, first + steps)]
+    return _ROUND[key]
+
+
 # Each model is a flat list of parameters, cut into named blocks by one list
 # of sizes; its parameter count is the sum of those sizes. Every sum of many
 # floats on the training path is math.fsum, correctly rounded: the same result
@@ -2918,10 +2933,11 @@ def rnn_loss(params, pairs, target, width=RNN_WIDTH, gradient=True):
     # each from the one after it through the columns of Wh.
     columns = list(zip(*wh))
     dh, da = [2 * error * ci for ci in c], []
-    for h in reversed(states[1:]):
-        d = [g * (1 - hi * hi) for g, hi in zip(dh, h)]
+    for t in range(len(pairs), 0, -1):
+        d = [g * (1 - hi * hi) for g, hi in zip(dh, states[t])]
         da.append(d)
-        dh = [fsum(map(mul, d, column)) for column in columns]
+        if t > 1:                       # h_0 = 0 is no parameter: its gradient is not needed
+            dh = [fsum(map(mul, d, column)) for column in columns]
     # Each parameter's gradient is a sum over the steps: one fsum per parameter.
     by_unit = list(zip(*da[::-1]))              # by_unit[i][t - 1]: unit i at step t
     before = list(zip(*states[:-1]))            # before[j][t - 1] = h_(t-1)[j]
@@ -3061,8 +3077,7 @@ def _train_steps(model, length, params, moments, first, steps):
     (params, moments, the summed loss). A worker's unit of work."""
     loss_of = TRAIN_MODELS[model].loss
     total = 0.0
-    for k in range(first, first + steps):
-        pairs, target = _training_example(length, k)
+    for k, (pairs, target) in enumerate(_round_examples(length, first, steps), start=first):
         loss, gradient = loss_of(params, pairs, target)
         _adam_step(params, gradient, moments, k + 1)
         total += loss
