@@ -504,3 +504,9 @@ class ScanContract:
         self.run_scan(xs)
         self.assertEqual(xs, before)
 
+    def test_lists_are_concatenated_and_left_unchanged(self):
+        # + on lists: a scan that adds in place (acc += x) would change xs[0]
+        xs = [[k] for k in range(9)]
+        self.assertEqual(self.run_scan(xs), list(itertools.accumulate(xs)))
+        self.assertEqual(xs, [[k] for k in range(9)])
+
