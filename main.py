@@ -51,7 +51,6 @@ import operator
 import os
 import random
 import re
-import statistics
 import sys
 import textwrap
 import time
@@ -3388,6 +3387,7 @@ def figure_train(result):
     """Return held-out MSE against T: each model's median over its
     initializations as a line, every initialization as a point, and the
     held-out constant's score."""
+    import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
                  f"line: the median over initializations; below {floor:g} drawn at {floor:g}")
@@ -4279,7 +4279,9 @@ def _seed_chunk(start, stop):
     offset = start % 17
     period = array.array("d", [0.001 * ((offset + k) % 17) for k in range(17)])
     n = stop - start
-    return (period * (n // 17) + period[:n % 17]).tolist()
+    values = period * (n // 17)
+    values.extend(period[:n % 17])      # in place: no second array of n doubles
+    return values.tolist()
 
 
 def uniform_inputs(n, rng, low=-1.0, high=1.0):
@@ -6173,7 +6175,12 @@ def _parse_args(argv, prog):
     After '--' every word is a section name."""
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
-    opts = _build_parser(prog).parse_intermixed_args(argv[:cut])
+    if argv:
+        opts = _build_parser(prog).parse_intermixed_args(argv[:cut])
+    else:                               # the bare run: nothing to parse, no parser built
+        import types
+        opts = types.SimpleNamespace(sections=[], json=False, svg=None,
+                                     **{_dest(o): None for o in _options()})
     opts.sections += argv[cut + 1:]
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:

@@ -36,6 +36,11 @@ class TestSections(unittest.TestCase):
         self.assertIn("takeaway:", out)
         self.assertIn("python main.py all", out)
 
+    def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
+        with patched(main, _build_parser=raising(AssertionError("a parser was built"))):
+            bare = vars(main._parse_args([], "main.py"))
+        self.assertEqual(bare, vars(main._parse_args(["--"], "main.py")))    # parsed: nothing
+
     def test_named_sections_print_only_those_in_the_order_given(self):
         status, out, _ = run_main("scan", "depth")
         self.assertEqual(status, 0)
