@@ -16,6 +16,7 @@ import operator
 import os
 import random
 import re
+import signal
 import sys
 import time
 
@@ -93,6 +94,9 @@ class Forked:
             try:
                 main._kill_me_with_my_parent()      # on Linux: it never outlives the tests
                 os.nice(10)     # the tests in this process go first; it takes what is left
+                # Ctrl-C as `python main.py` gets it from a terminal, even where the tests
+                # were started with SIGINT ignored (a background job of a script)
+                signal.signal(signal.SIGINT, signal.default_int_handler)
                 os.dup2(out_w, 1)
                 os.dup2(err_w, 2)
                 sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False),
