@@ -5659,7 +5659,9 @@ def _same(got, expected):
     1). NaN and infinity never agree; a bool is not a number."""
     if got == expected and type(got) is type(expected) is not list:
         return True
-    scale = max((abs(x) for x in _leaves(expected) if type(x) is float), default=1.0)
+    floats = (expected if type(expected) is list and all(type(x) is float for x in expected)
+              else [x for x in _leaves(expected) if type(x) is float])    # a flat list: as is
+    scale = max(map(abs, floats), default=1.0)
     return _matches(got, expected, SCAN_REL_TOL * max(1.0, scale))
 
 
