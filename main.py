@@ -727,8 +727,24 @@ def sweep(sizes=SWEEP_SIZES, reps=3):
     def exponent(key):
         return fit_exponent(ns, [r[key] for r in fitted]) if len(set(ns)) >= 2 else None
 
-    return {"rows": rows, "fit_from_n": min(ns),
-            "rnn_exponent": exponent("rnn_s"), "attn_exponent": exponent("attn_s")}
+    exponents = exponent("rnn_s"), exponent("attn_s")
+    return {"rows": rows, "fit_from_n": min(ns), "rnn_exponent": exponents[0],
+            "attn_exponent": exponents[1], "slopes": slopes(*exponents)}
+
+
+def slopes(rnn_exponent, attn_exponent):
+    """Return what two fitted exponents say: "about 1" (both within 0.2 of
+    it), "below 1" (both under 0.8), "far from 1", or None (no fit).
+
+    >>> slopes(0.97, 1.05), slopes(0.47, 0.12), slopes(1.6, 0.9)
+    ('about 1', 'below 1', 'far from 1')
+    """
+    exponents = (rnn_exponent, attn_exponent)
+    if None in exponents:
+        return None
+    if all(0.8 <= k <= 1.2 for k in exponents):
+        return "about 1"
+    return "below 1" if max(exponents) < 0.8 else "far from 1"
 
 
 def plot_loglog(series, width=56, height=14):
@@ -784,16 +800,15 @@ def _log_position(value, low, high, cells):
     return round(scale * (cells - 1))
 
 
-def _slope_reading(result):
-    """Return the sentence that reads the fitted exponents, chosen by their values."""
-    exponents = (result["rnn_exponent"], result["attn_exponent"])
-    if None in exponents:
+def _slope_reading(found):
+    """Return the sentence that reads the fitted slopes (slopes())."""
+    if found is None:
         return "With one size there is no slope to read."
-    if all(0.8 <= k <= 1.2 for k in exponents):
+    if found == "about 1":
         return ("On one core both lines have slope about 1: each does N additions one after "
                 "another (sum() too, only in C); the gap between them is the interpreter's "
                 "constant factor.")
-    if max(exponents) < 0.8:
+    if found == "below 1":
         return ("Both slopes are well below 1: at these sizes the fixed cost of a call is a "
                 "large share of its time (below about N = 1,000 here), so the time grows "
                 "more slowly than N.")
@@ -815,7 +830,7 @@ def render_sweep(result):
                f"attention_style N^{result['attn_exponent']:.2f}")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
-        *_wrap(_slope_reading(result)),
+        *_wrap(_slope_reading(result["slopes"])),
         *_wrap("The Hard exercise: both functions timed from short to long sequences and "
                "drawn on a log-log chart, where a time that grows in proportion to N is a "
                "straight line of slope 1."),
