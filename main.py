@@ -309,9 +309,15 @@ def wallclock_finding(rows):
     return {"slower": slower, "low": min(ratios), "high": max(ratios)}
 
 
-def render_wallclock(rows):
+def wallclock_section(sizes=WALLCLOCK_SIZES, reps=3):
+    """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
+    rows = wallclock_rows(sizes, reps)
+    return {"rows": rows, "finding": wallclock_finding(rows)}
+
+
+def render_wallclock(result):
     """Return the wall-clock table as text, opening with which was slower."""
-    found = wallclock_finding(rows)
+    found = result["finding"]
     low, high = _format_ratio(found["low"]), _format_ratio(found["high"])
     span = low if low == high else f"{low} to {high}"
     opening = {"rnn_style": f"rnn_style took {span} as long as attention_style at every N",
@@ -322,7 +328,7 @@ def render_wallclock(rows):
         "=== wall-clock on this machine (pure Python) ===",
         *_wrap(opening[found["slower"]] + " (rnn / attn, best of several runs): on one "
                "core, Python's loop against sum() in C, not parallelism."),
-        _timing_table(rows),
+        _timing_table(result["rows"]),
     ])
 
 
@@ -522,7 +528,7 @@ SECTIONS["depth"] = Section(
     sample=depth_rows)
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
-    compute=lambda o: wallclock_rows(o.sizes, o.reps), render=render_wallclock,
+    compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
     options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
     takes=lambda o: _timing_takes(o.sizes, o.reps))
 SECTIONS["scan"] = Section(

@@ -181,7 +181,9 @@ class TestJson(unittest.TestCase):
         self.assertEqual(list(data), ["depth", "wallclock", "scan"])
         self.assertEqual(data["depth"][0], {"n": 64, "rnn_depth": 64, "attn_depth": 6,
                                             "depth_ratio": 64 / 6})
-        row = data["wallclock"][0]
+        row = data["wallclock"]["rows"][0]
+        self.assertEqual(data["wallclock"]["finding"],
+                         main.wallclock_finding(data["wallclock"]["rows"]))
         self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio", "rnn_spread", "attn_spread"})
         self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
         self.assertEqual((row["rnn_spread"], row["attn_spread"]), (1.0, 1.0))     # one sample each
@@ -194,7 +196,7 @@ class TestJson(unittest.TestCase):
 
     def test_json_sizes_option_replaces_wallclock_sizes(self):
         _, out, _ = run_main("wallclock", "--json", "--sizes", "10,20", "--reps", "1")
-        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]], [10, 20])
+        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], [10, 20])
 
 
 class TestBadArguments(unittest.TestCase):
@@ -239,7 +241,7 @@ class TestBadArguments(unittest.TestCase):
 
     def test_underscores_group_digits(self):
         status, out, _ = run_main("wallclock", "--json", "--sizes", "1_000", "--reps", "1")
-        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]], [1000])
+        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], [1000])
 
     def test_a_long_bad_value_is_not_echoed_whole(self):
         err = self.assert_usage_error(["--sizes", "9" * 5_000])

@@ -27,6 +27,7 @@ BAD_CALLS = {
     "count_mismatches": [(([1.0], []), {}), (([1.0], [1.0], -1.0), {}), (([1.0], [1.0], NAN), {})],
     "scan_check": [((0,), {}), ((10**400,), {})],
     "wallclock_rows": [(((0,),), {}), (((HUGE,),), {}), (((10,), 0), {})],
+    "wallclock_section": [(((0,),), {}), (((10,), 0), {})],
 }
 # Its public functions with no input where the maths breaks or a call could run away.
 NO_BAD_INPUT = {"rnn_tanh", "tanh_states", "serial_scan", "parallel_scan", "depth_rows",

@@ -106,16 +106,20 @@ class TestFormatting(unittest.TestCase):
         self.assertEqual(main._format_count(999), "999")
 
 
+def render_wallclock(rows):
+    return main.render_wallclock({"rows": rows, "finding": main.wallclock_finding(rows)})
+
+
 class TestSpreadNote(unittest.TestCase):
     ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0,
            "attn_spread": 1.0}
 
     def test_quiet_samples_print_no_note(self):
-        self.assertNotIn("noisy", main.render_wallclock([self.ROW]))
+        self.assertNotIn("noisy", render_wallclock([self.ROW]))
 
     def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
         rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
-        notes = [line for line in main.render_wallclock(rows).splitlines() if "noisy" in line]
+        notes = [line for line in render_wallclock(rows).splitlines() if "noisy" in line]
         self.assertEqual(
             notes, ["noisy: attention_style at N = 10,000: worst / best sample 2.50x; try more "
                     "--reps"])
@@ -132,7 +136,7 @@ class TestSpreadNote(unittest.TestCase):
                               ((0.8, 1.3), "Neither was the slower at every N"),
                               ((5.96, 6.04), "rnn_style took 6.0x as long")):
             rows = [{**self.ROW, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
-            self.assertIn(words, " ".join(main.render_wallclock(rows).split()))
+            self.assertIn(words, " ".join(render_wallclock(rows).split()))
 
 
 if __name__ == "__main__":
