@@ -25,13 +25,13 @@ The file reads in the lesson's order:
     the lesson   rnn_style, attention_style, serial_scan, parallel_scan,
                  benchmark, depth (the seed script's six), rnn_tanh and
                  tree_reduce; then its sections depth, wallclock and scan,
-                 and the glossary of every term the sections print
+                 and how a section and its options are declared
     parts 1-14   the exercises and the lesson's other claims: hidden (1),
                  sweep (2), ssm (3), work (4), lanes (5), cost (6),
                  gradient (7), capacity (8), stream (9), cores (10),
                  train (11), teacher (12), deer (13), linear (14)
-    machinery    inputs, timing, formatting, the process pool, figures,
-                 check, the command line
+    machinery    inputs, timing, formatting, processes, figures, check,
+                 the glossary, the command line
 
 Each part uses the lesson, earlier parts and the machinery, never a later part,
 and ends with its figure and its entry in SECTIONS.
