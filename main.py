@@ -684,7 +684,7 @@ WIDTHS = Option("--widths", "W,W,...", 512, each="widths", help=(
     "hidden-state widths in {users} (each {low} to {high}; {default})"))
 
 SECTIONS["hidden"] = Section(
-    summary="exercise (easy): hidden state of width 1, 8, 64",
+    summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
     options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
     takes=lambda o: _hidden_takes(o.widths, o.reps))
@@ -868,7 +868,7 @@ def figure_sweep(result):
 
 
 SECTIONS["sweep"] = Section(
-    summary="exercise (hard): lengths 64 ... 65,536, plotted",
+    summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, plotted",
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
     takes=lambda o: _timing_takes(o.sizes, o.reps),
@@ -1582,7 +1582,7 @@ def figure_lanes(result):
 
 
 SECTIONS["lanes"] = Section(
-    summary="a simulated machine of 1 ... 16,384 lanes",
+    summary=f"a simulated machine of {LANES[0]:,} ... {LANES[-1]:,} lanes",
     compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
     options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100))
 
@@ -2070,7 +2070,7 @@ def figure_capacity(rows):
 
 
 SECTIONS["capacity"] = Section(
-    summary="problem 3: what a state of 64 numbers can recall",
+    summary=f"problem 3: what a state of {CAPACITY_D} numbers can recall",
     compute=lambda o: capacity_rows(), render=render_capacity, figure=figure_capacity,
     sample=lambda: capacity_rows(reads=64))
 
@@ -3441,7 +3441,7 @@ SEEDS = Option("--seeds", "S", 20, help=(
     "initializations of each model in {users} ({low} to {high}; {default})"))
 
 SECTIONS["train"] = Section(
-    summary="problem 2, learned: three models trained, about 40 s here",
+    summary="problem 2, learned: three models trained",
     compute=lambda o: train_section(o.lengths, o.steps, o.seeds,
                                     progress=_progress_line(sys.stderr)),
     render=render_train, figure=figure_train,
@@ -6112,12 +6112,13 @@ def _dest(option):
     return option.flag[2:].replace("-", "_")
 
 
-def _given(name, opts):
+def _given(name, opts=None):
     """Return the options of section name as it reads them: each as given on
-    the command line, or else the section's default."""
+    the command line (opts), or else the section's default."""
     import types
     values = {_dest(option): default for option, default in SECTIONS[name].options.items()}
-    values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
+    values.update((key, getattr(opts, key)) for key in values
+                  if getattr(opts, key, None) is not None)
     return types.SimpleNamespace(**values)
 
 
@@ -6179,11 +6180,15 @@ def _build_parser(prog):
 
 
 def _help_epilog(prog):
-    """Return the end of --help: every section with its summary and the options it reads."""
-    listing = "\n".join(textwrap.fill(f"{name:<10} {s.summary}" + (
-        f" ({', '.join(o.flag for o in s.options)})" if s.options else ""), 77,
-        initial_indent="  ",
-        subsequent_indent=" " * 13) for name, s in SECTIONS.items())
+    """Return the end of --help: every section with its summary, how long it
+    takes by default where that is 3 s or more, and the options it reads."""
+    def entry(name, s):
+        seconds = s.takes(_given(name))[0] if s.takes else 0
+        return (f"{name:<10} {s.summary}" + (f", about {seconds:.0f} s" if seconds >= 3 else "")
+                + (f" ({', '.join(o.flag for o in s.options)})" if s.options else ""))
+    listing = "\n".join(textwrap.fill(entry(name, s), 77, initial_indent="  ",
+                                      subsequent_indent=" " * 13)
+                        for name, s in SECTIONS.items())
     return (f"sections (in parentheses, the options they read):\n{listing}\n"
             f"  {'all':<10} every section above\n\n"
             f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
