@@ -50,12 +50,15 @@ class TestCapacity(unittest.TestCase):
                              recall_reference(n, d, random.Random(n)))
 
     def test_exact_recall_is_the_binomial_tail(self):
-        # The sum written out with math.comb for each count b of +1s among the
-        # (n - 1) d crosstalk terms: right when d + 2b - (n - 1) d > 0 (a tie is wrong).
+        # The sum written out over each count b of +1s among the (n - 1) d crosstalk
+        # terms, its binomial coefficients built row by row (C(t, b + 1) = C(t, b) (t - b)
+        # / (b + 1)): right when d + 2b - (n - 1) d > 0 (a tie is wrong).
         for n, d in ((1, 8), (2, 8), (3, 5), (4, 1), (3, 1), (9, 16), (17, 64), (33, 32)):
             trials = (n - 1) * d
-            right = sum(math.comb(trials, b) for b in range(trials + 1)
-                        if d + 2 * b - trials > 0)
+            coefficients = [1]
+            for b in range(trials):
+                coefficients.append(coefficients[-1] * (trials - b) // (b + 1))
+            right = sum(c for b, c in enumerate(coefficients) if d + 2 * b - trials > 0)
             self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
                             (n, d))
 
