@@ -252,6 +252,7 @@ def _pairwise(level, op):
 
 DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
 WALLCLOCK_SIZES = (1_000, 10_000, 100_000, 1_000_000)
+TIMING_REPS = 3                 # timing samples per function: the fastest is kept
 SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
@@ -286,7 +287,7 @@ def render_depth(rows):
     ])
 
 
-def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=3):
+def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table: per size, the best seconds per call of both
     functions (as benchmark times them), their ratio, and each one's spread
     (worst / best)."""
@@ -309,7 +310,7 @@ def wallclock_finding(rows):
     return {"slower": slower, "low": min(ratios), "high": max(ratios)}
 
 
-def wallclock_section(sizes=WALLCLOCK_SIZES, reps=3):
+def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
     rows = wallclock_rows(sizes, reps)
     return {"rows": rows, "finding": wallclock_finding(rows)}
@@ -491,10 +492,11 @@ token at a time (teacher)."""
 #
 # An Option is declared once, by the first part that reads it: its flag, how
 # its value reads (one whole number, or a comma-separated list of `each`), its
-# limits, and its help, where {users}, {default}, {low} and {high} become the
-# sections that read it, their defaults and the limits. The command line builds
-# its parser, --help, its notes and its limits from SECTIONS, and compute and
-# takes receive each option as given, or else as the section's default.
+# limits, and its help, where {users}, {default}, {low}, {high} and {most}
+# become the sections that read it, their defaults, the limits and MAX_SIZES.
+# The command line builds its parser, --help, its notes and its limits from
+# SECTIONS, and compute and takes receive each option as given, or else as the
+# section's default.
 
 Section = collections.namedtuple("Section", "summary compute render options figure takes sample",
                                  defaults=({}, None, None, None))
@@ -511,7 +513,6 @@ REPS = Option("--reps", "K", MAX_REPS, help=(
     "{default})"))
 LENGTH = Option("--length", "N", 1 << 20, help="the scan's length in {users} ({low} to "
                 "{high:,}; {default})")
-TIMING_REPS = 3
 
 
 def _timing_takes(sizes, reps):
@@ -614,7 +615,7 @@ def combine_madds(width):
     return Madds(width ** 2, width ** 3 + width ** 2, 2 * width)
 
 
-def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=3):
+def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     """Return the best time per step of the vector recurrence at each width, its
     growth against the first width, and its spread (worst / best sample).
 
@@ -718,7 +719,7 @@ def fit_exponent(ns, seconds):
             / sum((x - mx) ** 2 for x in xs))
 
 
-def sweep(sizes=SWEEP_SIZES, reps=3):
+def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
     """Return the length sweep: per-call times at each size, and the fitted exponents.
 
     The exponents are fitted over the sizes >= FIT_MIN_N when there are two
@@ -2177,7 +2178,7 @@ def object_bytes(obj):
 _FLOAT_BYTES = sys.getsizeof(0.0)
 
 
-def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=3, seed=STREAM_SEED):
+def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_SEED):
     """Return what generating one token costs after T tokens, for each T in
     tokens: the bytes held by a KV cache of T (key, value) pairs and by a
     recurrent state of d numbers (object_bytes), and the best seconds of one
