@@ -1813,8 +1813,10 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
              "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
     edge = math.sqrt(1 - 1 / GRADIENT_W_WIDE)      # |h| below this: w(1 - h^2) > 1
     wide_states = tanh_states(xs, GRADIENT_W_WIDE)
+    far = 50 if 50 in distances else max(distances)     # the distance the text reads
     return {"n": n, "seed": seed, "w": GRADIENT_W, "w_wide": GRADIENT_W_WIDE,
-            "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows,
+            "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows, "far": far,
+            "wide_fades_faster": wide[far] < tanh[far],
             "tanh_last": tanh[0], "gated_at_1000": FORGET_GATE ** 1000,
             "wide_factor_above_1_below_h": edge,
             "wide_share_beyond": sum(abs(h) >= edge for h in wide_states) / n,
@@ -1832,9 +1834,9 @@ def render_gradient(result):
                                         ("linear", "tanh", "tanh_wide", "gated", "attention")))
                     for row in rows])
     at = {row["k"]: row for row in rows}
-    far = 50 if 50 in at else rows[-1]["k"]
+    far = r["far"]
     share = at[far]["tanh"] / r["tanh_last"]
-    faster = "faster" if at[far]["tanh_wide"] < at[far]["tanh"] else "no faster"
+    faster = "faster" if r["wide_fades_faster"] else "no faster"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
         *_wrap("The second problem: how much an input k steps back still moves the last "

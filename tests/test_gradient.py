@@ -93,6 +93,12 @@ class TestGradientSection(unittest.TestCase):
         self.assertGreater(rows[100]["gated"], 0.3)
         self.assertIn("3.3e-11", out)
         self.assertIn("0.43 at n = 200 and 0.127 at n = 1,024", " ".join(out.split()))
+        # the finding follows the rows, and the sentence the finding
+        far = rows[data["far"]]
+        self.assertEqual(data["wide_fades_faster"], far["tanh_wide"] < far["tanh"])
+        for faster, words in ((True, "fades faster than"), (False, "fades no faster than")):
+            text = " ".join(main.render_gradient(dict(data, wide_fades_faster=faster)).split())
+            self.assertIn(words, text)
 
 
 if __name__ == "__main__":
