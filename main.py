@@ -1219,10 +1219,31 @@ def work_rows(sizes=WORK_SIZES):
     return rows
 
 
-def render_work(rows):
-    """Return the measured work and depth as text, formulas beside them."""
+def work_findings(rows):
+    """Return what the rows show at N = 1,024 (or the largest N): the scan of
+    least work and the scan of least depth; and whether tree_reduce's depth
+    equals depth()'s ceil(log2 N) at every N."""
     sizes = sorted({r["n"] for r in rows})
     n = 1_024 if 1_024 in sizes else sizes[-1]
+    at = {(r["algorithm"], r["n"]): r for r in rows}
+    scans = [at[name, n] for name in SCANS]
+    return {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
+            "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"],
+            "tree_depth_is_ceil_log2": all(at["tree_reduce", m]["depth"] == depth(m)[1]
+                                           for m in sizes)}
+
+
+def work_section(sizes=WORK_SIZES):
+    """Return the measured work and depth (work_rows) and what they show (work_findings)."""
+    rows = work_rows(sizes)
+    return {"rows": rows, "findings": work_findings(rows)}
+
+
+def render_work(result):
+    """Return the measured work and depth as text, formulas beside them."""
+    rows, found = result["rows"], result["findings"]
+    sizes = sorted({r["n"] for r in rows})
+    n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
     main_table = _table(
         (f"N = {n:,}", "work", "formula", "depth", "formula"),
@@ -1234,12 +1255,9 @@ def render_work(rows):
         left=1)
     legend = "; ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
                        if name != runs)
-    scans = [at[name, n] for name in SCANS]
-    least_work = min(scans, key=lambda r: r["work"])
-    least_depth = min(scans, key=lambda r: r["depth"])
+    least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
     bk = at["brent_kung", n]
-    same = all(at["tree_reduce", m]["depth"] == depth(m)[1] for m in sizes)
-    agrees = "equals" if same else "DIFFERS FROM"
+    agrees = "equals" if found["tree_depth_is_ceil_log2"] else "DIFFERS FROM"
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
         *_wrap(f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
@@ -1269,8 +1287,9 @@ def render_work(rows):
     ])
 
 
-def figure_work(rows):
+def figure_work(result):
     """Return work against depth for every algorithm at every size, log-log."""
+    rows = result["rows"]
     sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
     fig = Figure("Work against depth, counted on the code that runs",
                  f"one line per algorithm, its points at N = {sizes} from lower left; lower "
@@ -1304,8 +1323,8 @@ def _close_points(rows, a, b):
 
 SECTIONS["work"] = Section(
     summary="work and depth of every algorithm, counted",
-    compute=lambda o: work_rows(), render=render_work, figure=figure_work,
-    sample=lambda: work_rows((8, 16)))
+    compute=lambda o: work_section(), render=render_work, figure=figure_work,
+    sample=lambda: work_section((8, 16)))
 
 
 # ============================================================================

@@ -18,7 +18,8 @@ BAD_CALLS = {
     "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
 }
 # Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan", "work_rows"}
+NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan", "work_rows", "work_section",
+                "work_findings"}
 
 
 class TestCounted(unittest.TestCase):
@@ -145,10 +146,17 @@ class TestBlellochScan(unittest.TestCase):
 class TestWorkAndSsmSections(unittest.TestCase):
     def test_work_section_text_and_json(self):
         # Sizes 16 and 64: the formulas are checked above (and 1,024 in test_check).
-        data = json.loads(json.dumps(main.work_rows((16, 64))))
-        out = " ".join(main.render_work(data).split())
+        result = json.loads(json.dumps(main.work_section((16, 64))))
+        data = result["rows"]
+        self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
+                                              "least_depth": "hillis_steele",
+                                              "tree_depth_is_ceil_log2": True})
+        out = " ".join(main.render_work(result).split())
         self.assertIn("least depth hillis_steele (6)", out)
         self.assertIn("equals the depth section's attn depth", out)
+        flipped = dict(result, findings=dict(result["findings"], tree_depth_is_ceil_log2=False))
+        self.assertIn("DIFFERS FROM the depth section's", " ".join(
+            main.render_work(flipped).split()))
         self.assertIn("3 operations a combine, not 2", out)
         self.assertIn("not because sum() runs in parallel; for floats, associative only up to "
                       "rounding.", out)
