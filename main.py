@@ -340,6 +340,7 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
             "mismatches": count_mismatches(serial, parallel),
             "serial_last": serial[-1], "parallel_last": parallel[-1],
+            "same_last": serial[-1] == parallel[-1],
             "serial_steps": length - 1, "parallel_steps": depth(length)[1] * (length > 1)}
 
 
@@ -377,7 +378,6 @@ def render_scan(result):
     """Return the scan comparison as text; its last line says whether the last
     digits agree."""
     r = result
-    same = r["serial_last"] == r["parallel_last"]
     agree = ("parallel_scan gives serial_scan's numbers" if r["mismatches"] == 0 else
              f"parallel_scan differs from serial_scan at "
              f"{_quantity(r['mismatches'], 'position')}")
@@ -393,7 +393,7 @@ def render_scan(result):
         f"{r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
-        *_wrap("The last values agree to the last digit." if same else
+        *_wrap("The last values agree to the last digit." if r["same_last"] else
                "The last digits differ: float rounding depends on the order of additions."),
     ])
 

@@ -4,6 +4,7 @@ fake clock for the timing. Also runs main.py's docstring examples."""
 
 import doctest
 import functools
+import itertools
 import math
 import operator
 import random
@@ -195,6 +196,21 @@ class TestCountMismatches(unittest.TestCase):
     def test_count_mismatches_infinite_expected_does_not_widen_tolerance(self):
         # The tolerance comes from the finite values only (here 1e-9 x 1.0).
         self.assertEqual(main.count_mismatches([1.0, float("inf")], [1.5, float("inf")]), 1)
+
+
+
+class TestScanSection(unittest.TestCase):
+    def test_the_check_and_its_sentences_follow_the_numbers(self):
+        result = main.scan_check(64)
+        xs = main.uniform_inputs(64, random.Random(main.SCAN_SEED))
+        serial = list(itertools.accumulate(xs))
+        self.assertEqual(result["serial_last"], serial[-1])
+        self.assertEqual(result["same_last"], result["serial_last"] == result["parallel_last"])
+        self.assertEqual((result["serial_steps"], result["parallel_steps"]), (63, 6))
+        for same, words in ((True, "agree to the last digit"), (False, "The last digits differ")):
+            self.assertIn(words, main.render_scan(dict(result, same_last=same)))
+        self.assertIn("with one value there is nothing to combine",
+                      main.render_scan(main.scan_check(1)))
 
 
 if __name__ == "__main__":
