@@ -5700,7 +5700,7 @@ def _same(got, expected):
     """Return whether plain data got equals expected: exactly, but for floats,
     which agree within SCAN_REL_TOL of expected's largest magnitude (at least
     1). NaN and infinity never agree; a bool is not a number."""
-    if got == expected and type(got) is type(expected) is not list:
+    if _matches(got, expected, 0.0):       # equal, each item of its kind: no scale needed
         return True
     floats = (expected if type(expected) is list and all(type(x) is float for x in expected)
               else [x for x in _leaves(expected) if type(x) is float])    # a flat list: as is
