@@ -5699,7 +5699,8 @@ def _parallel_verdict(work):
 def _same(got, expected):
     """Return whether plain data got equals expected: exactly, but for floats,
     which agree within SCAN_REL_TOL of expected's largest magnitude (at least
-    1). NaN and infinity never agree; a bool is not a number."""
+    1). NaN never agrees, an infinity only with itself; a bool is not a
+    number."""
     if _matches(got, expected, 0.0):       # equal, each item of its kind: no scale needed
         return True
     floats = (expected if type(expected) is list and all(type(x) is float for x in expected)
@@ -5718,7 +5719,8 @@ def _matches(got, expected, tolerance):
         return all(_matches(g, e, tolerance) for g, e in zip(got, expected))
     if type(expected) is float:
         try:
-            return type(got) in (int, float) and abs(got - expected) <= tolerance
+            return type(got) in (int, float) and (got == expected
+                                                  or abs(got - expected) <= tolerance)
         except OverflowError:           # an int too large for a float
             return False
     return type(got) is type(expected) and got == expected
