@@ -5698,14 +5698,14 @@ def _parallel_verdict(work):
 
 def _same(got, expected):
     """Return whether plain data got equals expected: exactly, but for floats,
-    which agree within SCAN_REL_TOL of expected's largest magnitude (at least
-    1). NaN never agrees, an infinity only with itself; a bool is not a
+    which agree within SCAN_REL_TOL of expected's largest finite magnitude (at
+    least 1). NaN never agrees, an infinity only with itself; a bool is not a
     number."""
     if _matches(got, expected, 0.0):       # equal, each item of its kind: no scale needed
         return True
     floats = (expected if type(expected) is list and all(type(x) is float for x in expected)
               else [x for x in _leaves(expected) if type(x) is float])    # a flat list: as is
-    scale = max(map(abs, floats), default=1.0)
+    scale = max(filter(math.isfinite, map(abs, floats)), default=1.0)     # as count_mismatches
     return _matches(got, expected, SCAN_REL_TOL * max(1.0, scale))
 
 

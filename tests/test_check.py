@@ -337,6 +337,7 @@ class TestPlainData(unittest.TestCase):
         self.assertTrue(main._same(float("inf"), float("inf")))        # alone or in a list
         self.assertTrue(main._same([float("inf"), 1.0], [float("inf"), 1.0 + 1e-12]))
         self.assertFalse(main._same([float("inf")], [-float("inf")]))
+        self.assertFalse(main._same([5.0, 1.0], [float("inf"), 1.0]))   # no infinite tolerance
         self.assertTrue(main._same([[1, 2], [3, 4]], [[1, 2], [3, 4]]))
         self.assertFalse(main._same([[1, 2], [3, True]], [[1, 2], [3, 1]]))
         self.assertFalse(main._same(10 ** 400, 1.0))
