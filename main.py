@@ -5436,8 +5436,9 @@ class _GradingProcess:
         self.ended = None
         self.process = _start_child(multiprocessing.get_context(_start_method()),
                                     _grading_child, job, there)
-        with contextlib.suppress(OSError):
-            os.setpgid(self.process.pid, self.process.pid)  # as the child does: no race
+        if hasattr(os, "setpgid"):
+            with contextlib.suppress(OSError):
+                os.setpgid(self.process.pid, self.process.pid)  # as the child does: no race
         there.close()
 
     def receive(self, deadline):
