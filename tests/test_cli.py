@@ -496,9 +496,9 @@ class TestSubprocess(unittest.TestCase):
         # suite was started with SIGINT ignored (`cmd &` in a script), and waits inside
         # main() until the signal comes: no workload, nothing left running. Its garbage
         # collector is off: a KeyboardInterrupt raised inside a finalizer that a
-        # collection happens to run is reported and lost. (This test once waited out
-        # its timeout in 2 of about 70 suites run beside other work; the lost signal
-        # is the likely cause, not a proven one.)
+        # collection happens to run is reported and lost. (This test waited out its
+        # timeout in 3 of about 200 suites run beside other work, never alone, and in
+        # none of about 110 since: the likely cause, not a proven one.)
         def wait(opts):
             gc.disable()
             print("ready", flush=True)
