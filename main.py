@@ -4551,6 +4551,10 @@ def _table(headers, rows, left=0):
 # ============================================================================
 
 MAX_PROCESSES = 8               # worker processes at most, however many cores
+# A wait for a child lasts at most this long before it looks again: a signal
+# that lands just before a blocking wait begins (after Python's last look for
+# one) is otherwise handled only when that wait ends.
+WAIT_SLICE = 0.1
 
 
 def _cpu_count():
@@ -4630,7 +4634,7 @@ class WorkerPool:
         for _, pipe in self.workers:
             give(pipe)
         while running:
-            for pipe in wait(list(running)):
+            for pipe in wait(list(running), WAIT_SLICE):     # [] when the slice ends
                 k = running.pop(pipe)
                 try:
                     done, value = pipe.recv()
@@ -5445,8 +5449,9 @@ class _GradingProcess:
         """Return the child's next event, a dict, or {"event": "timeout"},
         {"event": "ended"}, {"event": "too large"}, {"event": "unreadable"}."""
         import json
-        if not self.connection.poll(max(0.0, deadline - time.monotonic())):
-            return {"event": "timeout"}
+        while not self.connection.poll(min(WAIT_SLICE, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                return {"event": "timeout"}
         try:
             event = json.loads(self.connection.recv_bytes(CHECK_MAX_MESSAGE))
         except EOFError:

@@ -350,8 +350,10 @@ def shared(key, compute):
 def main_facts():
     """Return the child computing source_facts(), started once per run by the
     first test file that asks (test_layout and test_terms ask as they are
-    imported); its returned() gives them."""
-    return shared("main.py's facts", lambda: ahead(source_facts))
+    imported); its returned() gives them. It runs beside the chain of ahead(),
+    not in it: test_layout needs it before the chain would reach it."""
+    return shared("main.py's facts", lambda: early(Forked(target=source_facts))
+                  if hasattr(os, "fork") else _InThisProcess(source_facts))
 
 
 def source_facts():

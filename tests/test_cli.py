@@ -2,7 +2,6 @@
 be encoded or written, and exit codes; in-process through main.main([...]),
 and as a real child process for what only a process shows."""
 
-import gc
 import io
 import json
 import os
@@ -494,15 +493,15 @@ class TestSubprocess(unittest.TestCase):
     def test_ctrl_c_exits_130_without_traceback(self):
         # The child restores Python's Ctrl-C handling, which it would not have if the
         # suite was started with SIGINT ignored (`cmd &` in a script), and waits inside
-        # main() until the signal comes: no workload, nothing left running. Its garbage
-        # collector is off: a KeyboardInterrupt raised inside a finalizer that a
-        # collection happens to run is reported and lost. (This test waited out its
-        # timeout in 3 of about 200 suites run beside other work, never alone, and in
-        # none of about 110 since: the likely cause, not a proven one.)
+        # main() until the signal comes: no workload, nothing left running. It waits in
+        # naps of 50 ms, as main.py's own waits do (WAIT_SLICE): a signal that lands
+        # after Python's last look for one but before a sleep() begins is handled only
+        # when that sleep ends. (One sleep of 60 s waited out the test's timeout in 4 of
+        # about 220 suites run beside other work.)
         def wait(opts):
-            gc.disable()
             print("ready", flush=True)
-            time.sleep(60)
+            while True:
+                time.sleep(0.05)
 
         def setup():
             signal.signal(signal.SIGINT, signal.default_int_handler)

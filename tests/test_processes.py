@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 import unittest
 
 import main
@@ -209,6 +210,35 @@ class TestPoolInThisProcess(unittest.TestCase):
         with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(compute=stopped)), \
                 patched(main, _ignore_stop_signals=lambda: None):
             self.assertEqual(run_main("depth"), (129, "", ""))
+
+    def test_every_wait_for_a_child_looks_for_signals_each_slice(self):
+        # A signal that lands just before a blocking wait begins is handled when the
+        # wait ends: the pool's waits for its workers, and check's for its grading
+        # child, each last one WAIT_SLICE at most, however long the child takes.
+        import multiprocessing.connection
+        real, timeouts = multiprocessing.connection.wait, []
+
+        def recording(objects, timeout=None):
+            timeouts.append(timeout)
+            return real(objects, timeout)
+        with patched(multiprocessing.connection, wait=recording), patched(main, WAIT_SLICE=0.01):
+            with main.WorkerPool(1) as pool:
+                pool.run(time.sleep, [(0.05,)])
+        self.assertGreaterEqual(len(timeouts), 2)
+        self.assertTrue(all(t is not None and t <= 0.01 for t in timeouts), timeouts)
+
+        class Silent:                   # a grading child that never says anything
+            def poll(self, timeout):
+                polls.append(timeout)
+                time.sleep(timeout)
+                return False
+        polls = []
+        with patched(main, WAIT_SLICE=0.01):
+            event = main._GradingProcess.receive(types.SimpleNamespace(connection=Silent()),
+                                                 time.monotonic() + 0.05)
+        self.assertEqual(event, {"event": "timeout"})
+        self.assertGreaterEqual(len(polls), 3)
+        self.assertLessEqual(max(polls), 0.01)
 
     def test_the_signal_handlers_are_restored(self):
         before = signal.getsignal(signal.SIGTERM)
