@@ -223,7 +223,7 @@ class TestPoolInThisProcess(unittest.TestCase):
             return real(objects, timeout)
         with patched(multiprocessing.connection, wait=recording), patched(main, WAIT_SLICE=0.01):
             with main.WorkerPool(1) as pool:
-                pool.run(time.sleep, [(0.05,)])
+                pool.run(time.sleep, [(0.025,)])
         self.assertGreaterEqual(len(timeouts), 2)
         self.assertTrue(all(t is not None and t <= 0.01 for t in timeouts), timeouts)
 
@@ -235,7 +235,7 @@ class TestPoolInThisProcess(unittest.TestCase):
         polls = []
         with patched(main, WAIT_SLICE=0.01):
             event = main._GradingProcess.receive(types.SimpleNamespace(connection=Silent()),
-                                                 time.monotonic() + 0.05)
+                                                 time.monotonic() + 0.025)
         self.assertEqual(event, {"event": "timeout"})
         self.assertGreaterEqual(len(polls), 3)
         self.assertLessEqual(max(polls), 0.01)
