@@ -4551,9 +4551,10 @@ def _table(headers, rows, left=0):
 # ============================================================================
 
 MAX_PROCESSES = 8               # worker processes at most, however many cores
-# A wait for a child lasts at most this long before it looks again: a signal
-# that lands just before a blocking wait begins (after Python's last look for
-# one) is otherwise handled only when that wait ends.
+# A blocking wait (for a child, or for room in a full pipe) lasts at most this
+# long before it looks again: a signal that lands just before such a wait
+# begins (after Python's last look for one) is otherwise handled only when the
+# wait ends.
 WAIT_SLICE = 0.1
 
 
@@ -6372,7 +6373,7 @@ def _write_all(fd, data):
         try:
             view = view[os.write(fd, view):]
         except BlockingIOError:
-            select.select([], [fd], [])
+            select.select([], [fd], [], WAIT_SLICE)     # then look for a signal again
 
 
 def _check_output(stream):
