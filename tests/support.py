@@ -247,6 +247,16 @@ def early(child):
 _TURN = []     # the pipe the last child of ahead() holds open until it ends
 
 
+def beside(target):
+    """Start target() in a child process now, beside the chain of ahead() (for a
+    result wanted early, or for work that mostly waits); return the child,
+    whose returned() gives target()'s result as JSON gives it back. Where there
+    is no fork, target() runs in this process when returned() asks for it."""
+    if not hasattr(os, "fork"):
+        return _InThisProcess(target)
+    return early(Forked(target=target))
+
+
 def ahead(target):
     """Start target() in a child process now, so that it runs while the other
     tests do; return the child, whose returned() gives target()'s result (as
@@ -352,8 +362,7 @@ def main_facts():
     first test file that asks (test_layout and test_terms ask as they are
     imported); its returned() gives them. It runs beside the chain of ahead(),
     not in it: test_layout needs it before the chain would reach it."""
-    return shared("main.py's facts", lambda: early(Forked(target=source_facts))
-                  if hasattr(os, "fork") else _InThisProcess(source_facts))
+    return shared("main.py's facts", lambda: beside(source_facts))
 
 
 def source_facts():

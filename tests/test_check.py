@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 import main
-from tests.support import NAN, patched, run_main
+from tests.support import NAN, beside, patched, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -230,17 +230,38 @@ def graded_here(path, names=main.CHECKED, seconds=main.CHECK_SECONDS):
                         {name: cases(name) for name in names}, names, seconds)
 
 
+def graded_corpus():
+    """(verdict, detail) of every solution, of this project's own functions
+    and of part 4's brent_kung_scan, graded as above (0.15 s)."""
+    graded = {label: grade_here(source, name)
+              for label, (source, name, _, _) in SOLUTIONS.items()}
+    ours = [(f"own {name}", getattr(main, name), name) for name in main.CHECKED]
+    for label, function, name in ours + [("brent_kung_scan", main.brent_kung_scan,
+                                          "parallel_scan")]:
+        record = record_of(function, name, main.__file__)
+        graded[label] = main._verdict(name, cases(name), record, main.CHECK_SECONDS)
+    return graded
+
+
+# Graded in a child process started as this file is imported, while the other
+# files' tests run; the verdicts come back as JSON and are checked here.
+CORPUS = beside(graded_corpus)
+
+
 class TestVerdicts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.graded = {label: tuple(got) for label, got in CORPUS.returned().items()}
+
     def test_each_solution_gets_its_verdict_and_its_words(self):
         for label, (source, name, verdict, words) in SOLUTIONS.items():
             with self.subTest(label):
-                got, detail = grade_here(source, name)
+                got, detail = self.graded[label]
                 self.assertEqual(got, verdict, detail)
                 self.assertIn(words, detail.replace("\n", " "))
 
     def test_a_learners_traceback_shows_only_the_learners_lines(self):
-        source, name, _, _ = SOLUTIONS["raises"]
-        _, detail = grade_here(source, name)
+        _, detail = self.graded["raises"]
         self.assertIn(f'File "{PATH}", line 3, in attention_style', detail)
         self.assertNotIn("main.py", detail)
 
@@ -254,8 +275,7 @@ class TestVerdicts(unittest.TestCase):
     def test_this_projects_own_functions_pass(self):
         details = {}
         for name in main.CHECKED:
-            verdict, details[name] = main._verdict(name, cases(name), record_of(
-                getattr(main, name), name, main.__file__), main.CHECK_SECONDS)
+            verdict, details[name] = self.graded[f"own {name}"]
             self.assertEqual(verdict, "pass", (name, details[name]))
         # the README's figure: measured on the running code (depth 10 and 9,217
         # combines), and the formula check compares with (10 rounds and 9,217)
@@ -263,11 +283,9 @@ class TestVerdicts(unittest.TestCase):
                       "rounds and 9,217 combines", details["parallel_scan"])
 
     def test_part_4s_brent_kung_scan_is_correct_and_parallel(self):
-        verdict, detail = main._verdict("parallel_scan", cases("parallel_scan"), record_of(
-            main.brent_kung_scan, "parallel_scan", main.__file__), main.CHECK_SECONDS)
-        self.assertEqual((verdict, detail), ("pass", "correct and parallel: depth 18 and 2,036 "
-                         "combines at N = 1,024, against Hillis-Steele's 10 rounds and 9,217 "
-                         "combines"))
+        self.assertEqual(self.graded["brent_kung_scan"], (
+            "pass", "correct and parallel: depth 18 and 2,036 combines at N = 1,024, against "
+            "Hillis-Steele's 10 rounds and 9,217 combines"))
 
     def test_a_stop_names_the_case_it_stopped_at(self):
         record = {"cases": [], "work": [], "printed": None, "stopped": "did not finish in 10 s"}
