@@ -77,10 +77,10 @@ class Forked:
     `stdout` instead, or to a pipe with no reader), like a subprocess.Popen of
     `python main.py argv` but without starting a new interpreter (70 ms here).
     With target instead of argv, it prints json.dumps(target()): returned()
-    gives it back. The child always ends with os._exit: it never returns into
-    the tests."""
+    gives it back. It runs at niceness `nice`, after the tests in this process.
+    The child always ends with os._exit: it never returns into the tests."""
 
-    def __init__(self, argv=(), setup=None, stdout=None, reader=True, target=None):
+    def __init__(self, argv=(), setup=None, stdout=None, reader=True, target=None, nice=10):
         out_r, out_w = os.pipe() if stdout is None else (None, stdout)
         if not reader:                  # a pipe whose reader is gone before any write
             os.close(out_r)
@@ -93,7 +93,7 @@ class Forked:
             status = 70
             try:
                 main._kill_me_with_my_parent()      # on Linux: it never outlives the tests
-                os.nice(10)     # the tests in this process go first; it takes what is left
+                os.nice(nice)   # the tests in this process go first; it takes what is left
                 # Ctrl-C as `python main.py` gets it from a terminal, even where the tests
                 # were started with SIGINT ignored (a background job of a script)
                 signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -182,37 +182,13 @@ class Forked:
         return self.value
 
 
-class Fresh:
-    """A fresh interpreter (python -S -c code, in the project's folder) whose
-    returned() gives back what it printed, as JSON gives it; the same methods
-    as Forked for early()."""
-
-    def __init__(self, code):
-        import subprocess
-        self.process = subprocess.Popen([sys.executable, "-S", "-c", code], cwd=ROOT,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.kill, self.wait = self.process.kill, self.process.wait
-
-    def communicate(self, timeout=30):
-        if not hasattr(self, "output"):
-            self.output = self.process.communicate(timeout=timeout)
-        return self.output
-
-    def returned(self):
-        out, err = self.communicate()
-        if self.process.returncode != 0:
-            raise AssertionError(f"the child ended with {self.process.returncode}: "
-                                 f"{err.decode()}")
-        return json.loads(out)
-
-
 def signal_trials(path, trials):
     """Run `check path` (rnn_style only) in a forked child `trials` times, and
     send it SIGINT, SIGTERM and SIGHUP in turn, after a delay that steps
     evenly from 0 to 3 ms after its grading child appears in /proc (Linux):
     any window wider than 3 ms / trials is hit. Return per trial the signal,
     check's exit status, and whether its grading child is gone a second
-    later, as JSON."""
+    later."""
     import signal
     results = []
     for k in range(trials):
@@ -230,7 +206,7 @@ def signal_trials(path, trials):
         check.communicate()
         results.append([int(signum), status, grader is not None
                         and gone_within([int(grader)], 1.0)])
-    return json.dumps(results)
+    return results
 
 
 _EARLY = []

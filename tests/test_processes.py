@@ -24,8 +24,8 @@ import types
 import unittest
 
 import main
-from tests.support import (CHILD, ROOT, Forked, Fresh, alive, child_env, early, gone_within,
-                           patched, run_main)
+from tests.support import (CHILD, ROOT, Forked, alive, child_env, early, gone_within,
+                           patched, run_main, signal_trials)
 
 def busy(opts):
     """The depth section replaced by two workers that sleep; it prints their
@@ -33,6 +33,11 @@ def busy(opts):
     with main.WorkerPool(2) as pool:
         print("ready", *[p.pid for p, _ in pool.workers], flush=True)
         pool.run(time.sleep, [(60,), (60,)])
+
+
+# This file's children start as it is imported and are read only as its tests
+# run, near the end: they yield to the children the earlier files wait on.
+LATE = 15
 
 
 def run_busy():
@@ -73,17 +78,18 @@ def start_children():
     if not (os.name == "posix" and hasattr(signal, "SIGHUP")):
         return children, None
     for name in ENDINGS:
-        children[name] = early(Forked(["depth"], setup=run_busy))
+        children[name] = early(Forked(["depth"], setup=run_busy, nice=LATE))
     # SIGTERM in the window between a figure's temporary file and its rename
     figures = tempfile.mkdtemp()
     atexit.register(shutil.rmtree, figures, ignore_errors=True)
     children["sigterm in a figure"] = early(Forked(
         ["depth", "--svg", os.path.join(figures, "new")], setup=lambda: setattr(
-            os, "replace", lambda *_: os.kill(os.getpid(), signal.SIGTERM))))
+            os, "replace", lambda *_: os.kill(os.getpid(), signal.SIGTERM)), nice=LATE))
     children["sigterm in a figure"].directory = figures
     if os.path.exists("/proc/self/status"):
         children["out of memory"] = early(Forked(
-            ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory))
+            ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory,
+            nice=LATE))
     if not (hasattr(os, "set_blocking") and sys.platform.startswith("linux")):
         return children, None
     # The command line writing to a 4 KiB non-blocking pipe, which main._write
@@ -92,7 +98,7 @@ def start_children():
     reader, writer = os.pipe()
     fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
     os.set_blocking(writer, False)
-    children["short writes"] = early(Forked(SHORT_WRITES, stdout=writer))
+    children["short writes"] = early(Forked(SHORT_WRITES, stdout=writer, nice=LATE))
     os.close(writer)
     reader = os.fdopen(reader, "rb")
     atexit.register(reader.close)
@@ -432,17 +438,16 @@ def start_check_children():
                   else "utf-8") as f:
             f.write(source)
     # Not ahead's chain: these mostly wait (on hangs, forks, signals), so they run beside it.
-    children = {"files": early(Forked(target=lambda: grade_files(paths))),
-                "stuck": early(Forked(target=lambda: grade_stuck(paths["stuck.py"]))),
+    children = {"files": early(Forked(target=lambda: grade_files(paths), nice=LATE)),
+                "stuck": early(Forked(target=lambda: grade_stuck(paths["stuck.py"]),
+                                      nice=LATE)),
                 "hangs": early(Forked(target=lambda: main.check_solutions(
-                    paths["hangs.py"], seconds=HANG_SECONDS)))}
+                    paths["hangs.py"], seconds=HANG_SECONDS), nice=LATE))}
     if sys.platform.startswith("linux"):    # /proc and PR_SET_PDEATHSIG are Linux's
         children["sleeper"] = early(Forked(target=lambda: main.check_solutions(
-            paths["sleeper.py"], ("rnn_style",), seconds=60)))
-        # from a fresh interpreter: each trial forks it twice, and it is 20 MB, not 100
-        children["signals"] = early(Fresh(
-            "import multiprocessing.connection\nfrom tests.support import signal_trials\n"
-            f"print(signal_trials({paths['hang.py']!r}, {SIGNAL_TRIALS}))"))
+            paths["sleeper.py"], ("rnn_style",), seconds=60), nice=LATE))
+        children["signals"] = early(Forked(
+            target=lambda: signal_trials(paths["hang.py"], SIGNAL_TRIALS), nice=LATE))
     return directory, children
 
 
