@@ -242,10 +242,10 @@ class TestPoolInThisProcess(unittest.TestCase):
         polls = []
         with patched(main, WAIT_SLICE=0.01):
             event = main._GradingProcess.receive(types.SimpleNamespace(connection=Silent()),
-                                                 time.monotonic() + 0.025)
+                                                 time.monotonic() + 0.05)
         self.assertEqual(event, {"event": "timeout"})
-        self.assertGreaterEqual(len(polls), 3)
-        self.assertLessEqual(max(polls), 0.01)
+        self.assertLessEqual(max(polls), 0.01)      # never one wait to the deadline
+        self.assertGreaterEqual(len(polls), 2)
 
     def test_the_signal_handlers_are_restored(self):
         before = signal.getsignal(signal.SIGTERM)
