@@ -19,6 +19,7 @@ import re
 import signal
 import sys
 import time
+import types
 
 import main
 
@@ -334,11 +335,41 @@ def shared(key, compute):
 
 
 def main_facts():
-    """Return the child computing source_facts(), started once per run by the
-    first test file that asks (test_layout and test_terms ask as they are
-    imported); its returned() gives them. It runs beside the chain of ahead(),
-    not in it: test_layout needs it before the chain would reach it."""
-    return shared("main.py's facts", lambda: beside(source_facts))
+    """Return what the tests read off main.py's source, as an object whose
+    returned() gives source_facts(); once per run, for every file that asks
+    (test_layout and test_terms ask as they are imported). Like main.py's
+    compiled file, the facts are kept in the ignored __pycache__, for this
+    Python and these bytes of main.py and of this file (a SHA-256 of both): a
+    run reads them there unless one of the two changed. Then a child computes
+    them (0.25 s, most of it ast.parse) and keeps them; it runs beside the chain
+    of ahead(), not in it, as test_layout needs it before the chain would reach it."""
+    return shared("main.py's facts", _main_facts)
+
+
+def _main_facts():
+    import hashlib
+    key = hashlib.sha256()
+    for source in (MAIN_PY, __file__):
+        with open(source, "rb") as f:
+            key.update(f.read())
+    key = key.hexdigest()
+    path = os.path.join(ROOT, "__pycache__", f"main.facts.{sys.implementation.cache_tag}.json")
+    with contextlib.suppress(OSError, ValueError, LookupError, TypeError):
+        with open(path, encoding="utf-8") as f:
+            kept = json.load(f)
+        if kept["sha256"] == key:
+            return types.SimpleNamespace(returned=lambda: kept["facts"])
+
+    def compute_and_keep():
+        facts = source_facts()
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            new = f"{path}.{os.getpid()}.new"
+            with open(new, "w", encoding="utf-8") as f:
+                json.dump({"sha256": key, "facts": facts}, f)
+            os.replace(new, path)               # whole, or not at all
+        return facts
+    return beside(compute_and_keep)
 
 
 def source_facts():
