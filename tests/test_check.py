@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 import main
-from tests.support import NAN, beside, patched, run_main
+from tests.support import NAN, ahead, patched, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -245,7 +245,7 @@ def graded_corpus():
 
 # Graded in a child process started as this file is imported, while the other
 # files' tests run; the verdicts come back as JSON and are checked here.
-CORPUS = beside(graded_corpus)
+CORPUS = ahead(graded_corpus)
 
 
 class TestVerdicts(unittest.TestCase):
