@@ -24,7 +24,7 @@ import types
 import unittest
 
 import main
-from tests.support import (CHILD, ROOT, Forked, alive, child_env, early, gone_within,
+from tests.support import (CHILD, ROOT, Forked, ahead, alive, child_env, early, gone_within,
                            patched, run_main, signal_trials)
 
 def busy(opts):
@@ -437,8 +437,10 @@ def start_check_children():
         with open(paths[name], "w", encoding="latin-1" if "coding: latin-1" in source
                   else "utf-8") as f:
             f.write(source)
-    # Not ahead's chain: these mostly wait (on hangs, forks, signals), so they run beside it.
-    children = {"files": early(Forked(target=lambda: grade_files(paths), nice=LATE)),
+    # The gradings that mostly wait (on hangs) run beside ahead()'s chain; those that
+    # compute (0.15 and 0.1 s) take their turns in it, and so never compete with the
+    # earlier files' children, which their tests wait for.
+    children = {"files": ahead(lambda: grade_files(paths)),
                 "stuck": early(Forked(target=lambda: grade_stuck(paths["stuck.py"]),
                                       nice=LATE)),
                 "hangs": early(Forked(target=lambda: main.check_solutions(
@@ -446,8 +448,7 @@ def start_check_children():
     if sys.platform.startswith("linux"):    # /proc and PR_SET_PDEATHSIG are Linux's
         children["sleeper"] = early(Forked(target=lambda: main.check_solutions(
             paths["sleeper.py"], ("rnn_style",), seconds=60), nice=LATE))
-        children["signals"] = early(Forked(
-            target=lambda: signal_trials(paths["hang.py"], SIGNAL_TRIALS), nice=LATE))
+        children["signals"] = ahead(lambda: signal_trials(paths["hang.py"], SIGNAL_TRIALS))
     return directory, children
 
 
