@@ -135,7 +135,6 @@ class Forked:
                 os.kill(self.pid, signum)
 
     def kill(self):
-        import signal
         self.send_signal(signal.SIGKILL)
 
     def wait(self, timeout=None):
@@ -190,7 +189,6 @@ def signal_trials(path, trials):
     any window wider than 3 ms / trials is hit. Return per trial the signal,
     check's exit status, and whether its grading child is gone a second
     later."""
-    import signal
     results = []
     for k in range(trials):
         signum = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)[k % 3]
@@ -531,4 +529,3 @@ class ScanContract:
         xs = [[k] for k in range(9)]
         self.assertEqual(self.run_scan(xs), list(itertools.accumulate(xs)))
         self.assertEqual(xs, [[k] for k in range(9)])
-
