@@ -43,6 +43,7 @@ import collections
 import collections.abc
 import contextlib
 import decimal
+import errno
 import functools
 import io
 import itertools
@@ -4770,7 +4771,8 @@ def _catch_stop_signals():
     def stop(signum, frame):
         raise _Signalled(signum)
 
-    return {signum: signal.signal(signum, stop) for signum in _stop_signals()}
+    return {signum: signal.signal(signum, stop) for signum in _stop_signals()
+            if signal.getsignal(signum) is not signal.SIG_IGN}     # nohup's stays ignored
 
 
 def _restore_handlers(handlers):
@@ -5020,30 +5022,32 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # Machinery: check, a learner's own solutions graded
 # ============================================================================
 #
-# python main.py check FILE.py runs a stranger's code, so the referee stays
-# out of its reach. This process reads the file once and computes every
-# expected answer first; a child process in a process group of its own (a
-# time limit, a memory limit) compiles and imports the file once, calls each
-# function written in it on those inputs, and sends back only plain data
-# (JSON: lists, numbers, strings), with what the function printed. This
-# process compares, names the classic mistakes, and ends the child's whole
-# group when it is done, whatever the file did. A function that hangs or ends
-# the process is a verdict; a new child takes the functions after it.
+# `python main.py check FILE.py` runs a stranger's code, so the referee stays
+# out of its reach. The file runs in a fresh interpreter (python -I), in a
+# session of its own, under limits on memory and on what it may write. That
+# process gets the inputs, one call at a time, and answers with plain data
+# (JSON): what the call returned, whether it changed its input. The expected
+# answers, every deadline and every verdict stay in this process. On Linux
+# this process is a child subreaper, so whatever the file starts, even in a
+# session of its own, ends when its function is graded. Only a SIGKILL of
+# check itself escapes that: the grading process dies with check (Linux),
+# but what it started may live on. POSIX only (Linux, macOS).
 
-CHECK_SECONDS = 10              # the import's time limit, and each function's
-CHECK_MEMORY = 1 << 30          # each child's heap (RLIMIT_DATA: thread stacks fit)
+CHECK_SECONDS = 10              # the time limit of each call, and of the import
+CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
+CHECK_WRITES = 1 << 26          # the most it may print, or write to one file
 CHECK_MAX_BYTES = 1 << 20       # the largest file check reads: a solution is far smaller
-CHECK_MAX_MESSAGE = 1 << 24     # the most a child may send about one call
+CHECK_MAX_REPLY = 1 << 24       # the longest answer to one call
 CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
-CHECK_MAP_LENGTH = 64           # affine maps (op neither + nor commutative) up to this N
-CHECK_MODULUS = 1_000_003       # the maps are x -> a*x + b modulo this prime: exact ints
-CHECK_WORK_LENGTHS = (100, 1_024, 1_025)      # where a parallel_scan's depth is measured
+CHECK_WORK_LENGTHS = (100, 1_024, 1_025)      # where a parallel_scan's depth is counted
 CHECK_WORK_N = 1_024            # where its work is compared with Hillis-Steele's
-CHECK_PRINTED = 3               # lines of a function's own output shown beside its verdict
+CHECK_MODULUS = 1_000_003       # affine maps x -> a*x + b modulo this prime: exact ints
+CHECK_EXACT_LOG = 2 ** 48       # a float logarithm gives the exact depth up to here
+CHECK_SHOWN = 3                 # lines of a function's own output shown beside its verdict
 CHECKED = ("rnn_style", "attention_style", "depth", "serial_scan", "parallel_scan",
-           "rnn_style_vector")
+           "benchmark", "rnn_style_vector")
 
-CHECK_TEMPLATE = '''\\
+CHECK_TEMPLATE = '''\
 """My solutions to the exercises of "Why Transformers - The Problems with RNNs".
 
 Check them with:  python main.py check THIS_FILE.py
@@ -5052,6 +5056,7 @@ the ones you have written. Delete a function to leave it out.
 """
 
 import operator
+import time
 
 
 def rnn_style(xs, decay=0.9):
@@ -5071,10 +5076,9 @@ def depth(n):
 
 
 def serial_scan(xs, op=operator.add):
-    """Return every running total, one at a time: [xs[0], op(xs[0], xs[1]),
-    op(op(xs[0], xs[1]), xs[2]), ...]. op is associative but need not be
-    commutative, nor have a zero: keep the order, start from xs[0]. Leave xs
-    unchanged."""
+    """Return every running total: [xs[0], op(xs[0], xs[1]), ...]. op is
+    associative but need not be commutative, nor have a zero: keep the
+    order, start from xs[0]. Leave xs unchanged."""
     raise NotImplementedError
 
 
@@ -5085,6 +5089,12 @@ def parallel_scan(xs, op=operator.add):
     raise NotImplementedError
 
 
+def benchmark(n, reps=3):
+    """Return (rnn_seconds, attention_seconds): the best of `reps` timings
+    (time.perf_counter) of rnn_style and of attention_style on n values."""
+    raise NotImplementedError
+
+
 def rnn_style_vector(xs, width=64, decay=0.9):
     """Exercise (Easy): the final state, a list of `width` floats, of
     h = A.h + b*x from h = 0, one step per x, where
@@ -5092,16 +5102,31 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     raise NotImplementedError
 '''
 
+# kind of scan input: (its words, the op's name or None to leave op out, how
+# to rebuild it, with rng = random.Random(N)).
+CHECK_INPUTS = {
+    "floats": ("random floats, op left out", None, "[rng.uniform(-1, 1) for _ in range(N)]"),
+    "letters": ("letters (op: concatenation)", "concat", "[chr(97 + i % 26) for i in range(N)]"),
+    "maps": ("affine maps (op: their composition)", "compose",
+             "[(rng.randrange(1, 1_000_003), rng.randrange(1_000_003)) for _ in range(N)]"),
+    "ints": ("ints past 2**53 (op: +)", "add", "[rng.randrange(-2**62, 2**62) for _ in range(N)]"),
+    "factors": ("floats near 1 (op: *)", "mul", "[rng.uniform(0.9, 1.1) for _ in range(N)]"),
+    "maxima": ("random floats (op: max)", "max", "[rng.uniform(-1, 1) for _ in range(N)]"),
+}
+
 # What a wrong answer that equals a known mistake's answer is told.
 CHECK_MISTAKES = {
     "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
     "swapped serial": "op(x, total) where op(total, x) belongs: the earlier values go left",
-    "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) "
-                         "belongs: the earlier values go left"),
+    "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) belongs: "
+                         "the earlier values go left"),
     "plus": "these are the totals of +: combine with op, which here is not +",
+    "step 2": "your first round combines with the value 2 back: step starts at 1",
+    "round short": "one round short: go on while step < len(xs)",
+    "in place": ("out[i] was updated in place from left to right, so it read values of this "
+                 "round: build each round in a new list"),
     "decay": "this is the answer for decay = 0.9: use the decay you are given",
-    "log2": ("math.log2 rounds for large n (a float has 53 bits): (n - 1).bit_length() "
-             "is ceil(log2 n) exactly"),
+    "transposed": "this is the answer for A transposed: unit i sums A[i][j] * h[j] over j",
     "at least 1": "one value still takes depth 1 here: ceil(log2 n), but at least 1",
     "sum": "this is the sum: the mean divides it by len(xs)",
 }
@@ -5113,14 +5138,13 @@ class _Operand(TypeError):
 
 
 def _concatenate(a, b):
-    """Check's string combine: a + b, for strings only."""
     if type(a) is str and type(b) is str:
         return a + b
     raise _Operand(b if type(a) is str else a)
 
 
 def _compose_mod(first, second):
-    """Check's map combine: x -> a1*x + b1, then x -> a2*x + b2, modulo CHECK_MODULUS."""
+    """x -> a1*x + b1, then x -> a2*x + b2, modulo CHECK_MODULUS."""
     for value in (first, second):
         if type(value) is not tuple or len(value) != 2:
             raise _Operand(value)
@@ -5128,81 +5152,307 @@ def _compose_mod(first, second):
     return a1 * a2 % CHECK_MODULUS, (a2 * b1 + b2) % CHECK_MODULUS
 
 
-def _check_cases(name):
-    """Return the cases one of CHECKED is graded on, the smallest input first:
-    [{"label", "args", "expected", "mistakes"}], where expected and each named
-    mistake's answer are plain data (_plain), computed by this file's own code
-    before any learner's code runs."""
-    rng = random.Random(5)
-    floats = {n: uniform_inputs(n, rng) for n in CHECK_LENGTHS}
-    letters = {n: [chr(97 + i % 26) for i in range(n)] for n in CHECK_LENGTHS}
-    maps = {n: [(rng.randrange(1, CHECK_MODULUS), rng.randrange(CHECK_MODULUS))
-                for _ in range(n)] for n in CHECK_LENGTHS if n <= CHECK_MAP_LENGTH}
+def _counted_plus(a, b):
+    return a + b                        # not operator.add: a scan must not special-case it
+
+
+_OPS = {"add": operator.add, "concat": _concatenate, "compose": _compose_mod,
+        "mul": operator.mul, "max": max}
+
+
+def _check_input(kind, n):
+    """Return check's input of this kind and length: what CHECK_INPUTS says."""
+    rng = random.Random(n)
+    if kind == "letters":
+        return [chr(97 + i % 26) for i in range(n)]
+    if kind == "maps":
+        return [(rng.randrange(1, CHECK_MODULUS), rng.randrange(CHECK_MODULUS))
+                for _ in range(n)]
+    if kind == "ints":
+        return [rng.randrange(-2**62, 2**62) for _ in range(n)]
+    low, high = (0.9, 1.1) if kind == "factors" else (-1.0, 1.0)
+    return [rng.uniform(low, high) for _ in range(n)]
+
+
+def _hillis_steele(xs, op, step=1, short=False, in_place=False):
+    """Return Hillis-Steele's scan as a learner may get it wrong: from this
+    step, one round short, or updated in place from left to right."""
+    out = list(xs)
+    while step < len(out) and not (short and 2 * step >= len(out)):
+        new = out if in_place else list(out)
+        for i in range(step, len(out)):
+            new[i] = op(out[i - step], out[i])
+        out, step = new, 2 * step
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _check_cases(name, takes_op=True):
+    """Return the cases one of CHECKED is graded on, smallest input first:
+    dicts of label, args, op (a name of _OPS, or None to leave op out),
+    input (a kind of CHECK_INPUTS and N, or None), far (only depth's cases
+    past CHECK_EXACT_LOG), expected (plain data), and mistakes: {which: a
+    function that returns its answer}, called only when an answer is wrong."""
     cases = []
 
-    def case(label, args, expected, **mistakes):
-        cases.append({"label": label, "args": args, "expected": _plain(expected),
-                      "mistakes": {k: _plain(v) for k, v in mistakes.items()}})
+    def case(label, args, expected, op=None, given=None, far=False, **mistakes):
+        cases.append({"label": label, "args": list(args), "op": op, "input": given,
+                      "far": far, "expected": _plain(expected), "mistakes": mistakes})
 
     if name == "depth":
-        for n in (1, 2, 3, 4, 5, 1_023, 1_024, 1_025, 2 ** 60 + 1):
-            rounded = max(1, math.ceil(math.log2(n)))
-            case(f"n = {n:,}" if n < 2 ** 60 else "n = 2**60 + 1", (n,), depth(n),
-                 **{"log2": (n, rounded), "at least 1": (n, (n - 1).bit_length())})
+        sizes = sorted({1, 3, 5, 1_023, *(2 ** k + d for k in range(1, 62) for d in (0, 1))})
+        for n in sizes:
+            k = (n - 1).bit_length()
+            shown = f"{n:,}" if n < 2 ** 20 else f"2**{k - 1} + 1" if n & (n - 1) else f"2**{k}"
+            case(f"n = {shown}", [n], depth(n), far=n > CHECK_EXACT_LOG,
+                 **{"at least 1": lambda n=n: [n, (n - 1).bit_length()]})
     elif name in ("serial_scan", "parallel_scan"):
+        kinds = CHECK_INPUTS if takes_op else ["floats"]
         swapped = f"swapped {name.split('_')[0]}"
         for n in CHECK_LENGTHS:
-            total = serial_scan(floats[n])
-            case(f"N = {n:,} with random floats", (floats[n], operator.add), total,
-                 exclusive=[0.0] + total[:-1] if n else None)
-            case(f"N = {n:,} with strings (op: concatenation)", (letters[n], _concatenate),
-                 serial_scan(letters[n]),
-                 **{swapped: serial_scan(letters[n], lambda a, b: b + a)})
-            if n in maps:
-                case(f"N = {n:,} with affine maps (op: their composition, not +)",
-                     (maps[n], _compose_mod), serial_scan(maps[n], _compose_mod),
-                     plus=serial_scan(maps[n]),
-                     **{swapped: serial_scan(maps[n], lambda a, b: _compose_mod(b, a))})
+            for kind in kinds:
+                words, op, _ = CHECK_INPUTS[kind]
+                xs, combine = _check_input(kind, n), _OPS.get(op, operator.add)
+                mistakes = {"exclusive": lambda xs=xs: [0] + serial_scan(xs)[:-1],
+                            swapped: lambda xs=xs, f=combine: serial_scan(
+                                xs, lambda a, b: f(b, a))}
+                if op == "compose" and n <= 64:
+                    mistakes["plus"] = lambda xs=xs: serial_scan(xs)
+                if name == "parallel_scan":
+                    mistakes.update({"step 2": lambda xs=xs, f=combine: _hillis_steele(xs, f, 2),
+                                     "round short": lambda xs=xs, f=combine: _hillis_steele(
+                                         xs, f, short=True),
+                                     "in place": lambda xs=xs, f=combine: _hillis_steele(
+                                         xs, f, in_place=True)})
+                case(f"N = {n:,}, {words}", [xs], serial_scan(xs, combine), op=op,
+                     given=(kind, n), **mistakes)
     elif name == "rnn_style":
         for n in CHECK_LENGTHS:
-            case(f"N = {n:,} with random floats", (floats[n],), rnn_style(floats[n]))
-            case(f"N = {n:,} with random floats, decay 0.5", (floats[n], 0.5),
-                 rnn_style(floats[n], 0.5), decay=rnn_style(floats[n]))
+            xs = _check_input("floats", n)
+            case(f"N = {n:,}, random floats", [xs], rnn_style(xs), given=("floats", n))
+            case(f"N = {n:,}, random floats, decay 0.5", [xs, 0.5], rnn_style(xs, 0.5),
+                 given=("floats", n), decay=lambda xs=xs: rnn_style(xs))
     elif name == "attention_style":
         for n in CHECK_LENGTHS[1:]:
-            case(f"N = {n:,} with random floats", (floats[n],), attention_style(floats[n]),
-                 sum=math.fsum(floats[n]))
-    else:
-        for width in (1, 3, 8):
-            for n in (n for n in CHECK_LENGTHS if n <= 64):
-                case(f"N = {n:,}, width {width}", (floats[n], width),
-                     rnn_style_vector(floats[n], width))
-                case(f"N = {n:,}, width {width}, decay 0.5", (floats[n], width, 0.5),
-                     rnn_style_vector(floats[n], width, 0.5),
-                     decay=rnn_style_vector(floats[n], width))
+            xs = _check_input("floats", n)
+            case(f"N = {n:,}, random floats", [xs], attention_style(xs), given=("floats", n),
+                 sum=lambda xs=xs: math.fsum(xs))
+    elif name == "rnn_style_vector":
+        for n in (0, 1, 2, 3, 5, 64):
+            xs = _check_input("floats", n)
+            for width in (1, 3, 8, None):
+                args, words = ([xs], "width left out (64)") if width is None else (
+                    [xs, width], f"width {width}")
+                A, b = hidden_weights(width or 64)
+                case(f"N = {n:,}, {words}", args, rnn_style_vector(*args), given=("floats", n),
+                     transposed=lambda xs=xs, A=A, b=b: _vector_recurrence(
+                         xs, [list(c) for c in zip(*A)], b))
+                if width:
+                    case(f"N = {n:,}, width {width}, decay 0.5", [xs, width, 0.5],
+                         rnn_style_vector(xs, width, 0.5), given=("floats", n),
+                         decay=lambda xs=xs, w=width: rnn_style_vector(xs, w))
     return cases
 
 
 # ----------------------------------------------------------------------------
-# In the grading child: the learner's code runs here, and only plain data leaves.
+# The grading process: the learner's code runs there, and only plain data leaves.
 
-_PLAIN_ITEMS = {float, str, bool, type(None)}     # exact types, plain as they are
+def _grading_child(parent):
+    """Answer one JSON request a line on stdin with one JSON line on the
+    stdout it started with; its fds 0, 1 and 2 become /dev/null and the
+    prints file, so that the learner's prints never reach the channel."""
+    import inspect                      # noqa: F401: what the grading imports, imported
+    import json                         # before the learner's folder is on sys.path
+    import resource
+    import select                       # noqa: F401
+    import signal
+    import traceback                    # noqa: F401
+    import types                        # noqa: F401
+    _kill_me_with_my_parent()
+    if os.getppid() != parent:
+        os._exit(1)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
+    requests, replies = os.fdopen(os.dup(0), "rb"), os.dup(1)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(2, 1)
+    for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
+                        (resource.RLIMIT_FSIZE, CHECK_WRITES)):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(limit, (size, size))
+    state, out, err = {"module": None, "last": {}, "raised": None}, sys.stdout, sys.stderr
+    decode, encode = json.JSONDecoder().decode, json.JSONEncoder().iterencode
+    quote = json.encoder.encode_basestring_ascii    # these three call no builtin by name
+    for asked, line in enumerate(requests, 1):
+        try:
+            answer = _answer(decode(line.decode()), state)
+            data = "".join(encode(dict(answer, id=asked), True))
+        except BaseException as exc:    # the grading broke: the file replaced what it uses
+            learner = quote(state["raised"]) if state["raised"] else "null"
+            data = '{"id": %d, "failed": %s, "learner": %s}' % (
+                asked, quote(_exception_line(exc)), learner)
+        for stream in (out, err):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        _write_all(replies, data.encode() + b"\n")
+        state["raised"] = None
+
+
+def _answer(request, state):
+    """Return the answer to one request: import the file; call a function on
+    inputs; run parallel_scan on counted ones; run benchmark, timing what it
+    calls."""
+    if request["kind"] == "import":
+        return _child_import(request["path"], state)
+    module, name, args = state["module"], request["name"], request["args"]
+    function = vars(module)[name]
+    try:
+        if request["kind"] == "count":
+            tally = Tally()
+            out = function([Counted(1, tally) for _ in range(args[0])], *map(
+                {"add": _counted_plus}.get, args[1:]))
+            values = ([c.value if type(c) is Counted else c for c in out] if type(out) is list
+                      else out)
+            return {"work": tally.work, "depth": _depth_of(out), "totals": _plain(values)}
+        if request["kind"] == "bench":
+            return _child_benchmark(function, args, module)
+        return _child_call(function, request, state)
+    except BaseException as exc:        # the learner's, whatever it is
+        state["raised"] = _exception_line(exc)
+        return {"raised": _raised(exc, module.__file__), "lost_op": state.pop("lost_op", False)}
+
+
+def _child_import(path, state):
+    """Run the file as a module, as `python FILE` would (its folder first on
+    sys.path), under its own name; say which names it defines."""
+    import types
+    with open(path, "rb") as f:
+        source = f.read()
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+        deep = isinstance(exc, (RecursionError, MemoryError))
+        return {"not_python": f"{where}: " + ("nested too deeply to compile" if deep else
+                                              getattr(exc, "msg", None) or str(exc))}
+    sys.path.insert(0, os.path.dirname(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = stem if stem.isidentifier() and stem not in sys.modules else "__learner__"
+    module = sys.modules[name] = types.ModuleType(name)
+    module.__file__ = path
+    try:
+        exec(code, vars(module))
+    except BaseException as exc:
+        return {"raised": _raised(exc, path)}
+    state["module"] = module
+    found = {name: _where(vars(module).get(name)) for name in CHECKED}
+    here = [vars(module)[name] for name in CHECKED if found[name] == "here"]
+    return {"found": found, "takes_op": [_takes_op(f) for f in here],
+            "names": [sorted(getattr(_unwrapped(f), "__code__", code).co_names) for f in here]}
+
+
+def _unwrapped(function):
+    """Return the function under partials, bound methods and decorators."""
+    for _ in range(100):
+        inner = (function.func if isinstance(function, functools.partial) else
+                 getattr(function, "__wrapped__", None) or getattr(function, "__func__", None))
+        if inner is None:
+            break
+        function = inner
+    return function
+
+
+def _where(value):
+    """Return "here" for what may be graded (anything callable but this
+    project's own), "main.py" for this project's own, "missing" or "not a
+    function"."""
+    if value is None or not callable(value):
+        return "missing" if value is None else "not a function"
+    inner = _unwrapped(value)
+    code = getattr(inner, "__code__", None)
+    own = (code.co_filename == __file__ if code is not None else
+           getattr(inner, "__module__", None) == __name__)
+    return "main.py" if own else "here"
+
+
+def _takes_op(function):
+    """Return whether function can be called as function(xs, op)."""
+    import inspect
+    try:
+        inspect.signature(function).bind([], operator.add)
+    except TypeError:
+        return False
+    except ValueError:                  # no signature to read: try it
+        pass
+    return True
+
+
+def _child_call(function, request, state):
+    """Call function on fresh copies of the args, and op if one is named; say
+    what it returned, whether it changed its input or returned the list it
+    returned before, and whether a recursion through its own name left op
+    out."""
+    args, name, module = request["args"], request["name"], state["module"]
+    if request["op"] == "compose":
+        args[0] = [tuple(m) for m in args[0]]
+    given, nested = [list(a) if type(a) is list else a for a in args], []
+    if request["op"]:
+        given.append(_OPS[request["op"]])
+
+        def spy(*a, **k):
+            nested.append(len(a) + len(k))
+            return function(*a, **k)
+        vars(module)[name] = spy        # a recursion calls it by its name
+    try:
+        got = function(*given)
+    finally:
+        vars(module)[name] = function
+        state["lost_op"] = any(count < len(given) for count in nested)
+    changed = any(type(a) is list and (len(g) != len(a) or any(x is not y for x, y in zip(g, a)))
+                  for g, a in zip(given, args))
+    reused, state["last"][name] = type(got) is list and got is state["last"].get(name), got
+    return {"got": _plain(got), "changed": changed, "reused": reused,
+            "lost_op": state.pop("lost_op")}
+
+
+def _child_benchmark(function, args, module):
+    """Run benchmark(*args), timing each call it makes of the file's
+    rnn_style and attention_style: how many, on how many values, how long."""
+    real = {name: vars(module)[name] for name in ("rnn_style", "attention_style")
+            if callable(vars(module).get(name))}
+    seen = {name: {"count": 0, "seconds": [], "lengths": []} for name in real}
+
+    def spy(name):
+        def timed(*a, **k):
+            start = time.perf_counter()
+            try:
+                return real[name](*a, **k)
+            finally:
+                record, n = seen[name], len(a[0]) if a and hasattr(a[0], "__len__") else -1
+                record["count"] += 1
+                record["seconds"][1_000:] = []
+                record["seconds"].append(time.perf_counter() - start)
+                if n not in record["lengths"][:5]:
+                    record["lengths"].append(n)
+        return timed
+
+    vars(module).update({name: spy(name) for name in real})
+    try:
+        return {"got": _plain(function(*args)), "calls": seen}
+    finally:
+        vars(module).update(real)
 
 
 def _plain(value, nesting=0):
     """Return value as plain data for JSON: ints, floats, strings, None and
     bools as themselves, lists and tuples as lists, anything else as
-    {"object": a short description}. A subclass of int, float, str, list or
-    tuple is read through the built-in type's own methods, so that it cannot
-    pass for what it is not (a float that equals everything is its number)."""
+    {"object": a short description, "iterator": whether it is one}. A
+    subclass of int, float, str, list or tuple is read through the built-in
+    type's own methods, so that it cannot pass for what it is not."""
     kind = type(value)
     if value is None or kind is bool:
         return value
-    if issubclass(kind, int):
-        number = int.__int__(value)
-        if number.bit_length() > 4_000:             # JSON would refuse its digits
-            return {"object": f"an int of about {number.bit_length() * 0.30103:,.0f} digits"}
-        return number
+    if issubclass(kind, int) and int.bit_length(value) <= 4_000:    # JSON has its digits
+        return int.__int__(value)
     if issubclass(kind, float):
         return float.__float__(value)
     if issubclass(kind, str):
@@ -5210,14 +5460,27 @@ def _plain(value, nesting=0):
     base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
     if base is not None and nesting < 4 and base.__len__(value) <= 4 * max(CHECK_LENGTHS):
         items = list(base.__iter__(value))
-        if set(map(type, items)) <= _PLAIN_ITEMS:   # the usual answer: read in C
+        kinds = set(map(type, items))
+        if kinds <= {float, str, bool, type(None)} or kinds == {int} and max(
+                map(abs, items)).bit_length() <= 4_000:             # read in C
             return items
         return [_plain(item, nesting + 1) for item in items]
+    if issubclass(kind, int):
+        return {"object": f"an int of about {int.bit_length(value) * 0.30103:,.0f} digits"}
     try:
         text = repr(value)
     except Exception:
         text = "an object whose repr() raised"
-    return {"object": f"{kind.__name__}: {text[:2 * ECHO_CHARS]}"}
+    return {"object": f"{kind.__name__}: {text[:2 * ECHO_CHARS]}",
+            "iterator": hasattr(kind, "__next__")}
+
+
+def _exception_line(exc):
+    """Return 'Type: message' for an exception, even one whose str() raises."""
+    try:
+        return f"{type(exc).__name__}: {exc}".rstrip(": ")
+    except Exception:
+        return type(exc).__name__
 
 
 def _raised(exc, path):
@@ -5226,436 +5489,417 @@ def _raised(exc, path):
     deep a recursion went) and its last line; the value a check combine was
     given, or the code sys.exit() was called with."""
     import traceback
-    _learner_lines(path)
-    frames, count, tb = collections.deque(maxlen=4), 0, exc.__traceback__
+    frames, tb = [], exc.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == path:
             frames.append((tb.tb_frame, tb.tb_lineno))
-            count += 1
         tb = tb.tb_next
-    lines = traceback.StackSummary.extract(iter(frames)).format()
-    if count > len(frames):
-        lines.insert(0, f"  ... {count - len(frames):,} earlier calls in your file\n")
-    try:
-        last = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    except Exception:
-        last = type(exc).__name__
-    return {"type": type(exc).__name__, "text": ("".join(lines) + last).rstrip(),
+    lines = traceback.StackSummary.extract(iter(frames[-4:])).format()
+    if len(frames) > 4:
+        lines.insert(0, f"  ... {len(frames) - 4:,} earlier calls in your file\n")
+    return {"type": type(exc).__name__, "text": "".join(lines) + _exception_line(exc),
             "operand": _plain(exc.args[0]) if type(exc) is _Operand else None,
             "code": _plain(exc.code) if isinstance(exc, SystemExit) else None}
 
 
-def _run_cases(function, cases, path, send):
-    """Call function on each case's arguments (fresh copies) and send what
-    happened: {"got", "changed"} (whether the input list was changed, element
-    by element identity) or {"raised"}. Stop at the first exception."""
-    for case in cases:
-        args = [list(a) if type(a) is list else a for a in case["args"]]
-        try:
-            got = function(*args)
-        except BaseException as exc:                # the learner's, whatever it is
-            send({"event": "case", "raised": _raised(exc, path)})
-            return
-        changed = any(type(a) is list and (len(a) != len(b) or any(
-            x is not y for x, y in zip(a, b))) for a, b in zip(args, case["args"]))
-        send({"event": "case", "got": _plain(got), "changed": changed})
-
-
-def _run_work(function, path, send):
-    """Run function on lists of Counted ones at CHECK_WORK_LENGTHS, op left
-    out; send each length's work, depth and totals (an exception, if one)."""
-    for n in CHECK_WORK_LENGTHS:
-        try:
-            out, tally = _on_counted(function, n)
-            totals = [c.value if type(c) is Counted else c for c in out]
-            deepest = _depth_of(out)
-        except BaseException as exc:
-            send({"event": "work", "n": n, "raised": _raised(exc, path)})
-            return
-        send({"event": "work", "n": n, "work": tally.work, "depth": deepest,
-              "totals": _plain(totals)})
-
-
-class _Printed(io.TextIOBase):
-    """What the learner's code prints, kept to its first lines and counted."""
-
-    def __init__(self):
-        self.head, self.lines, self.partial = [], 0, False
-
-    def writable(self):
-        return True
-
-    def write(self, text):
-        text = str.__str__(text)
-        for part in text.splitlines(keepends=True):
-            if self.partial:
-                if len(self.head) == self.lines and self.head:
-                    self.head[-1] = (self.head[-1] + part.rstrip("\n"))[:2 * ECHO_CHARS]
-            else:
-                self.lines += 1
-                if len(self.head) < CHECK_PRINTED:
-                    self.head.append(part.rstrip("\n")[:2 * ECHO_CHARS])
-            self.partial = not part.endswith("\n")
-        return len(text)
-
-    def take(self):
-        """Return {"lines", "head"} (None if nothing was printed), and start again."""
-        printed = {"lines": self.lines, "head": self.head} if self.lines else None
-        self.__init__()
-        return printed
-
-
-def _defined_in(function, path):
-    """Return "here" if function is written in the file at path, "missing",
-    "not a function", or the file it comes from (imported)."""
-    if function is None:
-        return "missing"
-    if not callable(function):
-        return "not a function"
-    inner = function
-    for _ in range(100):                # a decorated function: the one it wraps
-        inner = getattr(inner, "__wrapped__", None) or inner
-    code = getattr(inner, "__code__", None)
-    if code is None or code.co_filename != path:
-        where = getattr(code, "co_filename", None) or getattr(function, "__module__", None)
-        return os.path.basename(str(where or "another module"))
-    return "here"
-
-
-def _grading_child(job, connection, parent):
-    """The grading child. Never returns: it ends with os._exit.
-
-    Dies with `parent`, leads a process group of its own, reads nothing and
-    writes nowhere but the connection; limits its heap; then compiles and runs
-    the learner's file once, as `python FILE` would find its neighbours (its
-    folder first on sys.path), under the module name of the file, and grades
-    each of job["names"] that the file itself defines."""
-    import json
-    status = 0
-    try:
-        _as_child_of(parent)
-        if hasattr(os, "setpgid"):
-            os.setpgid(0, 0)
-        for fd in (0, 1, 2):
-            target = os.open(os.devnull, os.O_RDWR)
-            os.dup2(target, fd)
-            os.close(target)
-        printed = _Printed()
-        sys.stdin, sys.stdout, sys.stderr = io.StringIO(), printed, printed
-
-        def send(event):
-            connection.send_bytes(json.dumps(event).encode())
-
-        _limit_memory(CHECK_MEMORY)
-        path, names = job["path"], job["names"]
-        module = _learner_module(job, send)
-        if module is None:
-            return
-        found = {name: _defined_in(vars(module).get(name), path) for name in CHECKED}
-        send({"event": "imported", "found": found, "printed": printed.take()})
-        for name in names:
-            if found[name] != "here":
-                continue
-            send({"event": "start", "name": name})
-            function = vars(module)[name]
-            _run_cases(function, job["cases"][name], path, send)
-            if name == "parallel_scan":
-                _run_work(function, path, send)
-            send({"event": "done", "printed": printed.take()})
-        send({"event": "finished"})
-    except BaseException:
-        status = 70                     # the parent sees the connection close
-    finally:
-        os._exit(status)
-
-
-def _learner_module(job, send):
-    """Compile and run the learner's source as a module; return it, or None
-    after sending why it could not be (not Python, or its import raised)."""
-    import types
-    path, source = job["path"], job["source"]
-    try:
-        code = compile(source, path, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        nested = isinstance(exc, (RecursionError, MemoryError))
-        send({"event": "not python", "detail": f"{where}: " + (
-            f"nested too deeply to compile ({type(exc).__name__})" if nested else
-            getattr(exc, "msg", None) or str(exc) or type(exc).__name__)})
-        return None
-    _LEARNER_SOURCE[path] = source
-    folder = os.path.dirname(path) if job["regular"] else os.getcwd()
-    sys.path[:0] = [folder, os.path.dirname(os.path.abspath(__file__))]  # `from main import`
-    stem = os.path.splitext(os.path.basename(path))[0]
-    name = stem if stem.isidentifier() and stem not in sys.modules else "__learner__"
-    module = types.ModuleType(name)
-    module.__file__ = path
-    sys.modules[name] = module          # as `import stem` would: a spawned Pool finds it
-    try:
-        exec(code, vars(module))
-    except BaseException as exc:
-        send({"event": "import failed", "raised": _raised(exc, path),
-              "printed": sys.stdout.take()})
-        return None
-    return module
-
-
-_LEARNER_SOURCE = {}                # path: the bytes the grading child compiled
-
-
-def _learner_lines(path):
-    """Give the traceback module the learner's lines, read as Python read them
-    (even from a pipe, read once): on the first traceback only."""
-    import linecache
-    import tokenize
-    source = _LEARNER_SOURCE.pop(path, None)
-    if source is not None:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        lines = source.decode(encoding).splitlines(keepends=True)
-        linecache.cache[path] = (len(source), None, lines, path)
-
-
-def _limit_memory(size):
-    """Limit this process's heap (its address space where the heap cannot be limited)."""
-    try:
-        import resource
-        kind = getattr(resource, "RLIMIT_DATA", None) or resource.RLIMIT_AS
-        resource.setrlimit(kind, (size, size))
-    except (ImportError, AttributeError, ValueError, OSError):
-        pass                                        # no limit on this platform
-
-
 # ----------------------------------------------------------------------------
-# In this process: the child started and ended, its events read and judged.
+# In this process: the grading process started, asked, judged and ended.
 
-class _GradingProcess:
-    """A grading child (_start_child: forked, or spawned where there is no
-    fork) in a process group of its own. It is not a daemon, so that the
-    learner's code may start processes of its own. close() kills the whole
-    group (the learner's own child processes too, unless they left it) and
-    reaps the child."""
+class _Grader:
+    """A grading process: a fresh interpreter in a session of its own, its
+    stdout and stderr in a temporary file (what it prints)."""
 
-    def __init__(self, job):
-        import multiprocessing
-        self.connection, there = multiprocessing.Pipe(duplex=False)
-        self.ended = None
-        self.process = _start_child(multiprocessing.get_context(_start_method()),
-                                    _grading_child, job, there)
-        if hasattr(os, "setpgid"):
-            with contextlib.suppress(OSError):
-                os.setpgid(self.process.pid, self.process.pid)  # as the child does: no race
-        there.close()
+    def __init__(self, prints):
+        import subprocess
+        self.prints, self.buffer, self.asked = prints, b"", 0
+        folder, stem = os.path.split(os.path.splitext(os.path.abspath(__file__))[0])
+        code = f"import sys; sys.path.insert(0, sys.argv[1]); import {stem} as m; " \
+               "m._grading_child(int(sys.argv[2]))"
+        self.process = subprocess.Popen(            # signals held: the child lets them in
+            [sys.executable, "-I", *["-B"] * sys.dont_write_bytecode, "-c", code, folder,
+             str(os.getpid())], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.prints, start_new_session=True)
 
-    def receive(self, deadline):
-        """Return the child's next event, a dict, or {"event": "timeout"},
-        {"event": "ended"}, {"event": "too large"}, {"event": "unreadable"}."""
+    def ask(self, request, seconds):
+        """Return the process's answer to request, or {"stopped": why} if it
+        gave none within `seconds` (the process is then ended)."""
         import json
-        while not self.connection.poll(min(WAIT_SLICE, max(0.0, deadline - time.monotonic()))):
-            if time.monotonic() >= deadline:
-                return {"event": "timeout"}
+        import select
+        self.asked += 1
+        fd, deadline = self.process.stdout.fileno(), time.monotonic() + seconds
+        with contextlib.suppress(OSError):          # if it is gone, read what it left
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return self._stopped(f"did not finish in {seconds:g} s")
+            if not select.select([fd], [], [], min(left, WAIT_SLICE))[0]:
+                if self.process.poll() is not None:     # gone; its output held by another
+                    return self._stopped(self._ended())
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return self._stopped(self._ended())
+            self.buffer += chunk
+            if len(self.buffer) > CHECK_MAX_REPLY:
+                return self._stopped(f"sent back more than {format_bytes(CHECK_MAX_REPLY)}")
+        line, self.buffer = self.buffer.split(b"\n", 1)
         try:
-            event = json.loads(self.connection.recv_bytes(CHECK_MAX_MESSAGE))
-        except EOFError:
-            return {"event": "ended"}
-        except OSError:
-            return {"event": "too large"}
+            answer = json.loads(line)
         except (ValueError, RecursionError):
-            return {"event": "unreadable"}
-        return event if isinstance(event, dict) else {"event": "unreadable"}
+            answer = None
+        if self.buffer or type(answer) is not dict or answer.get("id") != self.asked:
+            return self._stopped(CHECK_FORGED)
+        if "failed" in answer:
+            learner = f" after your code raised {answer['learner']}" if answer["learner"] else ""
+            return self._stopped(f"broke the grading process: it raised {answer['failed']}"
+                                 f"{learner} (was sys.stdout, a builtin or a module replaced?)")
+        return answer
 
-    def close(self, wait=0.0):
-        """Kill the child's group, reap the child; set self.ended to how it
-        ended on its own (an exit status or a signal's name), if it had
-        within `wait` seconds (its pipe closes a moment before it is gone)."""
+    def _stopped(self, why):
+        self.close()
+        return {"stopped": why}
+
+    def _ended(self):
+        """Return how the process ended on its own, in words."""
+        import signal
+        import subprocess
+        try:
+            status = self.process.wait(1)
+        except subprocess.TimeoutExpired:
+            return "closed the grader's channel"
+        if status >= 0:
+            fd = self.prints.fileno()
+            tail = os.pread(fd, 4096, max(0, os.fstat(fd).st_size - 4096)).split(b"\n")
+            last = next((t for t in reversed(tail) if t.strip()), b"").decode("utf-8", "replace")
+            return (f"ended its process (exit status {status}: os._exit, or a crash)"
+                    + f"; the last line it printed: {last[:2 * ECHO_CHARS]}" * bool(last))
+        if -status == signal.SIGXFSZ:
+            return f"wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
+        return f"its process was killed by {signal.Signals(-status).name}"
+
+    def printed(self, start):
+        """Return {"lines", "head"} of what was printed past offset start, or None."""
+        fd = self.prints.fileno()       # read by offset: the process shares its position
+        end, offset, lines = os.fstat(fd).st_size, start, 0
+        if end <= start:
+            return None
+        head = os.pread(fd, 1 << 16, start)
+        while offset < end:
+            chunk = os.pread(fd, min(end - offset, 1 << 20), offset)
+            lines, offset, last = lines + chunk.count(b"\n"), offset + len(chunk), chunk[-1:]
+        shown = head.decode("utf-8", "replace").splitlines()[:CHECK_SHOWN]
+        return {"lines": lines + (last != b"\n"), "head": [s[:2 * ECHO_CHARS] for s in shown]}
+
+    def close(self):
+        """End the process, its session and all it started (Linux: even what left it)."""
         import signal
         with _signals_held():
-            if self.process:
-                self.process.join(wait)
-                status = self.process.exitcode
-                if hasattr(os, "killpg"):
-                    with contextlib.suppress(OSError):
-                        os.killpg(self.process.pid, signal.SIGKILL)
+            if self.process.returncode is None:
+                with contextlib.suppress(OSError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.kill()
-                self.process.join()
-                if status is not None:
-                    self.ended = (f"exit status {status}" if status >= 0 else
-                                  signal.Signals(-status).name)
-                self.process = None
-            self.connection.close()
+                self.process.wait()
+            _end_descendants(keep=())
+            self.process.stdin.close()
+            self.process.stdout.close()
 
 
-def read_solution(path):
-    """Return the bytes of the learner's file at path, read once (a pipe such
-    as /dev/stdin too); raise ValueError for what is not a file or a pipe, or
-    is larger than CHECK_MAX_BYTES."""
-    import stat
-    needs = f"read_solution requires a file or a pipe of at most {format_bytes(CHECK_MAX_BYTES)}"
-    with open(path, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-            raise ValueError(f"{needs}; {path!r} is neither")
-        source = f.read(CHECK_MAX_BYTES + 1)
-    if len(source) > CHECK_MAX_BYTES:
-        raise ValueError(f"{needs}; {path!r} is larger")
-    return source
+CHECK_FORGED = "wrote to the grader's channel, or sent what is not an answer"
 
 
-def check_solutions(path, names=None, seconds=CHECK_SECONDS):
+def _end_descendants(keep):
+    """Kill every process descended from this one (but keep's, and those
+    there before check began) until none is left: Linux, where /proc tells."""
+    import signal
+    for _ in range(100):
+        found = _descendants(keep)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in found:               # reap those that are this process's own
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, os.WNOHANG)
+        if not found:
+            return
+
+
+def _descendants(keep):
+    """Return the live descendants of this process, but the subtrees of keep
+    and of _BEFORE_CHECK (empty where there is no /proc)."""
+    parents = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        with contextlib.suppress(OSError, IndexError, ValueError), \
+                open(f"/proc/{entry}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+            if fields[0] != b"Z":                   # a zombie is only to be reaped
+                parents[int(entry)] = int(fields[1])
+    found, frontier, left_out = set(), {os.getpid()}, {*keep, *_BEFORE_CHECK}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items()
+                    if parent in frontier and pid not in left_out} - found
+        found |= frontier
+    return found
+
+
+_BEFORE_CHECK = set()           # this process's descendants when check began
+
+
+def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     """Return the grades of the learner's file at path: {"file": {"verdict",
     "detail", "printed"}, "functions": [{"name", "verdict", "detail",
-    "printed"}]}, a function for each of `names` (default CHECKED) if the
-    file imported.
+    "printed"}]}, one for each of `names` if the file imported.
 
     The file's verdict: imported, not Python, or FAIL (its import raised, or
     did not finish in `seconds`). A function's: pass, FAIL, not parallel (a
-    correct parallel_scan whose depth passes 2 ceil(log2 N) at one of
-    CHECK_WORK_LENGTHS), not written yet (it raises NotImplementedError at
-    its first case), or not attempted (the file does not define it). Each
-    function has `seconds`; one that does not finish, or ends its process
-    (during it or just before it), fails, and a new child grades the ones
-    after it. Nothing the
-    learner's code started outlives this call, unless it left the child's
-    process group. Every verdict is decided here, never in the child."""
-    if not 0 < seconds < math.inf:
-        raise ValueError(f"check_solutions requires seconds > 0, got {seconds!r}")
-    names = CHECKED if names is None else names
-    source = read_solution(path)
+    correct parallel_scan whose depth passes 2 ceil(log2 N)), not written yet
+    (NotImplementedError at its first case), or not attempted (the file does
+    not define it). Each call has `seconds`. After a function that stops its
+    process (a hang, an exit, an answer that is not one), a new process
+    grades the next. When a function is graded, all it started has ended
+    (Linux)."""
+    import stat
+    import tempfile
+    if not 0 < seconds < math.inf or not set(names) <= set(CHECKED):
+        raise ValueError(f"check_solutions requires 0 < seconds < inf and names among "
+                         f"{', '.join(CHECKED)}, got {seconds!r} and {names!r}")
     path = os.path.abspath(path)
-    job = {"path": path, "source": source, "regular": os.path.isfile(path),
-           "cases": {name: _check_cases(name) for name in names}}
-    handlers = _catch_stop_signals()
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)     # a FIFO would block open()
+    info = os.fstat(fd)
+    os.close(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > CHECK_MAX_BYTES:
+        raise ValueError(f"check_solutions requires a regular file of at most "
+                         f"{format_bytes(CHECK_MAX_BYTES)}; {path!r} is not one")
+    if _prctl() is not None:
+        _prctl()(36, 1, 0, 0, 0)        # PR_SET_CHILD_SUBREAPER: orphans come here
+    _BEFORE_CHECK.clear()
+    _BEFORE_CHECK.update(_descendants(()))
+    handlers, grader, file, graded = _catch_stop_signals(), None, None, {}
+    prints = tempfile.TemporaryFile()   # what the grading processes print, one after another
     try:
-        file, records = None, {}
-        while True:
-            job["names"] = [name for name in names if name not in records
-                            and (file is None or file["found"][name] == "here")]
-            if file is not None and not job["names"]:
-                break
-            imported, done = _grade_in_child(job, seconds)
-            file = file or imported
-            records.update(done)
-            if imported["event"] != "imported":
-                break
-    finally:
-        _restore_handlers(handlers)
-    return _grades(file, records, job["cases"], names, seconds)
-
-
-def _grade_in_child(job, seconds):
-    """Return (the import's event, {name: record}) from one grading child.
-    A record holds a function's events: its cases, its work, what it printed,
-    and why it stopped if it did; the child is ended at its first stop."""
-    child, imported, records, record = None, None, {}, None
-    try:
-        with _signals_held():           # a Ctrl-C that comes meanwhile lands in the try
-            child = _GradingProcess(job)
-        deadline = time.monotonic() + seconds
-        while True:
-            event = child.receive(deadline)
-            kind = event.get("event")
-            try:
-                if kind in ("imported", "not python", "import failed") and imported is None:
-                    imported = event
-                    deadline = time.monotonic() + seconds
-                    if kind != "imported":
+        for name in names:
+            if grader is None:
+                with _signals_held():   # a Ctrl-C meanwhile lands once grader is set
+                    grader = _Grader(prints)
+                start = os.fstat(prints.fileno()).st_size
+                opened = grader.ask({"kind": "import", "path": path}, seconds)
+                file = file or dict(opened, printed=grader.printed(start))
+                if "found" not in opened:               # it imported before, if file has found
+                    grader.close()
+                    if "found" not in file:
                         break
-                elif kind == "start" and imported and event["name"] in job["names"]:
-                    record = records[event["name"]] = {"cases": [], "work": [], "stopped": None,
-                                                       "printed": None}
-                    deadline = time.monotonic() + seconds
-                elif kind in ("case", "work") and record is not None:
-                    record["cases" if kind == "case" else "work"].append(event)
-                elif kind == "done" and record is not None:
-                    record["printed"], record = event["printed"], None
-                elif kind == "finished":
-                    break
-                else:
-                    raise ValueError(kind)
-            except (KeyError, TypeError, ValueError):
-                child.close(wait=0.5 if kind == "ended" else 0.0)
-                why = _stop_reason(kind, child.ended, seconds)
-                if imported is None:
-                    imported = {"event": "import failed", "stopped": why}
-                elif record is None:        # between two functions: the next one stops
-                    pending = [n for n in job["names"] if n not in records
-                               and imported.get("found", {}).get(n) == "here"]
-                    if pending:
-                        records[pending[0]] = {"cases": [], "work": [], "printed": None,
-                                               "stopped": why}
-                else:
-                    record["stopped"] = why
-                break
+                    graded[name], grader = ("FAIL", "importing the file again, it " + opened.get(
+                        "stopped", "raised an exception"), None), None
+                    continue
+            if file["found"].get(name) != "here":
+                continue
+            start = os.fstat(prints.fileno()).st_size
+            try:
+                verdict, detail = _grade(grader, name, file, seconds)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                verdict, detail = "FAIL", f"it {CHECK_FORGED}"      # an answer of a wrong shape
+                grader.close()
+            graded[name] = verdict, detail, grader.printed(start)
+            grader = _end_strays(grader)
     finally:
-        if child is not None:
-            child.close()
-    return imported, records
+        if grader is not None:
+            grader.close()
+        prints.close()
+        _restore_handlers(handlers)
+    return _report(file, graded, names)
 
 
-def _stop_reason(kind, ended, seconds):
-    """Return why a grading child stopped, in words."""
-    if kind == "timeout":
-        return f"did not finish in {seconds:g} s"
-    if kind == "too large":
-        return f"sent back more than {format_bytes(CHECK_MAX_MESSAGE)}"
-    if kind == "ended" and ended:
-        return (f"ended its process ({ended}: os._exit, or a crash)" if ended.startswith("exit")
-                else f"its process was killed by {ended}")
-    return "sent something that is not a result (did it write to the grader's pipe?)"
+def _end_strays(grader):
+    """End what the graded function started; return grader, or None if it has ended."""
+    if grader.process.returncode is not None:
+        return None
+    _end_descendants(keep=(grader.process.pid,))
+    return grader
 
 
-def _grades(file, records, cases, names, seconds):
-    """Return check_solutions' report from the events of the children."""
-    kind = file["event"]
-    report = {"file": {"verdict": {"imported": "imported", "not python": "not Python"}.get(
-        kind, "FAIL"), "detail": "", "printed": file.get("printed")}, "functions": []}
-    if kind == "not python":
-        report["file"]["detail"] = str(file["detail"])
-    elif kind == "import failed":
-        report["file"]["detail"] = (f"it {file['stopped']}" if file.get("stopped")
-                                    else _raised_words(file["raised"]))
-    if kind != "imported":
+def _report(file, graded, names):
+    """Return check_solutions' report from the import's answer and the grades."""
+    report = {"file": {"verdict": "imported", "detail": "", "printed": file.get("printed")},
+              "functions": []}
+    if "found" not in file:
+        report["file"].update(
+            {"verdict": "not Python", "detail": file["not_python"]} if "not_python" in file
+            else {"verdict": "FAIL", "detail": f"it {file['stopped']}" if "stopped" in file
+                  else _raised_words(file["raised"])})
         return report
     for name in names:
-        where = file["found"][name]
-        if name in records:
-            verdict, detail = _verdict(name, cases[name], records[name], seconds)
-            printed = records[name]["printed"]
-        elif where == "here":           # left out by the caller
-            continue
-        else:
-            verdict, printed = "not attempted", None
-            detail = "" if where in ("missing", "not a function") else f"imported from {where}"
+        verdict, detail, printed = graded.get(name) or (
+            "not attempted", "imported from main.py" * (file["found"][name] == "main.py"), None)
         report["functions"].append({"name": name, "verdict": verdict, "detail": detail,
                                     "printed": printed})
     return report
 
 
-def _verdict(name, cases, record, seconds):
-    """Return (verdict, detail) of one function from its record, against the
-    expected answers: the first case that went wrong decides."""
-    for k, (case, result) in enumerate(zip(cases, record["cases"])):
-        label = case["label"]
-        if "raised" in result:
-            raised = result["raised"]
-            if raised["type"] == "NotImplementedError" and k == 0:
+def _grade(grader, name, file, seconds):
+    """Return (verdict, detail) of one function, asking the grader for each call."""
+    here = [n for n in CHECKED if file["found"][n] == "here"]
+    takes_op, names = file["takes_op"][here.index(name)], file["names"][here.index(name)]
+    if name == "benchmark":
+        return _grade_benchmark(grader, seconds)
+    notes = []
+    for k, case in enumerate(_check_cases(name, takes_op)):
+        answer = grader.ask({"kind": "call", "name": name, "args": case["args"],
+                             "op": case["op"]}, seconds)
+        at = f"at {case['label']}{_input_words(case)}"
+        if "stopped" in answer or "raised" in answer:
+            if k == 0 and answer.get("raised", {}).get("type") == "NotImplementedError":
                 return "not written yet", ""
-            return "FAIL", f"at {label} {_raised_words(raised)}"
-        if result["changed"]:
-            return "FAIL", f"at {label} it changed its input"
-        if not _same(result["got"], case["expected"]):
-            detail = f"at {label}: got {_show(result['got'])}, expected {_show(case['expected'])}"
-            for mistake, answer in case["mistakes"].items():
-                if answer is not None and _same(result["got"], answer):
-                    return "FAIL", f"{detail}: {CHECK_MISTAKES[mistake]}"
-            if type(result["got"]) is dict and result["got"]["object"].startswith("generator"):
-                return "FAIL", f"{detail}: return a list, not a generator (list(...) makes one)"
-            return "FAIL", detail
-    if record["stopped"]:
-        done = len(record["cases"])
-        where = (f"at {cases[done]['label']}" if done < len(cases) else
-                 "on numbers that count their operations")
-        return "FAIL", f"{where} it {record['stopped']}"
-    return _parallel_verdict(record["work"]) if name == "parallel_scan" else ("pass", "")
+            lost = ": your recursion calls itself without op: pass op on;" * bool(
+                answer.get("lost_op"))
+            return "FAIL", f"{at}{lost} {_stop_words(answer)}"
+        wrong = _wrong(case, answer, names)
+        if wrong and case["far"] and _off_by_one(answer["got"], case["expected"]):
+            notes = notes or [f"past 2**48 its float logarithm rounds (at {case['label']} it "
+                              f"gave {answer['got'][1]}, not {case['expected'][1]}); "
+                              "(n - 1).bit_length() is exact for every n"]
+        elif wrong:
+            return "FAIL", f"{at}: {wrong}"
+    if name.endswith("_scan") and not takes_op:
+        notes.append("graded on sums only: with op=operator.add as a parameter it would be "
+                     "checked with other combines too")
+    verdict, detail = (_parallel_verdict(grader, seconds, takes_op) if name == "parallel_scan"
+                       else ("pass", ""))
+    return verdict, "; ".join([detail] * bool(detail) + notes)
+
+
+def _off_by_one(got, expected):
+    return (type(got) is list and len(got) == 2 and got[0] == expected[0]
+            and type(got[1]) is int and abs(got[1] - expected[1]) == 1)
+
+
+def _stop_words(answer):
+    """Return why a call gave no answer, as words after "it" or "at ... ": a stop or a raise."""
+    return f"it {answer['stopped']}" if "stopped" in answer else _raised_words(answer["raised"])
+
+
+def _wrong(case, answer, names):
+    """Return what is wrong with a call's answer, in words, or "" if it is right."""
+    got, expected = answer["got"], case["expected"]
+    if answer["changed"]:
+        return "it changed its input: leave xs as it is"
+    if answer["reused"]:
+        return ("it returned the list it returned the call before: a list made outside the "
+                "function is carried from call to call; make a new one in each call")
+    if _same(got, expected):
+        return ""
+    said = f"got {_show(got)}, expected {_show(expected)}"
+    known = [CHECK_MISTAKES[m] for m, answer_of in case["mistakes"].items()
+             if _same(got, _plain(answer_of()))]
+    if known:
+        return f"{said}: {' or '.join(known)}" if len(known) < 2 else (
+            f"{said}: either {'; or '.join(known)}")
+    pairs = zip(got, expected) if type(got) is list and type(expected) is list else [
+        (got, expected)]
+    if any(type(g) is float and type(e) is int for g, e in pairs):
+        return f"{said}: a float where an int belongs (ints are exact, floats round)"
+    logs = [f"math.{f}" for f in ("log2", "log", "log10") if f in names]
+    if logs and type(got) is list and len(got) == 2:
+        return (f"{said}: {' and '.join(logs)} round{'s' * (len(logs) == 1)} near powers of "
+                "two (a float holds 53 bits); (n - 1).bit_length() is exact")
+    if answer["lost_op"]:
+        return f"{said}: your recursion calls itself without op: pass op on"
+    if type(got) is dict and got.get("iterator"):
+        return f"{said}: return a list (list(...) makes one)"
+    return said
+
+
+def _input_words(case):
+    """Return ' (xs = [...])' for a short input, or how to rebuild a long one."""
+    if case["input"] is None or case["input"][1] == 0:
+        return ""
+    kind, n = case["input"]
+    shown = _show(case["args"][0])
+    if not shown.endswith("...]"):
+        return f" (xs = {shown})"
+    return f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})"
+
+
+def _grade_benchmark(grader, seconds):
+    """Return (verdict, detail) of benchmark: two times above 0, rnn's first,
+    the file's own functions timed at least `reps` times each on n values,
+    and times that fit those calls' own (no thresholds on speed)."""
+    for args, reps in (([20_000], 3), ([100_000, 2], 2)):
+        label = f"benchmark({', '.join(f'{a:_}' for a in args)})"
+        answer = grader.ask({"kind": "bench", "name": "benchmark", "args": args}, seconds)
+        if "stopped" in answer or "raised" in answer:
+            if answer.get("raised", {}).get("type") == "NotImplementedError":
+                return "not written yet", ""
+            return "FAIL", f"{label} {_stop_words(answer)}"
+        wrong = _benchmark_wrong(answer["got"], answer["calls"], args[0], reps)
+        if wrong:
+            return "FAIL", f"{label} {wrong}"
+    return "pass", ""
+
+
+def _benchmark_wrong(got, calls, n, reps):
+    if not (type(got) is list and len(got) == 2
+            and all(type(t) in (int, float) and 0 < t < math.inf for t in got)):
+        return f"returned {_show(got)}: return (rnn_seconds, attention_seconds), both above 0"
+    for name in ("rnn_style", "attention_style"):
+        if name not in calls:
+            return f"found no {name} in the file: define it, or import it, beside benchmark"
+        if calls[name]["count"] < reps:
+            return (f"called {name} {_quantity(calls[name]['count'], 'time')}: time each "
+                    f"function at least reps = {reps} times, and keep the best")
+        if calls[name]["lengths"] != [n]:
+            return f"called {name} on {calls[name]['lengths']} values: time it on n = {n:_}"
+    rnn, attn = (sorted(calls[name]["seconds"]) for name in ("rnn_style", "attention_style"))
+    if got[0] < got[1] and rnn[len(rnn) // 2] > attn[len(attn) // 2]:
+        return "returned attention_style's time first: return (rnn_seconds, attention_seconds)"
+    for name, t, took in zip(("rnn_style", "attention_style"), got, (rnn, attn)):
+        if t > 2 * took[-1] + 1e-4:
+            return (f"returned {format_seconds(t)} for {name}, whose calls took at most "
+                    f"{format_seconds(took[-1])}: time the call alone (a sleep or a print "
+                    "inside the timing?)")
+        if t < took[0] / 2:
+            return (f"returned {format_seconds(t)} for {name}, whose calls took at least "
+                    f"{format_seconds(took[0])}: return seconds per call")
+    return ""
+
+
+def _parallel_verdict(grader, seconds, takes_op):
+    """Return (verdict, detail) of a correct parallel_scan from its counted
+    work and depth: parallel if at every length its depth is at most
+    2 ceil(log2 N) (Brent-Kung's and Blelloch's bound), else not."""
+    rows = {}
+    for n in CHECK_WORK_LENGTHS:
+        for op in [None, "add"][:1 + takes_op]:
+            given = "op given" if op else "op left out"
+            answer = grader.ask({"kind": "count", "name": "parallel_scan",
+                                 "args": [n] + [op] * bool(op)}, seconds)
+            at = f"at N = {n:,} on numbers that count their combines, {given},"
+            if "stopped" in answer or "raised" in answer:
+                return "FAIL", f"{at} {_stop_words(answer)}"
+            if answer["totals"] != list(range(1, n + 1)):
+                return "FAIL", f"{at} it returned {_show(answer['totals'])}"
+            rows[n, given] = answer["work"], answer["depth"]
+    if any(work < n - 1 for (n, _), (work, _) in rows.items()):
+        return "pass", ("correct; its combines ran where they cannot be counted (in other "
+                        "processes?), so its depth was not measured")
+    rounds = depth(CHECK_WORK_N)[1]
+    hillis_steele = CHECK_WORK_N * rounds - CHECK_WORK_N + 1
+    for (n, given), (_, deepest) in rows.items():
+        if deepest > 2 * depth(n)[1]:
+            low, high = rows[100, given][1], rows[CHECK_WORK_N, given][1]
+            growth = ("a chain: one combine after another" if deepest >= n - 1 else
+                      f"growing about as N^{math.log(high / low) / math.log(10.24):.1f}")
+            return "not parallel", (
+                f"correct, but with {given} its depth at N = {n:,} is {deepest:,} ({growth}), "
+                f"over 2 log2 N = {2 * depth(n)[1]}; the exercise asks for {depth(n)[1]} "
+                "rounds of side-by-side combines")
+    work, deepest = rows[CHECK_WORK_N, "op left out"]
+    detail = (f"correct and parallel: depth {deepest:,} and {work:,} combines at "
+              f"N = {CHECK_WORK_N:,}, against Hillis-Steele's {rounds} rounds and "
+              f"{hillis_steele:,} combines")
+    if work > 4 * hillis_steele:
+        detail += f"; {work / hillis_steele:.0f} times its work (a tree for each prefix?)"
+    return "pass", detail
 
 
 def _raised_words(raised):
@@ -5669,67 +5913,33 @@ def _raised_words(raised):
     if kind == "SystemExit":
         return f"it called sys.exit({_show(raised['code'])}): return the value instead"
     if kind == "EOFError":
-        return ("it read input (input()?), and check gives it none: read nothing when "
-                f"imported, or only under if __name__ == \"__main__\":\n{text}")
+        return ("it read input (input()?), which check does not give: read nothing when "
+                "imported, or only under if __name__ == \"__main__\":")
+    if f"[Errno {errno.EFBIG}]" in text:
+        return f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
     if kind == "MemoryError":
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
     return f"it raised:\n{text}"
-
-
-def _parallel_verdict(work):
-    """Return (verdict, detail) of a correct parallel_scan from its measured
-    work and depth on Counted values: parallel if at every length its depth is
-    at most 2 ceil(log2 N) (Brent-Kung's and Blelloch's bound), else not."""
-    for row in work:
-        n = row["n"]
-        if "raised" in row:
-            return "FAIL", (f"on numbers that count their operations (N = {n:,}, op left out) "
-                            + _raised_words(row["raised"]))
-        if row["totals"] != list(range(1, n + 1)):
-            return "FAIL", (f"on numbers that count their operations (N = {n:,}, op left out) "
-                            f"it returned {_show(row['totals'])}")
-    rounds = depth(CHECK_WORK_N)[1]
-    hillis_steele = CHECK_WORK_N * rounds - CHECK_WORK_N + 1
-    at = {row["n"]: row for row in work}[CHECK_WORK_N]
-    measured = (f"depth {at['depth']:,} and {at['work']:,} combines at N = {CHECK_WORK_N:,}, "
-                f"against Hillis-Steele's {rounds} rounds and {hillis_steele:,} combines")
-    deep = [row for row in work if row["depth"] > 2 * depth(row["n"])[1]]
-    if not deep:
-        return "pass", f"correct and parallel: {measured}"
-    n, deepest = deep[0]["n"], deep[0]["depth"]
-    shape = "a chain: one combine after another" if deepest >= n - 1 else "between"
-    return "not parallel", (f"correct, but its depth at N = {n:,} is {deepest:,} ({shape}), "
-                            f"over 2 log2 N = {2 * depth(n)[1]}; the exercise asks for "
-                            f"{depth(n)[1]} rounds of side-by-side combines")
 
 
 def _same(got, expected):
     """Return whether plain data got equals expected: exactly, but for floats,
     which agree within SCAN_REL_TOL of expected's largest finite magnitude (at
     least 1). NaN never agrees, an infinity only with itself; a bool is not a
-    number."""
-    if _matches(got, expected, 0.0):       # equal, each item of its kind: no scale needed
-        return True
-    floats = (expected if type(expected) is list and all(type(x) is float for x in expected)
-              else [x for x in _leaves(expected) if type(x) is float])    # a flat list: as is
-    scale = max(filter(math.isfinite, map(abs, floats)), default=1.0)     # as count_mismatches
+    number, nor a float an int."""
+    if got == expected and repr(got) == repr(expected):
+        return True                     # equal, each item of its kind (1, 1.0, True differ)
+    floats = [x for x in _leaves(expected) if type(x) is float]
+    scale = max(filter(math.isfinite, map(abs, floats)), default=1.0)
     return _matches(got, expected, SCAN_REL_TOL * max(1.0, scale))
 
 
 def _matches(got, expected, tolerance):
     if type(expected) is list:
-        if type(got) is not list or len(got) != len(expected):
-            return False
-        if (got == expected and not any(type(e) is list for e in expected)
-                and list(map(type, got)) == list(map(type, expected))):
-            return True                 # equal item by item, each of its kind: read in C
-        return all(_matches(g, e, tolerance) for g, e in zip(got, expected))
+        return (type(got) is list and len(got) == len(expected)
+                and all(_matches(g, e, tolerance) for g, e in zip(got, expected)))
     if type(expected) is float:
-        try:
-            return type(got) in (int, float) and (got == expected
-                                                  or abs(got - expected) <= tolerance)
-        except OverflowError:           # an int too large for a float
-            return False
+        return type(got) is float and (got == expected or abs(got - expected) <= tolerance)
     return type(got) is type(expected) and got == expected
 
 
@@ -5749,7 +5959,7 @@ def _show(value):
             return "[" + ", ".join(map(text, v[:2 * ECHO_CHARS])) + "]"
         return v["object"] if type(v) is dict else repr(v)
     shown = text(value)
-    return shown if len(shown) <= 2 * ECHO_CHARS else shown[:2 * ECHO_CHARS - 3] + "..."
+    return shown if len(shown) <= 2 * ECHO_CHARS else shown[:2 * ECHO_CHARS - 4] + "...]"
 
 
 def render_check(path, report):
@@ -5761,7 +5971,7 @@ def render_check(path, report):
         first, *rest = file["detail"].split("\n")
         lines += textwrap.wrap(f"importing the file: {first}", 79, subsequent_indent="  ")
         lines += [f"  {line}" for line in rest]
-        lines.append("Nothing graded: the file must import first.")
+        lines.append("Nothing graded.")
         return "\n".join(lines)
     width = max(len(r["name"]) for r in functions)
     for r in functions:
@@ -5771,7 +5981,14 @@ def render_check(path, report):
                                subsequent_indent=" " * (width + 4), break_on_hyphens=False)
         lines += [f"{'':<{width}}  {line}" for line in rest]
         lines += _printed_lines("it", r["printed"], " " * (width + 2))
-    lines.append(_check_tally(functions))
+    written = [r for r in functions if r["verdict"] in ("pass", "FAIL", "not parallel")]
+    if written:
+        lines.append(f"{sum(r['verdict'] == 'pass' for r in written)} of {len(written)} "
+                     "written passed.")
+    elif any(r["verdict"] == "not written yet" for r in functions):
+        lines.append("Nothing written yet: each function still raises NotImplementedError.")
+    else:
+        lines.append("None of the lesson's functions is written in this file.")
     return "\n".join(lines)
 
 
@@ -5786,28 +6003,12 @@ def _printed_lines(who, printed, indent):
             + [f"{indent}| {line}" for line in shown])
 
 
-def _check_tally(functions):
-    """Return the closing line: how many of the written functions passed."""
-    written = [r for r in functions if r["verdict"] in ("pass", "FAIL", "not parallel")]
-    if written:
-        passed = sum(r["verdict"] == "pass" for r in written)
-        return f"{passed} of {len(written)} written passed."
-    if any(r["verdict"] == "not written yet" for r in functions):
-        return "Nothing written yet: each function still raises NotImplementedError."
-    return "None of the lesson's functions is written in this file."
-
-
 def _check_command(argv, prog):
     """Run `check FILE.py`, `check --template` or `check --help`; return the exit status."""
     if argv in (["--help"], ["-h"]):
-        about = textwrap.fill(
-            f"Each function of the lesson that FILE.py defines ({', '.join(CHECKED)}) is run "
-            "on inputs whose answers this program computed first, and compared here; a "
-            "parallel_scan is also measured on numbers that count their operations. The file "
-            f"is imported once, in a child process with {CHECK_SECONDS} s per function and "
-            f"{format_bytes(CHECK_MEMORY)} of heap; whatever it prints is shown beside the "
-            "function that printed it.", 79)
-        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog), about=about))
+        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog), names=", ".join(CHECKED),
+                                             seconds=CHECK_SECONDS,
+                                             memory=format_bytes(CHECK_MEMORY)))
         return 0
     if argv == ["--template"]:
         _write(sys.stdout, CHECK_TEMPLATE)
@@ -5815,26 +6016,36 @@ def _check_command(argv, prog):
     if len(argv) != 1 or argv[0].startswith("-"):
         raise _UsageError("check takes one Python file (or --template, --help), got "
                           f"{_echo(' '.join(argv)) if argv else 'nothing'}")
+    if os.name != "posix":
+        raise _UsageError("check runs on Linux and macOS only")
     try:
         report = check_solutions(argv[0])
     except OSError as exc:
+        if exc.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
+            _complain(f"{prog}: check not run: this machine's limit was reached "
+                      f"({exc.strerror or exc})")
+            return 1
         raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise _UsageError(str(exc).replace("read_solution", "check", 1)) from None
+        raise _UsageError(str(exc).replace("check_solutions requires", "check needs", 1)) \
+            from None
     if report["file"]["verdict"] == "not Python":
         raise _UsageError(f"{_echo(argv[0])} is not Python{report['file']['detail']}")
     _write(sys.stdout, render_check(argv[0], report) + "\n")
-    functions = report["functions"]
-    passed = [r for r in functions if r["verdict"] == "pass"]
-    failed = [r for r in functions if r["verdict"] in ("FAIL", "not parallel")]
-    return 0 if passed and not failed and report["file"]["verdict"] == "imported" else 1
+    verdicts = {r["verdict"] for r in report["functions"]}
+    return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
 
 
 CHECK_HELP = """\
 usage: {run} check FILE.py      grade your solutions of the exercises
        {run} check --template   print a file to start from
 
-{about}
+Each of the lesson's functions that FILE.py defines ({names})
+is run on inputs whose answers this program computed first, and compared
+here; a parallel_scan is also run on numbers that count their combines, to
+measure its depth. The file runs in a Python process of its own, with
+{seconds} s per call and {memory} of memory; what it prints is shown
+beside the function that printed it.
 
 Exit status: 0 if every function written passed, 1 if one did not (or none is
 written), 2 if FILE.py cannot be read or is not Python.

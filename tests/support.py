@@ -182,32 +182,6 @@ class Forked:
         return self.value
 
 
-def signal_trials(path, trials):
-    """Run `check path` (rnn_style only) in a forked child `trials` times, and
-    send it SIGINT, SIGTERM and SIGHUP in turn, after a delay that steps
-    evenly from 0 to 3 ms after its grading child appears in /proc (Linux):
-    any window wider than 3 ms / trials is hit. Return per trial the signal,
-    check's exit status, and whether its grading child is gone a second
-    later."""
-    results = []
-    for k in range(trials):
-        signum = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)[k % 3]
-        check = Forked(["check", path], setup=lambda: setattr(main, "CHECKED", ("rnn_style",)))
-        children, grader = f"/proc/{check.pid}/task/{check.pid}/children", None
-        deadline = time.monotonic() + 10
-        while grader is None and time.monotonic() < deadline:
-            with open(children) as f:
-                grader = (f.read().split() or [None])[0]
-            time.sleep(0.0003)
-        time.sleep(0.003 * k / trials)
-        check.send_signal(signum)
-        status = check.wait(5)
-        check.communicate()
-        results.append([int(signum), status, grader is not None
-                        and gone_within([int(grader)], 1.0)])
-    return results
-
-
 _EARLY = []
 
 

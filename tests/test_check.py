@@ -1,29 +1,91 @@
-"""check: a learner's own solutions graded. A corpus of right and wrong
-solutions, each with the verdict and the words it must get, graded in this
-process from the events a grading child would send; the plain data that
-crosses from the child; the report; the command line. The grader's real child
-processes (hangs, exits, limits, threads, pools, signals) are tested in
-test_processes, whose children run while the other files' tests do."""
+"""check: a learner's own solutions graded. Right and wrong solutions, each
+graded in this process with the grading process's own code (TestVerdicts);
+then the grading process itself, for what only a real process shows: hangs,
+exits, limits, what the file starts, a forged channel, signals."""
 
-import contextlib
 import json
-import operator
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import textwrap
+import time
 import unittest
 
 import main
-from tests.support import NAN, ahead, patched, run_main
+from tests.support import NAN, ROOT, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "check_solutions": [(("x.py",), {"seconds": 0}), (("x.py",), {"seconds": NAN})],
-    "read_solution": [((os.devnull,), {})],                 # a device, not a file
+    "check_solutions": [((os.devnull,), {}), (("x.py",), {"seconds": 0}),
+                        (("x.py",), {"seconds": NAN}), (("x.py",), {"names": ["mean"]})],
 }
 
+# The lesson's Python functions as the lesson writes them (the seed script).
+LESSON = '''
+import math
+import time
+
+
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+
+
+def attention_style(xs):
+    return sum(xs) / len(xs)
+
+
+def serial_scan(xs):
+    out = []
+    acc = 0.0
+    for x in xs:
+        acc += x
+        out.append(acc)
+    return out
+
+
+def parallel_scan(xs):
+    out = list(xs)
+    step = 1
+    n = len(out)
+    while step < n:
+        new = list(out)
+        for i in range(step, n):
+            new[i] = out[i] + out[i - step]
+        out = new
+        step *= 2
+    return out
+
+
+def benchmark(n, reps=3):
+    xs = [0.001 * (i % 17) for i in range(n)]
+    best_rnn = math.inf
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        _ = rnn_style(xs)
+        best_rnn = min(best_rnn, time.perf_counter() - t0)
+    best_attn = math.inf
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        _ = attention_style(xs)
+        best_attn = min(best_attn, time.perf_counter() - t0)
+    return best_rnn, best_attn
+
+
+def depth(n):
+    rnn_depth = n
+    attn_depth = max(1, math.ceil(math.log2(n)))
+    return rnn_depth, attn_depth
+'''
+
 HILLIS_STEELE = '''
+import operator
 def parallel_scan(xs, op=operator.add):
     out, step = list(xs), 1
     while step < len(out):
@@ -33,6 +95,7 @@ def parallel_scan(xs, op=operator.add):
 '''
 
 LOOP = '''
+import operator
 def {name}(xs, op=operator.add):
     out = []
     for x in xs:
@@ -40,100 +103,165 @@ def {name}(xs, op=operator.add):
     return out
 '''
 
-# Blelloch's exclusive scan (needs an identity: here the first value's own
-# left neighbour never is one), made inclusive by combining each element in.
-BLELLOCH = '''
-def parallel_scan(xs, op=operator.add):
-    n = len(xs)
-    if n == 0:
-        return []
-    size = 1 << (n - 1).bit_length()
-    tree = list(xs) + [None] * (size - n)
-    def comb(a, b):
-        return b if a is None else a if b is None else op(a, b)
-    d = 1
-    while d < size:
-        for i in range(2 * d - 1, size, 2 * d):
-            tree[i] = comb(tree[i - d], tree[i])
-        d *= 2
-    tree[size - 1] = None
-    while d > 1:
-        d //= 2
-        for i in range(2 * d - 1, size, 2 * d):
-            tree[i - d], tree[i] = tree[i], comb(tree[i], tree[i - d])
-    return [comb(tree[i], xs[i]) for i in range(n)]
+TIMED = '''
+import time
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+def attention_style(xs):
+    return sum(xs) / len(xs)
+def benchmark(n, reps=3):
+    xs = [0.001 * (i % 17) for i in range(n)]
+    best = [float("inf")] * 2
+    for _ in range(reps):
+        for k, f in enumerate((rnn_style, attention_style)):
+            t = time.perf_counter()
+            f(xs)
+            best[k] = min(best[k], time.perf_counter() - t)
+    return best[0], best[1]
 '''
+
+
+def replaced(source, old, new):
+    assert old in source, old
+    return source.replace(old, new)
+
 
 # name: (source, the function graded, verdict, words its detail must hold)
 SOLUTIONS = {
     "Hillis-Steele": (HILLIS_STEELE, "parallel_scan", "pass",
                       "correct and parallel: depth 10 and 9,217 combines at N = 1,024"),
-    "Blelloch, made inclusive": (BLELLOCH, "parallel_scan", "pass", "correct and parallel"),
     "a loop": (LOOP.format(name="parallel_scan"), "parallel_scan", "not parallel",
-               "its depth at N = 100 is 99 (a chain"),
-    "Hillis-Steele at powers of two only": (
-        HILLIS_STEELE.replace("    out, step", "    if len(xs) & (len(xs) - 1):\n"
-                              "        return serial(xs, op)\n    out, step")
-        + LOOP.format(name="serial"), "parallel_scan", "not parallel", "at N = 100 is 99"),
-    "off by one round": (HILLIS_STEELE.replace("step < len(out)", "step < len(out) - 1"),
-                         "parallel_scan", "FAIL", "at N = 2 with random floats: got "
-                         "[0.4835739785214588, 0.5903871311313933], expected"),
-    "wrong order": (HILLIS_STEELE.replace("op(out[i - step], out[i])",
-                                          "op(out[i], out[i - step])"), "parallel_scan",
-                    "FAIL", "got ['a', 'ba'], expected ['a', 'ab']: "
-                    "op(out[i], out[i - step]) where op(out[i - step], out[i]) belongs"),
-    "wrong order, serial": (LOOP.format(name="serial_scan").replace("op(out[-1], x)",
-                                                                    "op(x, out[-1])"),
-                            "serial_scan", "FAIL", "op(x, total) where op(total, x) belongs"),
-    "ignores op": (HILLIS_STEELE.replace("op(out[i - step], out[i])", "out[i - step] + out[i]"),
-                   "parallel_scan", "FAIL", "with affine maps (op: their composition, not +): "
-                   "got [[573297, 698098], [573297, 698098, 543109, 999356]]"),
+               "with op left out its depth at N = 100 is 99 (a chain"),
+    "parallel only for +": (replaced(HILLIS_STEELE, "    out, step", "    if op is not "
+                                     "operator.add:\n        return loop(xs, op)\n    out, step")
+                            + LOOP.format(name="loop"), "parallel_scan", "not parallel",
+                            "with op given its depth at N = 100 is 99"),
+    "square-root blocks": ('''
+import math, operator
+def parallel_scan(xs, op=operator.add):
+    out, size = [], max(1, math.isqrt(len(xs)))
+    for start in range(0, len(xs), size):
+        block = [xs[start]]
+        for x in xs[start + 1:start + size]:
+            block.append(op(block[-1], x))
+        out += [op(out[-1], v) for v in block] if out else block
+    return out
+''', "parallel_scan", "not parallel", "(growing about as N^0.5)"),
+    "wrong order": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
+                             "op(out[i], out[i - step])"), "parallel_scan", "FAIL",
+                    "got ['a', 'ba'], expected ['a', 'ab']: op(out[i], out[i - step]) where"),
+    "wrong order, serial": (replaced(LOOP.format(name="serial_scan"), "op(out[-1], x)",
+                                     "op(x, out[-1])"), "serial_scan", "FAIL",
+                            "op(x, total) where op(total, x) belongs"),
+    "step from 2": (replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2"), "parallel_scan",
+                    "FAIL", "either your first round combines with the value 2 back"),
+    "one round short": (replaced(HILLIS_STEELE, "while step <", "while 2 * step <"),
+                        "parallel_scan", "FAIL", "or one round short"),
+    "in place": ('''
+import operator
+def parallel_scan(xs, op=operator.add):
+    out, step = list(xs), 1
+    while step < len(out):
+        for i in range(step, len(out)):
+            out[i] = op(out[i - step], out[i])
+        step *= 2
+    return out
+''', "parallel_scan", "FAIL", "updated in place from left to right"),
+    "a recursion that drops op": ('''
+import operator
+def parallel_scan(xs, op=operator.add):
+    if len(xs) <= 1:
+        return list(xs)
+    left, right = parallel_scan(xs[:len(xs) // 2]), parallel_scan(xs[len(xs) // 2:])
+    return left + [op(left[-1], r) for r in right]
+''', "parallel_scan", "FAIL", "your recursion calls itself without op: pass op on"),
+    "ignores op": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
+                            "out[i - step] + out[i]"), "parallel_scan", "FAIL",
+                   "these are the totals of +"),
+    "+ for numbers": (replaced(LOOP.format(name="serial_scan"), "op(out[-1], x) if out",
+                               "out[-1] + x if out and isinstance(x, float) else op(out[-1], x)"
+                               " if out"), "serial_scan", "FAIL", "floats near 1 (op: *)"),
+    "ints made floats": (replaced(LOOP.format(name="serial_scan"), "for x in xs:", "for x in ("
+                                  "float(x) if type(x) is int else x for x in xs):"),
+                         "serial_scan", "FAIL",
+                         "a float where an int belongs"),
+    "* as its default": (replaced(LOOP.format(name="serial_scan"), "operator.add",
+                                  "operator.mul"), "serial_scan", "FAIL",
+                         "at N = 2, random floats, op left out"),
+    "op without a default": (replaced(LOOP.format(name="serial_scan"), "op=operator.add", "op"),
+                             "serial_scan", "FAIL", "missing 1 required positional argument"),
     "exclusive": ('''
-def serial_scan(xs, op=operator.add):
+def serial_scan(xs, op=None):
     out, total = [], 0
     for x in xs:
         out.append(total)
-        total = op(total, x)
+        total += x
     return out
-''', "serial_scan", "FAIL", "at N = 1 with random floats: got [0], expected [0.2458"
-                           "0338977940386]: your first total is 0: this is the exclusive scan"),
+''', "serial_scan", "FAIL", "got [0], expected [-0.7312715117751976]: your first total is 0"),
     "starts from 0.0": ('''
-def serial_scan(xs, op=operator.add):
+def serial_scan(xs, op=None):
     out, total = [], 0.0
     for x in xs:
-        total = op(total, x)
+        total = op(total, x) if op else total + x
         out.append(total)
     return out
-''', "serial_scan", "FAIL", "at N = 1 with strings (op: concatenation) it gave op 0.0, "
-                           "which is no value of the list"),
+''', "serial_scan", "FAIL", "it gave op 0.0, which is no value of the list"),
     "changes its input": ('''
-def serial_scan(xs, op=operator.add):
+def serial_scan(xs, op=None):
     for i in range(1, len(xs)):
-        xs[i] = op(xs[i - 1], xs[i])
+        xs[i] = xs[i - 1] + xs[i]
     return xs
-''', "serial_scan", "FAIL", "at N = 2 with random floats it changed its input"),
-    "raises": ('''
-def attention_style(xs):
-    return sum(xs) / (len(xs) - 1)
-''', "attention_style", "FAIL", "ZeroDivisionError"),
+''', "serial_scan", "FAIL", "at N = 2, random floats, op left out (xs = [0.9120685437784988, "
+                           "0.8956549741186988]): it changed its input"),
+    "one list for every call": (replaced(LOOP.format(name="serial_scan"), "    out = []\n", "")
+                                + "out = []\n", "serial_scan", "FAIL",
+                                "it returned the list it returned the call before"),
+    "an iterator": ("import itertools\ndef serial_scan(xs, op=None):\n"
+                    "    return map(float, xs)\n", "serial_scan", "FAIL",
+                    "return a list (list(...) makes one)"),
+    "raises": ("def attention_style(xs):\n    return sum(xs) / (len(xs) - 1)\n",
+               "attention_style", "FAIL", "ZeroDivisionError"),
     "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
                 "this is the sum"),
-    "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
-                         "at n = 2: got [2, 2], expected [2, 1]"),
-    "depth by math.log2": ("import math\ndef depth(n):\n    return n, max(1, math.ceil("
-                           "math.log2(n)))\n", "depth", "FAIL",
-                           "at n = 2**60 + 1: got [1152921504606846977, 60], expected "
-                           "[1152921504606846977, 61]: math.log2 rounds for large n"),
-    "depth 0 for one value": ("def depth(n):\n    return n, (n - 1).bit_length()\n", "depth",
-                              "FAIL", "one value still takes depth 1"),
     "ignores decay": ('''
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
         h = 0.9 * h + x
     return h
-''', "rnn_style", "FAIL", "decay 0.5: got 1.0256037118007062, expected 0.8321741203921227: "
-                          "this is the answer for decay = 0.9"),
+''', "rnn_style", "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
+                         "1.7165166635193478, expected 1.3516892460079482: this is the answer "
+                         "for decay = 0.9"),
+    "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
+                         "at n = 2: got [2, 2], expected [2, 1]"),
+    "depth 0 for one value": ("def depth(n):\n    return n, (n - 1).bit_length()\n", "depth",
+                              "FAIL", "one value still takes depth 1"),
+    "depth by math.log": ("import math\ndef depth(n):\n    return n, max(1, math.ceil("
+                          "math.log(n, 2)))\n", "depth", "FAIL",
+                          "at n = 2**29: got [536870912, 30], expected [536870912, 29]: "
+                          "math.log rounds"),
+    "depth as a float": ("import math\ndef depth(n):\n    return n, max(1.0, math.log2(n))\n",
+                         "depth", "FAIL", "a float where an int belongs"),
+    "depth by int(log2(n - 1)) + 1": (
+        "import math\ndef depth(n):\n    return n, 1 if n == 1 else int(math.log2(n - 1)) + 1\n",
+        "depth", "pass", "past 2**48 its float logarithm rounds (at n = 2**49 it gave 50, not "
+        "49)"),
+    "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
+                        "at n = 1 it called sys.exit(3): return the value instead"),
+    "reads input": ("def depth(n):\n    return n, int(input())\n", "depth", "FAIL",
+                    "it read input (input()?)"),
+    "a float that equals everything": ('''
+class Yes(float):
+    def __eq__(self, other):
+        return True
+def attention_style(xs):
+    return Yes(12.5)
+''', "attention_style", "FAIL", "got 12.5, expected -0.7312715117751976"),
+    "an int too large to send": ("def rnn_style(xs, decay=0.9):\n    return 10 ** 5000\n",
+                                 "rnn_style", "FAIL", "got an int of about 5,000 digits"),
     "the vector state ignores decay": ('''
 from main import hidden_weights
 def rnn_style_vector(xs, width=64, decay=0.9):
@@ -142,195 +270,148 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     for x in xs:
         h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
     return h
-''', "rnn_style_vector", "FAIL", "width 1, decay 0.5: got [1.0256037118007062], expected "
-                                 "[0.8321741203921227]: this is the answer for decay = 0.9"),
-    "a float that equals everything": ('''
-class Yes(float):
-    def __eq__(self, other):
-        return True
-    __ne__ = __sub__ = __rsub__ = lambda self, other: 0.0
-def attention_style(xs):
-    return Yes(12.5)
-''', "attention_style", "FAIL", "got 12.5, expected 0.2458"),
-    "an int too large for a float": ("def rnn_style(xs, decay=0.9):\n    return 10 ** 400\n",
-                                     "rnn_style", "FAIL", "got 1000000000"),
-    "a repr that raises": ('''
-class Odd:
-    def __repr__(self):
-        raise ValueError("no")
-def attention_style(xs):
-    return Odd()
-''', "attention_style", "FAIL", "got Odd: an object whose repr() raised"),
-    "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
-                        "at n = 1 it called sys.exit(3): return the value instead"),
-    "KeyboardInterrupt inside": ("def depth(n):\n    raise KeyboardInterrupt\n", "depth",
-                                 "FAIL", "at n = 1 it raised:"),
-    "a generator": ("def serial_scan(xs, op=None):\n    yield from xs\n", "serial_scan", "FAIL",
-                    "return a list, not a generator"),
+''', "rnn_style_vector", "FAIL", "this is the answer for decay = 0.9"),
+    "the vector state transposed": ('''
+from main import hidden_weights
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    for x in xs:
+        h = [sum(A[j][i] * h[j] for j in range(width)) + b[i] * x for i in range(width)]
+    return h
+''', "rnn_style_vector", "FAIL", "this is the answer for A transposed"),
+    "width 8 as its default": ('''
+from main import hidden_weights
+def rnn_style_vector(xs, width=8, decay=0.9):
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    for x in xs:
+        h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
+    return h
+''', "rnn_style_vector", "FAIL", "at N = 0, width left out (64)"),
+    "benchmark, right": (TIMED, "benchmark", "pass", ""),
+    "benchmark of constants": ("from main import rnn_style, attention_style\n"
+                               "def benchmark(n, reps=3):\n    return 0.01, 0.001\n",
+                               "benchmark", "FAIL", "called rnn_style 0 times"),
+    "benchmark swapped": (replaced(TIMED, "best[0], best[1]", "best[1], best[0]"), "benchmark",
+                          "FAIL", "returned attention_style's time first"),
+    "benchmark with a sleep": (replaced(TIMED, "f(xs)\n", "f(xs)\n            time.sleep(0.01)\n"),
+                               "benchmark", "FAIL", "a sleep or a print inside the timing?"),
+    "benchmark sampled once": (replaced(TIMED, "for _ in range(reps)", "for _ in range(1)"),
+                               "benchmark", "FAIL", "called rnn_style 1 time"),
+    "benchmark, negative times": (replaced(TIMED, "time.perf_counter() - t",
+                                           "t - time.perf_counter()"),
+                                  "benchmark", "FAIL", "both above 0"),
+    "a lambda": ("import itertools, operator\nserial_scan = lambda xs, op=operator.add: "
+                 "list(itertools.accumulate(xs, op))\n", "serial_scan", "pass", ""),
+    "a partial": ("import functools, itertools, operator\ndef scan(op, xs):\n"
+                  "    return list(itertools.accumulate(xs, op))\n"
+                  "serial_scan = functools.partial(lambda xs, op=operator.add: scan(op, xs))\n",
+                  "serial_scan", "pass", ""),
+    "an instance": ("import itertools, operator\nclass Scan:\n"
+                    "    def __call__(self, xs, op=operator.add):\n"
+                    "        return list(itertools.accumulate(xs, op))\nserial_scan = Scan()\n",
+                    "serial_scan", "pass", ""),
     "not written": ("def depth(n):\n    raise NotImplementedError\n", "depth",
                     "not written yet", ""),
 }
 
-PATH = "/learner/solution.py"
-CASES = {}
 
+class InProcess:
+    """check's grading process, run in this one: the same requests and
+    answers, through JSON, from a file written in a folder of its own."""
 
-def cases(name):
-    """check's cases for one function, computed once per run."""
-    if name not in CASES:
-        CASES[name] = main._check_cases(name)
-    return CASES[name]
+    def __init__(self, source, name="solution.py"):
+        self.folder = tempfile.mkdtemp()
+        path = os.path.join(self.folder, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent(source))
+        self.state = {"module": None, "last": {}, "raised": None}
+        modules, sys_path = set(sys.modules), list(sys.path)
+        try:
+            self.file = self.ask({"kind": "import", "path": path}, 0)
+        finally:
+            sys.path[:] = sys_path
+            for module in set(sys.modules) - modules:
+                del sys.modules[module]
+            shutil.rmtree(self.folder)
 
+    def ask(self, request, seconds):
+        answer = main._answer(json.loads(json.dumps(request)), self.state)
+        return json.loads(json.dumps(answer))
 
-class _Decided(Exception):
-    """The case just sent decides the verdict: the rest need not run."""
-
-
-def record_of(function, name, path=PATH):
-    """Run function as the grading child does, in this process, up to the first
-    case that goes wrong (the verdict reads none after it); return the record
-    check_solutions would build from the events."""
-    events, expected = [], iter(cases(name))
-
-    def send(event):
-        events.append(event)
-        if event["event"] == "case" and ("raised" in event or event["changed"]
-                                         or not main._same(event["got"],
-                                                           next(expected)["expected"])):
-            raise _Decided
-    with contextlib.suppress(_Decided):
-        main._run_cases(function, cases(name), path, send)
-        if name == "parallel_scan":
-            main._run_work(function, path, send)
-    return {"cases": [e for e in events if e["event"] == "case"],
-            "work": [e for e in events if e["event"] == "work"],
-            "stopped": None, "printed": None}
-
-
-def load(source, path=PATH):
-    """Return the names a solution's source defines, compiled as the file at path."""
-    names = {"operator": operator, "__name__": "learner"}
-    exec(compile(source, path, "exec"), names)
-    return names
-
-
-def grade_here(source, name):
-    function = load(source)[name]
-    return main._verdict(name, cases(name), record_of(function, name), main.CHECK_SECONDS)
-
-
-def graded_here(path, names=main.CHECKED, seconds=main.CHECK_SECONDS):
-    """check_solutions without its child processes: the same report, in this process."""
-    path = os.path.abspath(path)
-    names_in_file = load(main.read_solution(path).decode("utf-8"), path)
-    found = {name: main._defined_in(names_in_file.get(name), path) for name in main.CHECKED}
-    records = {name: record_of(names_in_file[name], name, path) for name in names
-               if found[name] == "here"}
-    return main._grades({"event": "imported", "found": found, "printed": None}, records,
-                        {name: cases(name) for name in names}, names, seconds)
-
-
-def graded_corpus():
-    """(verdict, detail) of every solution, of this project's own functions
-    and of part 4's brent_kung_scan, graded as above (0.15 s)."""
-    graded = {label: grade_here(source, name)
-              for label, (source, name, _, _) in SOLUTIONS.items()}
-    ours = [(f"own {name}", getattr(main, name), name) for name in main.CHECKED]
-    for label, function, name in ours + [("brent_kung_scan", main.brent_kung_scan,
-                                          "parallel_scan")]:
-        record = record_of(function, name, main.__file__)
-        graded[label] = main._verdict(name, cases(name), record, main.CHECK_SECONDS)
-    return graded
-
-
-# Graded in a child process started as this file is imported, while the other
-# files' tests run; the verdicts come back as JSON and are checked here.
-CORPUS = ahead(graded_corpus)
+    def grade(self, name):
+        return main._grade(self, name, self.file, main.CHECK_SECONDS)
 
 
 class TestVerdicts(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.graded = {label: tuple(got) for label, got in CORPUS.returned().items()}
-
     def test_each_solution_gets_its_verdict_and_its_words(self):
         for label, (source, name, verdict, words) in SOLUTIONS.items():
             with self.subTest(label):
-                got, detail = self.graded[label]
+                got, detail = InProcess(source).grade(name)
                 self.assertEqual(got, verdict, detail)
                 self.assertIn(words, detail.replace("\n", " "))
 
+    def test_the_lessons_own_code_passes(self):
+        grader = InProcess(LESSON)
+        verdicts = {name: grader.grade(name) for name in main.CHECKED
+                    if name != "rnn_style_vector"}
+        self.assertEqual({name: v for name, (v, _) in verdicts.items()},
+                         dict.fromkeys(verdicts, "pass"), verdicts)
+        self.assertIn("graded on sums only", verdicts["serial_scan"][1])
+        self.assertIn("depth 10 and 9,217 combines", verdicts["parallel_scan"][1])
+        # math.log2 first rounds at n = 2**49 + 1, where it gives 49
+        self.assertIn("at n = 2**49 + 1 it gave 49, not 50", verdicts["depth"][1])
+
+    def test_this_projects_own_functions_pass(self):
+        graded = [n for n in main.CHECKED if n != "benchmark"]    # it times main's own two
+        source = "from main import *\n" + "".join(
+            f"{name} = lambda *args, f={name}: f(*args)\n" for name in graded)
+        grader = InProcess(source)
+        for name in graded:
+            self.assertEqual(grader.grade(name)[0], "pass", name)
+
+    def test_only_what_this_project_defines_is_imported(self):
+        grader = InProcess("import math\nfrom main import depth, serial_scan\n"
+                           "attention_style = math.fsum\n")
+        self.assertEqual({n: w for n, w in grader.file["found"].items() if w != "missing"},
+                         {"depth": "main.py", "serial_scan": "main.py",
+                          "attention_style": "here"})
+
     def test_a_learners_traceback_shows_only_the_learners_lines(self):
-        _, detail = self.graded["raises"]
-        self.assertIn(f'File "{PATH}", line 3, in attention_style', detail)
+        _, detail = InProcess(SOLUTIONS["raises"][0]).grade("attention_style")
+        self.assertIn('solution.py", line 2, in attention_style', detail)
         self.assertNotIn("main.py", detail)
 
     def test_a_deep_recursion_shows_its_last_lines_and_how_many_more(self):
-        source = "def depth(n):\n    return depth(n + 1)\n"
-        _, detail = grade_here(source, "depth")
-        self.assertLessEqual(detail.count(f'File "{PATH}"'), 4)
+        _, detail = InProcess("def depth(n):\n    return depth(n + 1)\n").grade("depth")
+        self.assertLessEqual(detail.count("solution.py"), 4)
         self.assertRegex(detail, r"\.\.\. [0-9,]+ earlier calls in your file")
         self.assertIn("RecursionError", detail)
 
-    def test_this_projects_own_functions_pass(self):
-        details = {}
-        for name in main.CHECKED:
-            verdict, details[name] = self.graded[f"own {name}"]
-            self.assertEqual(verdict, "pass", (name, details[name]))
-        # the README's figure: measured on the running code (depth 10 and 9,217
-        # combines), and the formula check compares with (10 rounds and 9,217)
-        self.assertIn("depth 10 and 9,217 combines at N = 1,024, against Hillis-Steele's 10 "
-                      "rounds and 9,217 combines", details["parallel_scan"])
+    def test_far_more_work_than_hillis_steele_is_flagged(self):
+        class TreePerPrefix:        # the counts of a scan that sums each prefix as a tree
+            def ask(self, request, seconds):
+                n = request["args"][0]
+                return {"work": n * (n - 1) // 2, "depth": (n - 1).bit_length(),
+                        "totals": list(range(1, n + 1))}
+        self.assertEqual(main._parallel_verdict(TreePerPrefix(), 10, True), (
+            "pass", "correct and parallel: depth 10 and 523,776 combines at N = 1,024, against "
+            "Hillis-Steele's 10 rounds and 9,217 combines; 57 times its work (a tree for each "
+            "prefix?)"))
 
-    def test_part_4s_brent_kung_scan_is_correct_and_parallel(self):
-        self.assertEqual(self.graded["brent_kung_scan"], (
-            "pass", "correct and parallel: depth 18 and 2,036 combines at N = 1,024, against "
-            "Hillis-Steele's 10 rounds and 9,217 combines"))
-
-    def test_a_stop_names_the_case_it_stopped_at(self):
-        record = {"cases": [], "work": [], "printed": None, "stopped": "did not finish in 10 s"}
-        self.assertEqual(main._verdict("depth", cases("depth"), record, 10),
-                         ("FAIL", "at n = 1 it did not finish in 10 s"))
-
-
-class ScriptedChild:
-    """A stand-in for _GradingProcess that sends the events of a child which
-    imports the file and then ends before it starts any function."""
-    started = 0
-
-    def __init__(self, job):
-        type(self).started += 1
-        if type(self).started > 3:          # the same child again and again: no progress
-            raise RuntimeError("check_solutions started the same grading again")
-        self.events = iter([{"event": "imported", "printed": None,
-                             "found": dict.fromkeys(main.CHECKED, "here")}])
-        self.ended = "exit status 4"
-
-    def receive(self, deadline):
-        return next(self.events, {"event": "ended"})
-
-    def close(self, wait=0.0):
-        pass
-
-
-class TestRestarts(unittest.TestCase):
-    def test_a_child_that_ends_between_two_functions_fails_the_next_one(self):
-        with tempfile.TemporaryDirectory() as directory:
-            path = os.path.join(directory, "mine.py")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write("def depth(n):\n    return n, 1\n")
-            with patched(main, _GradingProcess=ScriptedChild):
-                ScriptedChild.started = 0
-                report = main.check_solutions(path, ("depth", "serial_scan"))
-        self.assertEqual([(r["name"], r["verdict"], r["detail"]) for r in report["functions"]],
-                         [("depth", "FAIL", "at n = 1 it ended its process (exit status 4: "
-                           "os._exit, or a crash)"),
-                          ("serial_scan", "FAIL", "at N = 0 with random floats it ended its "
-                           "process (exit status 4: os._exit, or a crash)")])
+    def test_a_long_input_is_shown_as_how_to_rebuild_it(self):
+        case = next(c for c in main._check_cases("serial_scan")
+                    if c["input"] == ("maps", 1_025))
+        words = main._input_words(case)
+        rng_line = words.split("xs: ")[1].rstrip(")")
+        names = {}
+        exec("import random\n" + rng_line.replace("; ", "\nxs = "), names)
+        self.assertEqual(names["xs"], case["args"][0])
 
 
 class TestPlainData(unittest.TestCase):
-    """Only plain data crosses from the child: subclasses read as their base values."""
+    """Only plain data crosses from the grading process."""
 
     def test_subclasses_read_as_what_they_are(self):
         class Liar(float):
@@ -345,20 +426,17 @@ class TestPlainData(unittest.TestCase):
         self.assertIs(type(got[0]), float)
 
     def test_what_is_not_plain_is_described(self):
-        self.assertEqual(main._plain(1j), {"object": "complex: 1j"})
-        self.assertEqual(main._plain(10 ** 5000), {"object": "an int of about 5,000 digits"})
+        self.assertEqual(main._plain(1j), {"object": "complex: 1j", "iterator": False})
+        self.assertTrue(main._plain(iter([]))["iterator"])
 
     def test_same_is_strict_about_kinds_and_never_equal_on_nan(self):
         self.assertTrue(main._same([1.0, 2.0 + 1e-12], [1.0, 2.0]))
         self.assertFalse(main._same([True, 1], [1, 1]))
+        self.assertFalse(main._same([1.0], [1]))
         self.assertFalse(main._same(float("nan"), float("nan")))
-        self.assertTrue(main._same(float("inf"), float("inf")))        # alone or in a list
         self.assertTrue(main._same([float("inf"), 1.0], [float("inf"), 1.0 + 1e-12]))
-        self.assertFalse(main._same([float("inf")], [-float("inf")]))
         self.assertFalse(main._same([5.0, 1.0], [float("inf"), 1.0]))   # no infinite tolerance
-        self.assertTrue(main._same([[1, 2], [3, 4]], [[1, 2], [3, 4]]))
         self.assertFalse(main._same([[1, 2], [3, True]], [[1, 2], [3, 1]]))
-        self.assertFalse(main._same(10 ** 400, 1.0))
         self.assertFalse(main._same({"object": "x"}, [1.0]))
 
 
@@ -377,69 +455,252 @@ class TestReport(unittest.TestCase):
                                       "NotImplementedError."))
 
     def test_printed_output_stays_beside_its_function_and_short(self):
-        printed = main._Printed()
-        for k in range(1_257):
-            print("Counted(1, depth=0)", k, file=printed)
         report = self.report(depth="pass")
-        report["functions"][0]["printed"] = printed.take()
+        report["functions"][0]["printed"] = {"lines": 1_257, "head": ["a", "b", "c"]}
         lines = main.render_check("f.py", report).splitlines()
         self.assertEqual(lines[2], "       it printed 1,257 lines; the first 3:")
         self.assertEqual(len(lines), 7)
-        self.assertIsNone(printed.take())
 
 
 class TestCommandLine(unittest.TestCase):
-    """check's command line, graded in this process (test_processes runs the children)."""
-
     def setUp(self):
-        self.directory = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, self.directory)
+        self.folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.folder)
 
-    def test_the_template_unchanged_is_not_written_yet_and_status_1(self):
+    def write(self, name, source):
+        path = os.path.join(self.folder, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source)
+        return path
+
+    def test_the_template_is_python_and_unchanged_is_not_written_yet(self):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
-        path = self.write("template.py", template)
-        with patched(main, check_solutions=graded_here):  # children: in test_processes
-            status, out, err = run_main("check", path)
+        self.assertTrue(template.startswith('"""My solutions'))
+        status, out, err = run_main("check", self.write("template.py", template))
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
             self.assertIn(f"{name:<16}  not written yet", out)
-        self.assertIn("Nothing written yet", out)
 
     def test_check_help_is_status_0(self):
         status, out, err = run_main("check", "--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("check --template", out)
 
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "a FIFO")
     def test_bad_arguments_are_one_line_and_status_2(self):
-        big = self.write("big.py", "#" * (main.CHECK_MAX_BYTES + 1))
-        for argv in (["check"], ["check", "a.py", "b.py"],
-                     ["check", os.path.join(self.directory, "missing.py")],
-                     ["check", self.directory], ["check", big]):
+        fifo = os.path.join(self.folder, "fifo")
+        os.mkfifo(fifo)                 # with no writer: open() alone would block
+        for argv in (["check"], ["check", "a.py", "b.py"], ["check", fifo],
+                     ["check", os.path.join(self.folder, "missing.py")], ["check", self.folder],
+                     ["check", self.write("big.py", "#" * (main.CHECK_MAX_BYTES + 1))],
+                     ["check", self.write("syntax.py", "def f(:\n")],
+                     ["check", self.write("deep.py", "x = " + "-" * 10_000 + "1\n")]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
             self.assertEqual(len(err.splitlines()), 1, err)
 
-    def write(self, name, source):
-        path = os.path.join(self.directory, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(source)
-        return path
+    def test_a_machine_limit_is_not_a_file_error(self):
+        def no_processes(prints):
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
+        real, main._Grader = main._Grader, no_processes
+        try:
+            status, out, err = run_main("check", path)
+        finally:
+            main._Grader = real
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn("check not run: this machine's limit was reached", err)
 
 
-class TestNotPython(unittest.TestCase):
-    """Compiled in the grading child, under its limits: one line and status 2."""
+# --------------------------------------------------------------------------
+# The grading process itself: a real process is the point here.
 
-    def test_a_syntax_error_and_an_expression_too_deep_are_one_line(self):
-        sent = []
-        job = {"path": "/learner/x.py", "regular": True}
-        for source, words in ((b"def f(:\n", "(line 1)"),
-                              (b"x = " + b"-" * 10_000 + b"1\n", "nested too deeply")):
-            sent.clear()
-            self.assertIsNone(main._learner_module(dict(job, source=source), sent.append))
-            self.assertEqual(sent[0]["event"], "not python")
-            self.assertIn(words, sent[0]["detail"])
+FILES = {
+    # a hang that starts a process in a session of its own; an exit; endless memory;
+    # a forged answer on the channel; and one function right
+    "stuck.py": '''
+        import os, subprocess, time
 
+
+        def rnn_style(xs, decay=0.9):
+            with open(__file__ + ".pid", "w") as f:
+                f.write(str(subprocess.Popen(["sleep", "300"], start_new_session=True).pid))
+            while True:
+                time.sleep(0.01)
+
+
+        def attention_style(xs):
+            os._exit(3)
+
+
+        def serial_scan(xs, op=None):
+            hoard = []
+            while True:
+                hoard.append(bytes(1 << 28))
+
+
+        def parallel_scan(xs, op=None):
+            for fd in range(3, 20):
+                try:
+                    os.write(fd, b'{"id": 1, "got": []}\\n')
+                except OSError:
+                    pass
+            time.sleep(60)
+
+
+        def depth(n):
+            return n, max(1, (n - 1).bit_length())
+        ''',
+    # threads, a process pool, a neighbour, a BOM; sys.stdout replaced, builtins rebound,
+    # a print at import
+    "harness.py": '''
+        import builtins, concurrent.futures, multiprocessing, sys
+        mean = __import__("helper").mean    # a neighbour of the file
+
+        print("hello from the import")
+        builtins.sum = lambda *args, **kwargs: 0.5
+        sys.stdout = None
+
+
+        def attention_style(xs):
+            with concurrent.futures.ThreadPoolExecutor(64) as pool:
+                list(pool.map(len, [xs[k::64] for k in range(64)]))
+            return mean(xs)
+
+
+        def depth(n):
+            if n == 1:
+                process = multiprocessing.Process(target=int)
+                process.start()
+                process.join()
+            return n, max(1, (n - 1).bit_length())
+        ''',
+    "helper.py": "def mean(xs):\n    total = 0.0\n    for x in xs:\n        total += x\n"
+                 "    return total / len(xs)\n",
+    "traceback.py": "raise RuntimeError('not the standard traceback module')\n",
+    "broken.py": "print('starting')\n1 / 0\n",
+    "hangs.py": "import time\ntime.sleep(300)\n",
+    "builtins.py": "import builtins\nbuiltins.isinstance = None\ndef depth(n):\n    return n, 1\n",
+}
+
+SECONDS = 0.5                   # the time limit of the files that hang
+
+
+def grade_in_child(path, seconds=SECONDS):
+    """Start `check_solutions(path, seconds=seconds)` in a process of its own."""
+    code = ("import json, sys, main\n"
+            "print(json.dumps(main.check_solutions(sys.argv[1], seconds=float(sys.argv[2]))))")
+    return subprocess.Popen([sys.executable, "-c", code, path, str(seconds)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "process trees read from /proc")
+class TestGradingProcess(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        for name, source in FILES.items():
+            with open(os.path.join(cls.folder, name), "w", encoding="utf-8") as f:
+                f.write("\ufeff" * (name == "harness.py") + textwrap.dedent(source))
+        children = {name: grade_in_child(os.path.join(cls.folder, name))
+                    for name in ("stuck.py", "hangs.py", "harness.py", "broken.py",
+                                 "builtins.py")}
+        cls.reports = {}
+        for name, child in children.items():
+            out, err = child.communicate(timeout=60)
+            assert child.returncode == 0, err
+            report = json.loads(out)
+            cls.reports[name] = report["file"], {r["name"]: r for r in report["functions"]}
+        with open(os.path.join(cls.folder, "stuck.py.pid")) as f:
+            cls.detached = int(f.read())
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder)
+
+    def test_a_hang_an_exit_endless_memory_and_a_forged_answer_are_verdicts(self):
+        _, got = self.reports["stuck.py"]
+        self.assertEqual(got["rnn_style"]["detail"],
+                         f"at N = 0, random floats it did not finish in {SECONDS} s")
+        self.assertRegex(got["attention_style"]["detail"], r"^at N = 1, random floats \(xs = "
+                         r".*\) it ended its process \(exit status 3: os._exit, or a crash\)")
+        self.assertIn("it ran out of memory", got["serial_scan"]["detail"])
+        self.assertIn("wrote to the grader's channel", got["parallel_scan"]["detail"])
+        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
+
+    def test_what_the_file_starts_ends_with_its_grading_even_in_its_own_session(self):
+        self.assertFalse(alive(self.detached))
+
+    def test_threads_a_pool_neighbours_and_a_replaced_stdout_are_no_harm(self):
+        file, got = self.reports["harness.py"]
+        self.assertEqual(file["printed"], {"lines": 1, "head": ["hello from the import"]})
+        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
+        self.assertEqual(got["attention_style"]["verdict"], "pass",
+                         got["attention_style"]["detail"])
+
+    def test_an_import_that_fails_or_hangs_is_reported_once(self):
+        file, got = self.reports["broken.py"]
+        self.assertEqual((file["verdict"], got), ("FAIL", {}))
+        self.assertIn("ZeroDivisionError", file["detail"])
+        self.assertEqual(file["printed"], {"lines": 1, "head": ["starting"]})
+        file, got = self.reports["hangs.py"]
+        self.assertEqual((file["verdict"], file["detail"], got),
+                         ("FAIL", f"it did not finish in {SECONDS} s", {}))
+
+    def test_a_grading_process_the_file_broke_says_so(self):
+        file, _ = self.reports["builtins.py"]
+        self.assertIn("it broke the grading process: it raised TypeError", file["detail"])
+
+    def test_a_signal_ends_check_and_all_it_started(self):
+        checks = {signum: self.start_check(f"{signum}.py") for signum in (
+            signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+        pids = {signum: self.wait_for_detached(check) for signum, check in checks.items()}
+        for signum, check in checks.items():
+            check.send_signal(signum)
+        for signum, check in checks.items():
+            with self.subTest(signum=signum):
+                out, err = check.communicate(timeout=10)
+                self.assertEqual((check.returncode, out, err), (128 + signum, b"", b""))
+                self.assertFalse(any(map(alive, pids[signum])))
+
+    def test_check_killed_outright_leaves_no_grading_process(self):
+        check = self.start_check("killed.py")
+        grading, detached = self.wait_for_detached(check)
+        check.kill()
+        check.communicate()
+        deadline = time.monotonic() + 5
+        while alive(grading) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertFalse(alive(grading))
+        os.kill(detached, signal.SIGKILL)       # what it started outlives it: the one case
+
+    def start_check(self, name):
+        """Start `python main.py check` on a copy of stuck.py."""
+        path = os.path.join(self.folder, name)
+        shutil.copy(os.path.join(self.folder, "stuck.py"), path)
+        return subprocess.Popen([sys.executable, "main.py", "check", path], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def wait_for_detached(self, check):
+        """Return [the grading process, the sleep it started], once both are up."""
+        pid_file = check.args[-1] + ".pid"
+        deadline = time.monotonic() + 30
+        while not os.path.exists(pid_file) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)                # the pid is written
+        with open(f"/proc/{check.pid}/task/{check.pid}/children") as f:
+            grading = int(f.read().split()[0])
+        with open(pid_file) as f:
+            return [grading, int(f.read())]
 
 if __name__ == "__main__":
     unittest.main()

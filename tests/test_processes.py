@@ -25,7 +25,7 @@ import unittest
 
 import main
 from tests.support import (CHILD, ROOT, Forked, ahead, alive, child_env, early, gone_within,
-                           patched, run_main, signal_trials)
+                           patched, run_main)
 
 def busy(opts):
     """The depth section replaced by two workers that sleep; it prints their
@@ -220,8 +220,8 @@ class TestPoolInThisProcess(unittest.TestCase):
 
     def test_every_wait_for_a_child_looks_for_signals_each_slice(self):
         # A signal that lands just before a blocking wait begins is handled when the
-        # wait ends: the pool's waits for its workers, and check's for its grading
-        # child, each last one WAIT_SLICE at most, however long the child takes.
+        # wait ends: the pool's waits for its workers, each
+        # last one WAIT_SLICE at most, however long the child takes.
         import multiprocessing.connection
         real, timeouts = multiprocessing.connection.wait, []
 
@@ -234,20 +234,9 @@ class TestPoolInThisProcess(unittest.TestCase):
         self.assertGreaterEqual(len(timeouts), 2)
         self.assertTrue(all(t is not None and t <= 0.01 for t in timeouts), timeouts)
 
-        class Silent:                   # a grading child that never says anything
-            def poll(self, timeout):
-                polls.append(timeout)
-                time.sleep(timeout)
-                return False
-        polls = []
-        with patched(main, WAIT_SLICE=0.01):
-            event = main._GradingProcess.receive(types.SimpleNamespace(connection=Silent()),
-                                                 time.monotonic() + 0.05)
-        self.assertEqual(event, {"event": "timeout"})
-        self.assertLessEqual(max(polls), 0.01)      # never one wait to the deadline
-        self.assertGreaterEqual(len(polls), 2)
-
     def test_the_signal_handlers_are_restored(self):
+        self.addCleanup(signal.signal, signal.SIGTERM, signal.signal(signal.SIGTERM,
+                                                                     signal.SIG_DFL))
         before = signal.getsignal(signal.SIGTERM)
         with main.WorkerPool(1):
             self.assertIsNot(signal.getsignal(signal.SIGTERM), before)
@@ -354,199 +343,6 @@ class TestOutOfMemory(unittest.TestCase):
 
 
 # Files graded by real child processes, as the command line grades them.
-FILES = {
-    # a hang, an exit of the process, memory without end, then a function that passes:
-    # each stop is a verdict, and a new child grades what comes after
-    "stuck.py": ("import os\nimport time\n\n\ndef rnn_style(xs, decay=0.9):\n"
-                 "    while True:\n        time.sleep(0.01)\n\n\n"
-                 "def attention_style(xs):\n    os._exit(3)\n\n\n"
-                 "def serial_scan(xs, op=None):\n    hoard = []\n    while True:\n"
-                 "        hoard.append([None] * 100_000_000)\n\n\n"
-                 "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"),
-    # threads (a default pool is up to 32; 64 here), a child process of multiprocessing's
-    # (a daemon may have none: a Pool would fail), a neighbour, a BOM
-    "harness.py": ("\ufeffimport concurrent.futures\nimport multiprocessing\n"
-                   "from helper import mean\n\n\ndef attention_style(xs):\n"
-                   "    with concurrent.futures.ThreadPoolExecutor(64) as pool:\n"
-                   "        list(pool.map(len, [xs[k::64] for k in range(64)]))\n"
-                   "    return mean(xs)\n\n\n"
-                   "def depth(n):\n    if n == 1:\n"
-                   "        process = multiprocessing.Process(target=int)\n"
-                   "        process.start()\n        process.join()\n"
-                   "    return n, max(1, (n - 1).bit_length())\n"),
-    "helper.py": "def mean(xs):\n    return sum(xs) / len(xs)\n",
-    # a coding line, builtins rebound, a print at import, a child process that sleeps
-    "rebinds.py": ("# -*- coding: latin-1 -*-\n# caf\xe9\nimport builtins\nimport subprocess\n"
-                   "\nprint('hello from the import')\n"
-                   "PROCESS = subprocess.Popen(['sleep', '300'])\n"
-                   "with open(__file__ + '.pid', 'w') as f:\n    f.write(str(PROCESS.pid))\n"
-                   "builtins.sum = lambda *args, **kwargs: 0.5\n\n\n"
-                   "def attention_style(xs):\n    return 0.5\n"),
-    # importing it fails: said once, nothing graded
-    "broken.py": "print('starting')\n1 / 0\n",
-    "hangs.py": "import time\ntime.sleep(300)\n",
-    "syntax.py": "def f(:\n",
-    # imported from main.py, not written here
-    "imports.py": "from main import *\ndel rnn_style\n\n\ndef depth(n):\n"
-                  "    return n, max(1, (n - 1).bit_length())\n",
-}
-
-
-HANG_SECONDS = 0.5      # the time limit of the files that hang: enough, under load, for the rest
-
-
-def grade_stuck(path):
-    """In a child: stuck.py, in four grading children (a hang and an exit each end one)."""
-    with patched(main, CHECK_MEMORY=300 << 20):     # less than one append of stuck.py's
-        return main.check_solutions(path, seconds=HANG_SECONDS)
-
-
-def grade_files(paths):
-    """In a child: the files that neither hang nor end their process, each graded;
-    and a solution read from a pipe, as `check /dev/stdin` reads one."""
-    read, write = os.pipe()
-    os.write(write, b"def depth(n):\n    return n, max(1, (n - 1).bit_length())\n")
-    os.close(write)
-    return {"pipe": main.check_solutions(f"/dev/fd/{read}", ("serial_scan", "depth")),
-            "harness": main.check_solutions(paths["harness.py"], ("attention_style", "depth")),
-            "rebinds": main.check_solutions(paths["rebinds.py"], ("attention_style",)),
-            "broken": main.check_solutions(paths["broken.py"]),
-            "imports": run_main("check", paths["imports.py"]),
-            "syntax": run_main("check", paths["syntax.py"])}
-
-
-# A hang that first writes its process id next to the file.
-SLEEPER = ("import os\nimport time\n\n\ndef rnn_style(xs, decay=0.9):\n"
-           "    with open(os.path.join(os.path.dirname(__file__), 'sleeper.pid'), 'w') as f:\n"
-           "        f.write(str(os.getpid()))\n"
-           "    while True:\n        time.sleep(1)\n")
-
-HANG = ("import time\n\n\ndef rnn_style(xs, decay=0.9):\n    while True:\n"
-        "        time.sleep(0.01)\n")
-SIGNAL_TRIALS = 6           # delays 0.5 ms apart: a window a sixth of the 3 ms is hit
-
-
-def start_check_children():
-    """Write the learners' files and start the children that grade them, as this
-    file is imported: they run while the other files' tests do."""
-    directory = tempfile.mkdtemp()
-    atexit.register(shutil.rmtree, directory, ignore_errors=True)
-    sources = dict(FILES, **{"sleeper.py": SLEEPER, "hang.py": HANG})
-    paths = {name: os.path.join(directory, name) for name in sources}
-    for name, source in sources.items():
-        with open(paths[name], "w", encoding="latin-1" if "coding: latin-1" in source
-                  else "utf-8") as f:
-            f.write(source)
-    # The gradings that mostly wait (on hangs) run beside ahead()'s chain; those that
-    # compute (0.15 and 0.1 s) take their turns in it, and so never compete with the
-    # earlier files' children, which their tests wait for.
-    children = {"files": ahead(lambda: grade_files(paths)),
-                "stuck": early(Forked(target=lambda: grade_stuck(paths["stuck.py"]),
-                                      nice=LATE)),
-                "hangs": early(Forked(target=lambda: main.check_solutions(
-                    paths["hangs.py"], seconds=HANG_SECONDS), nice=LATE))}
-    if sys.platform.startswith("linux"):    # /proc and PR_SET_PDEATHSIG are Linux's
-        children["sleeper"] = early(Forked(target=lambda: main.check_solutions(
-            paths["sleeper.py"], ("rnn_style",), seconds=60), nice=LATE))
-        children["signals"] = ahead(lambda: signal_trials(paths["hang.py"], SIGNAL_TRIALS))
-    return directory, children
-
-
-CHECK_DIRECTORY, CHECK_CHILDREN = start_check_children()
-
-
-
-
-class TestCheck(unittest.TestCase):
-    """check's grading children: verdicts from real processes, none left behind."""
-    @classmethod
-    def tearDownClass(cls):
-        for child in CHECK_CHILDREN.values():
-            child.kill()
-            child.communicate()
-
-    def graded(self, name):
-        if name in ("stuck", "hangs"):
-            report = CHECK_CHILDREN[name].returned()
-        else:
-            report = CHECK_CHILDREN["files"].returned()[name]
-        return report["file"], {r["name"]: r for r in report["functions"]}
-
-    def test_a_hang_an_exit_and_endless_memory_are_verdicts_and_grading_goes_on(self):
-        _, got = self.graded("stuck")
-        self.assertEqual(got["rnn_style"]["detail"],
-                         f"at N = 0 with random floats it did not finish in {HANG_SECONDS} s")
-        self.assertEqual(got["attention_style"]["detail"], "at N = 1 with random floats it "
-                         "ended its process (exit status 3: os._exit, or a crash)")
-        self.assertEqual(got["serial_scan"]["verdict"], "FAIL")
-        self.assertIn("at N = 0 with random floats it ran out of memory",
-                      got["serial_scan"]["detail"])
-        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
-
-    def test_threads_a_process_pool_a_neighbour_and_a_bom_are_no_harm(self):
-        file, got = self.graded("harness")
-        self.assertEqual(file["verdict"], "imported")
-        self.assertEqual({name: r["verdict"] for name, r in got.items()
-                          if r["verdict"] != "not attempted"},
-                         {"attention_style": "pass", "depth": "pass"}, got)
-
-    def test_rebound_builtins_cannot_reach_the_verdict(self):
-        file, got = self.graded("rebinds")
-        self.assertEqual(got["attention_style"]["verdict"], "FAIL")
-        self.assertIn("got 0.5, expected 0.2458", got["attention_style"]["detail"])
-        self.assertEqual(file["printed"], {"lines": 1, "head": ["hello from the import"]})
-
-    @unittest.skipUnless(sys.platform.startswith("linux"), "process groups checked by /proc")
-    def test_a_process_the_learners_code_started_ends_with_its_grading(self):
-        self.graded("rebinds")
-        with open(os.path.join(CHECK_DIRECTORY, "rebinds.py.pid")) as f:
-            pid = int(f.read())
-        self.assertTrue(gone_within([pid], 1.0))
-
-    def test_an_import_that_fails_or_hangs_is_reported_once(self):
-        file, got = self.graded("broken")
-        self.assertEqual((file["verdict"], got), ("FAIL", {}))
-        self.assertIn("ZeroDivisionError", file["detail"])
-        self.assertEqual(file["printed"], {"lines": 1, "head": ["starting"]})
-        file, got = self.graded("hangs")
-        self.assertEqual((file["verdict"], file["detail"], got),
-                         ("FAIL", f"it did not finish in {HANG_SECONDS} s", {}))
-
-    @unittest.skipUnless(os.path.isdir("/dev/fd"), "a pipe named by /dev/fd")
-    def test_a_pipe_is_read_once_for_every_grading_child(self):
-        file, got = self.graded("pipe")
-        self.assertEqual((file["verdict"], got["depth"]["verdict"]), ("imported", "pass"))
-
-    def test_a_file_that_is_not_python_is_one_line_and_status_2(self):
-        status, out, err = CHECK_CHILDREN["files"].returned()["syntax"]
-        self.assertEqual((status, out), (2, ""))
-        self.assertRegex(err, r"^main.py: error: '.*syntax.py' is not Python \(line 1\): .+\n$")
-
-    def test_only_what_the_file_itself_defines_is_graded(self):
-        status, out, err = CHECK_CHILDREN["files"].returned()["imports"]
-        self.assertEqual((status, err), (0, ""), out)
-        self.assertIn("depth             pass", out)
-        self.assertIn("serial_scan       not attempted: imported from main.py", out)
-        self.assertIn("1 of 1 written passed.", out)
-
-    @unittest.skipUnless(sys.platform.startswith("linux"), "PR_SET_PDEATHSIG is Linux's")
-    def test_a_check_killed_outright_leaves_no_grading_process_behind(self):
-        path, deadline = os.path.join(CHECK_DIRECTORY, "sleeper.pid"), time.monotonic() + 30
-        pid = None
-        while pid is None and time.monotonic() < deadline:  # up once it has written its id
-            with contextlib.suppress(OSError, ValueError), open(path) as f:
-                pid = int(f.read())
-            time.sleep(0.01)
-        self.assertIsNotNone(pid, "the grading process never started")
-        CHECK_CHILDREN["sleeper"].kill()
-        CHECK_CHILDREN["sleeper"].wait()
-        self.assertTrue(gone_within([pid], 1.0))
-
-    @unittest.skipUnless(sys.platform.startswith("linux"), "a forked child found by /proc")
-    def test_a_signal_just_after_a_grading_child_starts_ends_check_and_its_child(self):
-        expected = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
-        for signum, status, gone in CHECK_CHILDREN["signals"].returned():
-            self.assertEqual((status, gone), (expected[signum], True), signum)
 
 
 if __name__ == "__main__":
