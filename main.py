@@ -5575,8 +5575,6 @@ class _Grader:
             last = next((t for t in reversed(tail) if t.strip()), b"").decode("utf-8", "replace")
             return (f"ended its process (exit status {status}: os._exit, or a crash)"
                     + f"; the last line it printed: {last[:2 * ECHO_CHARS]}" * bool(last))
-        if -status == signal.SIGXFSZ:
-            return f"wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
         return f"its process was killed by {signal.Signals(-status).name}"
 
     def printed(self, start):
@@ -5701,21 +5699,16 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
                 verdict, detail = "FAIL", f"it {CHECK_FORGED}"      # an answer of a wrong shape
                 grader.close()
             graded[name] = verdict, detail, grader.printed(start)
-            grader = _end_strays(grader)
+            if grader.process.returncode is None:
+                _end_descendants(keep=(grader.process.pid,))    # what the function started
+            else:
+                grader = None
     finally:
         if grader is not None:
             grader.close()
         prints.close()
         _restore_handlers(handlers)
     return _report(file, graded, names)
-
-
-def _end_strays(grader):
-    """End what the graded function started; return grader, or None if it has ended."""
-    if grader.process.returncode is not None:
-        return None
-    _end_descendants(keep=(grader.process.pid,))
-    return grader
 
 
 def _report(file, graded, names):
@@ -5725,8 +5718,7 @@ def _report(file, graded, names):
     if "found" not in file:
         report["file"].update(
             {"verdict": "not Python", "detail": file["not_python"]} if "not_python" in file
-            else {"verdict": "FAIL", "detail": f"it {file['stopped']}" if "stopped" in file
-                  else _raised_words(file["raised"])})
+            else {"verdict": "FAIL", "detail": _stop_words(file)})
         return report
     for name in names:
         verdict, detail, printed = graded.get(name) or (
@@ -5753,11 +5745,13 @@ def _grade(grader, name, file, seconds):
             lost = ": your recursion calls itself without op: pass op on;" * bool(
                 answer.get("lost_op"))
             return "FAIL", f"{at}{lost} {_stop_words(answer)}"
-        wrong = _wrong(case, answer, names)
-        if wrong and case["far"] and _off_by_one(answer["got"], case["expected"]):
+        wrong, got = _wrong(case, answer, names), answer["got"]
+        n, exact = case["expected"] if case["far"] else (None, None)
+        if wrong and case["far"] and type(got) is list and got[:1] == [n] and len(got) == 2 \
+                and type(got[1]) is int and abs(got[1] - exact) == 1:
             notes = notes or [f"past 2**48 its float logarithm rounds (at {case['label']} it "
-                              f"gave {answer['got'][1]}, not {case['expected'][1]}); "
-                              "(n - 1).bit_length() is exact for every n"]
+                              f"gave {got[1]}, not {exact}); (n - 1).bit_length() is exact "
+                              "for every n"]
         elif wrong:
             return "FAIL", f"{at}: {wrong}"
     if name.endswith("_scan") and not takes_op:
@@ -5766,16 +5760,6 @@ def _grade(grader, name, file, seconds):
     verdict, detail = (_parallel_verdict(grader, seconds, takes_op) if name == "parallel_scan"
                        else ("pass", ""))
     return verdict, "; ".join([detail] * bool(detail) + notes)
-
-
-def _off_by_one(got, expected):
-    return (type(got) is list and len(got) == 2 and got[0] == expected[0]
-            and type(got[1]) is int and abs(got[1] - expected[1]) == 1)
-
-
-def _stop_words(answer):
-    """Return why a call gave no answer, as words after "it" or "at ... ": a stop or a raise."""
-    return f"it {answer['stopped']}" if "stopped" in answer else _raised_words(answer["raised"])
 
 
 def _wrong(case, answer, names):
@@ -5902,16 +5886,18 @@ def _parallel_verdict(grader, seconds, takes_op):
     return "pass", detail
 
 
-def _raised_words(raised):
-    """Return what an exception from the learner's code means, in words that
-    follow "it" as their subject."""
-    kind, text = raised["type"], raised["text"]
+def _stop_words(answer):
+    """Return why a call gave no answer (it stopped, or raised), in words that
+    begin with "it"."""
+    if "stopped" in answer:
+        return f"it {answer['stopped']}"
+    kind, text = answer["raised"]["type"], answer["raised"]["text"]
     if kind == "_Operand":
-        return (f"it gave op {_show(raised['operand'])}, which is no value of the list nor "
-                "a combination of them: a scan starts from xs[0] (out[0] is xs[0]), since "
-                "op need not have a zero")
+        return (f"it gave op {_show(answer['raised']['operand'])}, which is no value of the "
+                "list nor a combination of them: a scan starts from xs[0], since op need not "
+                "have a zero")
     if kind == "SystemExit":
-        return f"it called sys.exit({_show(raised['code'])}): return the value instead"
+        return f"it called sys.exit({_show(answer['raised']['code'])}): return the value instead"
     if kind == "EOFError":
         return ("it read input (input()?), which check does not give: read nothing when "
                 "imported, or only under if __name__ == \"__main__\":")
@@ -5923,32 +5909,16 @@ def _raised_words(raised):
 
 
 def _same(got, expected):
-    """Return whether plain data got equals expected: exactly, but for floats,
-    which agree within SCAN_REL_TOL of expected's largest finite magnitude (at
-    least 1). NaN never agrees, an infinity only with itself; a bool is not a
-    number, nor a float an int."""
-    if got == expected and repr(got) == repr(expected):
-        return True                     # equal, each item of its kind (1, 1.0, True differ)
-    floats = [x for x in _leaves(expected) if type(x) is float]
-    scale = max(filter(math.isfinite, map(abs, floats)), default=1.0)
-    return _matches(got, expected, SCAN_REL_TOL * max(1.0, scale))
-
-
-def _matches(got, expected, tolerance):
+    """Return whether plain data got equals expected: exactly, each item of its
+    kind (a bool is no number, a float no int), but for floats, which agree
+    within SCAN_REL_TOL x max(1, |expected|). NaN never agrees, an infinity
+    only with itself."""
     if type(expected) is list:
-        return (type(got) is list and len(got) == len(expected)
-                and all(_matches(g, e, tolerance) for g, e in zip(got, expected)))
+        return type(got) is list and len(got) == len(expected) and all(map(_same, got, expected))
     if type(expected) is float:
-        return type(got) is float and (got == expected or abs(got - expected) <= tolerance)
+        return type(got) is float and (got == expected or math.isfinite(expected) and abs(
+            got - expected) <= SCAN_REL_TOL * max(1.0, abs(expected)))
     return type(got) is type(expected) and got == expected
-
-
-def _leaves(value):
-    if type(value) is list:
-        for item in value:
-            yield from _leaves(item)
-    else:
-        yield value
 
 
 def _show(value):
@@ -5964,9 +5934,15 @@ def _show(value):
 
 def render_check(path, report):
     """Return the grades as text: a line per function, its details and what it printed below."""
+    def printed(who, what, indent):
+        if not what:
+            return []
+        more = f"; the first {len(what['head'])}" if what["lines"] > len(what["head"]) else ""
+        return ([f"{indent}{who} printed {_quantity(what['lines'], 'line')}{more}:"]
+                + [f"{indent}| {line}" for line in what["head"]])
     lines = [f"=== check: {path} ==="]
     file, functions = report["file"], report["functions"]
-    lines += _printed_lines("importing it", file["printed"], "")
+    lines += printed("importing it", file["printed"], "")
     if file["verdict"] != "imported":
         first, *rest = file["detail"].split("\n")
         lines += textwrap.wrap(f"importing the file: {first}", 79, subsequent_indent="  ")
@@ -5980,7 +5956,7 @@ def render_check(path, report):
                                + (f": {first}" if first else ""), 79,
                                subsequent_indent=" " * (width + 4), break_on_hyphens=False)
         lines += [f"{'':<{width}}  {line}" for line in rest]
-        lines += _printed_lines("it", r["printed"], " " * (width + 2))
+        lines += printed("it", r["printed"], " " * (width + 2))
     written = [r for r in functions if r["verdict"] in ("pass", "FAIL", "not parallel")]
     if written:
         lines.append(f"{sum(r['verdict'] == 'pass' for r in written)} of {len(written)} "
@@ -5990,17 +5966,6 @@ def render_check(path, report):
     else:
         lines.append("None of the lesson's functions is written in this file.")
     return "\n".join(lines)
-
-
-def _printed_lines(who, printed, indent):
-    """Return the lines that show what the learner's code printed, if it did."""
-    if not printed:
-        return []
-    shown = printed["head"]
-    more = f"; the first {len(shown)}" if printed["lines"] > len(shown) else ""
-    lines = f"{printed['lines']:,} line{'s' if printed['lines'] > 1 else ''}"
-    return ([f"{indent}{who} printed {lines}{more}:"]
-            + [f"{indent}| {line}" for line in shown])
 
 
 def _check_command(argv, prog):
