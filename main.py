@@ -2406,18 +2406,25 @@ def chunk_bounds(n, parts):
 # The workers: module-level functions, so that a process started by spawn can
 # import them by name. Each returns a few numbers.
 
-def _load_chunks(bounds):
-    """Build and keep this process's chunks of the seed input; return the seconds it took."""
+def _load_chunks(n, counts):
+    """Build every chunk of seed_input(n) a task will ask for, at each of the
+    process counts, as slices of one list, before the workers start (forked,
+    they have them too); return the seconds it took."""
     began = time.perf_counter()
-    for start, stop in bounds:
-        _CHUNKS[start, stop] = _seed_chunk(start, stop)
+    xs = _CHUNKS[0, n] = _seed_chunk(0, n)
+    for p in counts:
+        for start, stop in chunk_bounds(n, p):
+            warm = max(0, start - CORES_WARMUP_RUN)
+            _CHUNKS[start, stop], _CHUNKS[warm, start] = xs[start:stop], xs[warm:start]
     return time.perf_counter() - began
 
 
 def _chunk(start, stop):
-    """Return seed_input's values start ... stop - 1: the kept chunk if loaded."""
+    """Return seed_input's values start ... stop - 1, built once in this process."""
     xs = _CHUNKS.get((start, stop))
-    return _seed_chunk(start, stop) if xs is None else xs
+    if xs is None:                      # a worker that was not forked: build it on first use
+        xs = _CHUNKS[start, stop] = _seed_chunk(start, stop)
+    return xs
 
 
 def _chunk_sum(start, stop):
@@ -2609,21 +2616,23 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
     if cap < 2:
         return {"available": False, "cpus": cpus,
                 "reason": f"{cpus} CPU available: nothing runs side by side"}
-    import multiprocessing              # imported before the clock: start-up is the processes'
+    import concurrent.futures           # imported before the clock: start-up is the processes'
+    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
+    build = _load_chunks(n, counts)
     try:
         began = time.perf_counter()
         pool = WorkerPool(cap, start_method)
     except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
+        _CHUNKS.clear()
         return {"available": False, "cpus": cpus,
                 "reason": f"processes cannot start here ({exc})"}
     try:
         with pool:
-            pool.run(_chunk_sum, [(0, 0)] * cap)          # every worker up and answering
-            startup = time.perf_counter() - began
+            startup = time.perf_counter() - began           # every worker up and answering
             began = time.perf_counter()
             pool.run(_chunk_sum, [(0, 0)] * 2)
             dispatch = time.perf_counter() - began
-            result = _cores_measure(n, reps, cap, pool)
+            result = _cores_measure(n, reps, counts, pool)
     except (OSError, RuntimeError) as exc:
         return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
     finally:
@@ -2634,21 +2643,14 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
             **result, "pool_startup_s": startup, "dispatch_s": dispatch,
             "break_even_n": math.ceil(2 * dispatch / per_value),
             "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
-            "warmup": warmup_table(), "most_processes": cap,
+            "warmup": warmup_table(), "most_processes": cap, "build_s": build,
             "ideal_every_state": result["pass_costs"]["ideal_every_state"][str(cap)]}
 
 
-def _cores_measure(n, reps, cap, pool):
-    """Build every process's chunks, then time every task at every process
-    count, the two serial passes and the spin; check each result once."""
-    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
-    slow, fast = CORES_DECAYS
-    wanted = [[] for _ in range(cap)]           # the chunks each worker will be asked for
-    for p in counts[1:]:
-        for k, (start, stop) in enumerate(chunk_bounds(n, p)):
-            wanted[k] += [(start, stop), (max(0, start - CORES_WARMUP_RUN), start)]
-    build = {"this process": _load_chunks([(0, n)]),
-             "slowest worker": max(pool.run(_load_chunks, [(w,) for w in wanted]))}
+def _cores_measure(n, reps, counts, pool):
+    """Time every task at every process count, the two serial passes and the
+    spin; check each result once."""
+    cap, (slow, fast) = counts[-1], CORES_DECAYS
     tasks = {MEAN: lambda p, ex: parallel_mean(n, p, ex),
              FINAL_SLOW: lambda p, ex: parallel_final_state(n, slow, p, ex),
              FINAL_FAST: lambda p, ex: parallel_final_state(n, fast, p, ex),
@@ -2679,7 +2681,7 @@ def _cores_measure(n, reps, cap, pool):
     # states): their serial samples are the two passes' costs.
     c1, c2 = min(samples[FINAL_FAST, 1]) / n, min(samples[EVERY_STATE, 1]) / n
     cores_used = min(cap, cap * min(spin_one) / min(spin_all))  # noise can push it past P
-    return {"rows": rows, "build_s": build,
+    return {"rows": rows,
             "pass_costs": {"first_pass_s_per_value": c1, "rescan_s_per_value": c2,
                            "ideal_every_state": {str(p): p * c2 / (c1 + c2) for p in counts}},
             "spin": {"processes": cap, "cores_used": cores_used,
@@ -2745,9 +2747,8 @@ def render_cores(result):
         *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
         *_wrap(
             f"processes = 1 is the serial computation in this process; speedup = its time / "
-            f"this row's. Each process built its chunks of the input before any timing "
-            f"({format_seconds(build['this process'])} here, "
-            f"{format_seconds(build['slowest worker'])} in the slowest worker). A pure-Python "
+            f"this row's. The chunks of the input were built before any timing "
+            f"({format_seconds(build)}). A pure-Python "
             f"spin on 1 and on {spin['processes']} workers got {spin['cores_used']:.2f} cores' "
             f"worth of work done side by side (at most {spin['processes']}): no split can beat "
             "that in this run"
@@ -4550,12 +4551,15 @@ def _table(headers, rows, left=0):
 # ============================================================================
 # Machinery: processes
 # ============================================================================
+#
+# Worker processes are the standard library's (ProcessPoolExecutor). This
+# process owns Ctrl-C, SIGTERM and SIGHUP; a worker ignores Ctrl-C, dies with
+# this process (Linux), and is killed when its pool is closed.
 
 MAX_PROCESSES = 8               # worker processes at most, however many cores
-# A blocking wait (for a child, or for room in a full pipe) lasts at most this
+# A wait (for a grading process, or for room in a full pipe) lasts at most this
 # long before it looks again: a signal that lands just before such a wait
-# begins (after Python's last look for one) is otherwise handled only when the
-# wait ends.
+# begins is otherwise handled only when the wait ends.
 WAIT_SLICE = 0.1
 
 
@@ -4575,11 +4579,9 @@ def _start_method():
 
 
 def _run_calls(pool, worker, calls):
-    """Return worker(*call) for every call, in order: on the processes of pool
-    (a WorkerPool), or in this process when pool is None."""
-    if pool is None:
-        return [worker(*call) for call in calls]
-    return pool.run(worker, calls)
+    """Return worker(*call) for every call, in order: on pool's processes, or
+    in this process when pool is None."""
+    return pool.run(worker, calls) if pool else [worker(*call) for call in calls]
 
 
 class _Signalled(BaseException):
@@ -4588,15 +4590,8 @@ class _Signalled(BaseException):
 
 class WorkerPool:
     """Worker processes that run module-level functions for this process, and
-    never outlive it.
-
-    Each worker reads (function, args) from its own pipe and writes back the
-    result: no helper threads, which a process limit would refuse. close()
-    (or leaving a `with` block, however it is left) kills and reaps every
-    worker with Ctrl-C, SIGTERM and SIGHUP held off until it is done. While
-    the pool is open, SIGTERM and SIGHUP raise _Signalled here, so that the
-    workers are closed on the way out; and a worker whose parent was killed
-    outright sees its pipe close and exits.
+    never outlive it: close() (or leaving a `with` block, however it is left)
+    kills them. While the pool is open, SIGTERM and SIGHUP raise _Signalled.
 
     >>> with WorkerPool(2) as pool:
     ...     pool.run(divmod, [(7, 2), (9, 4), (1, 1)])
@@ -4604,65 +4599,41 @@ class WorkerPool:
     """
 
     def __init__(self, workers, start_method=None):
-        import multiprocessing          # imported here: only the pool needs it
+        import concurrent.futures
+        import multiprocessing
         context = multiprocessing.get_context(start_method or _start_method())
-        self.start_method = context.get_start_method()
-        self.workers = []               # (process, this end of its pipe)
-        self.handlers = _catch_stop_signals()
+        self.start_method, self.handlers = context.get_start_method(), _catch_stop_signals()
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            workers, context, initializer=_worker_start, initargs=(os.getpid(),))
         try:
-            for _ in range(workers):
-                here, there = context.Pipe()
-                self.workers.append((_start_child(context, _worker_loop, there, here,
-                                                  daemon=True), here))
-                there.close()
+            with _signals_held():       # the workers start with them held
+                self.run(int, [()] * workers)
         except BaseException:
             self.close()
             raise
 
     def run(self, function, calls):
-        """Return [function(*call) for call in calls], in order. Each worker
-        takes the next call as soon as it has answered its last one; a
-        worker's exception is raised here once every answer is in."""
-        from multiprocessing.connection import wait
-        todo = iter(enumerate(calls))
-        results, running, failure = {}, {}, None     # running: pipe -> the call's index
-
-        def give(pipe):
-            for k, call in todo:
-                pipe.send((function, tuple(call)))
-                running[pipe] = k
-                return
-
-        for _, pipe in self.workers:
-            give(pipe)
-        while running:
-            for pipe in wait(list(running), WAIT_SLICE):     # [] when the slice ends
-                k = running.pop(pipe)
-                try:
-                    done, value = pipe.recv()
-                except (EOFError, OSError):
-                    raise RuntimeError("a worker process stopped") from None
-                if done:
-                    results[k] = value
-                else:
-                    failure = failure or value
-                if failure is None:
-                    give(pipe)
-        if failure is not None:
-            raise failure
-        return [results[k] for k in range(len(results))]
+        """Return [function(*call) for call in calls], in order, on the workers;
+        raise RuntimeError if a worker stopped."""
+        import concurrent.futures
+        futures = pending = [self.executor.submit(function, *call) for call in calls]
+        while pending:                  # a slice at a time: a signal is never left waiting
+            pending = concurrent.futures.wait(pending, WAIT_SLICE)[1]
+        try:
+            return [future.result() for future in futures]
+        except concurrent.futures.BrokenExecutor:
+            raise RuntimeError("a worker process stopped") from None
 
     def close(self):
-        """Kill and reap every worker; restore the signal handlers."""
+        """Kill every worker; restore the signal handlers."""
+        import multiprocessing
         with _signals_held():
-            for process, _ in self.workers:
-                if process.pid is not None:
-                    process.kill()
-            for process, pipe in self.workers:
-                if process.pid is not None:
-                    process.join()
-                pipe.close()
-            self.workers = []
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            workers = multiprocessing.active_children()
+            for process in workers:
+                process.kill()
+            for process in workers:
+                process.join()
             _restore_handlers(self.handlers)
 
     def __enter__(self):
@@ -4672,75 +4643,24 @@ class WorkerPool:
         self.close()
 
 
-def _worker_loop(pipe, parent_end, parent):
-    """Run (function, args) from the pipe until it closes: the parent is gone.
-    A parent (process id `parent`) killed while this worker is busy, or even
-    before it started, ends the worker at once on Linux (_as_child_of), else
-    within 0.2 s where the platform has interval timers: this process's
-    parent id is no longer `parent`."""
+def _worker_start(parent):
+    """Set up a worker: it dies with `parent` (Linux), leaves Ctrl-C to it,
+    takes SIGTERM's and SIGHUP's default action, and only then lets in the
+    signals held across its start."""
     import signal
-    armed = _as_child_of(parent)
-    parent_end.close()                  # held open here, it would hide the parent's exit
-    if parent is not None and not armed and hasattr(signal, "setitimer"):
-        def check_parent(signum, frame):
-            if os.getppid() != parent:
-                os._exit(1)
-
-        signal.signal(signal.SIGALRM, check_parent)
-        signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
-    while True:
-        try:
-            function, args = pipe.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            answer = (True, function(*args))
-        except Exception as exc:        # sent back, and raised in the parent
-            answer = (False, exc)
-        try:
-            pipe.send(answer)
-        except (OSError, ValueError):
-            return
-
-
-def _start_child(context, target, *args, daemon=False):
-    """Start target(*args, parent) in a new process of the multiprocessing
-    context and return it (a Process): parent is this process's id, or None
-    where a fork server is the parent. The child starts with Ctrl-C, SIGTERM
-    and SIGHUP held, and target must first call _as_child_of(parent), which
-    ties the child to its parent and only then lets them in. Every child
-    process here, the pool's workers and check's grader, starts this way."""
-    parent = None if context.get_start_method() == "forkserver" else os.getpid()
-    _prctl()                            # loaded now: a forked child asks for it first
-    process = context.Process(target=target, args=(*args, parent), daemon=daemon)
-    with _signals_held():
-        process.start()
-    return process
-
-
-def _as_child_of(parent):
-    """Set up a child process just started by `parent` (a process id, or None
-    where a fork server is the parent); return whether the kernel will end it
-    with its parent. In this order: ask Linux to kill it when the parent dies
-    (PR_SET_PDEATHSIG), exit if the parent died before that, leave Ctrl-C to
-    the parent, take SIGTERM's and SIGHUP's default action, and only then let
-    in the signals the parent held across the start (_signals_held)."""
-    import signal
-    armed = _kill_me_with_my_parent()
-    if parent is not None and os.getppid() != parent:
+    _kill_me_with_my_parent()
+    if os.getppid() != parent:
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in _stop_signals():
         signal.signal(signum, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
-    return armed
 
 
 @functools.lru_cache(maxsize=None)
 def _prctl():
-    """Return Linux's prctl, or None elsewhere. A parent calls this before it
-    starts children, so that a forked child has it loaded and calls it first."""
+    """Return Linux's prctl, or None elsewhere."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -4751,11 +4671,10 @@ def _prctl():
 
 
 def _kill_me_with_my_parent():
-    """Ask Linux to SIGKILL this process when its parent dies (PR_SET_PDEATHSIG);
-    return whether it could."""
+    """Ask Linux to SIGKILL this process when its parent dies (PR_SET_PDEATHSIG)."""
     import signal
-    prctl = _prctl()
-    return prctl is not None and prctl(1, signal.SIGKILL, 0, 0, 0) == 0
+    if _prctl() is not None:
+        _prctl()(1, signal.SIGKILL, 0, 0, 0)
 
 
 def _stop_signals():
@@ -4765,14 +4684,15 @@ def _stop_signals():
 
 
 def _catch_stop_signals():
-    """Make SIGTERM and SIGHUP raise _Signalled; return the handlers they had."""
+    """Make SIGTERM and SIGHUP raise _Signalled, but leave one that this
+    process inherited as ignored (nohup) ignored; return the handlers they had."""
     import signal
 
     def stop(signum, frame):
         raise _Signalled(signum)
 
     return {signum: signal.signal(signum, stop) for signum in _stop_signals()
-            if signal.getsignal(signum) is not signal.SIG_IGN}     # nohup's stays ignored
+            if signal.getsignal(signum) is not signal.SIG_IGN}
 
 
 def _restore_handlers(handlers):

@@ -1,10 +1,8 @@
-"""Shared helpers for the tests: awkward lengths, fixed-seed inputs, a fake clock, the
-contract every inclusive scan meets, running the command line, patching, and child
-processes: forked ones, and those started early (as their test file is imported) so
-that they run while the other tests do."""
+"""Shared inputs and references for the tests: awkward lengths, fixed-seed
+inputs, a fake clock, the contract every inclusive scan meets, running the
+command line in this process, patching, and the facts read off main.py."""
 
 import ast
-import atexit
 import contextlib
 import functools
 import importlib
@@ -17,9 +15,7 @@ import os
 import random
 import re
 import signal
-import sys
 import time
-import types
 
 import main
 
@@ -28,30 +24,9 @@ MAIN_PY = os.path.join(ROOT, "main.py")
 NAN, INF = float("nan"), float("inf")
 HUGE = 10**18                   # past every limit: a call with it must refuse, not run
 
-# A child runs main.py's command line as `python main.py` does: -m runs the same
-# `if __name__ == "__main__"` block from the module tests/__init__.py compiled,
-# instead of compiling the file anew, and -S skips site-packages, which a standard-library
-# script never needs.
-CHILD = (sys.executable, "-S", "-m", "main")
-
-# The same command line in a fresh interpreter with every timing sample fixed at
-# 20 µs, for a child whose output must not depend on how busy the machine is. Its
-# first line lists the heavy modules that importing main alone brought in.
-FIXED_TIMES = (sys.executable, "-S", "-c",
-               "import sys, main\n"
-               "print('imported:', sorted({'argparse', 'json', 'multiprocessing'} "
-               "& set(sys.modules)))\n"
-               "main.sample_per_call = lambda functions, reps=3, **_: "
-               "[[2e-5] * reps for f in functions]\n"
-               "sys.exit(main.main(sys.argv[1:]))")
-
 # 0, 1, 2, 3, powers of two and their neighbours, and the lesson's 1,024.
 AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1023, 1024,
                    1025)
-
-
-if sys.platform.startswith("linux"):
-    import ctypes       # for every forked child's prctl call: imported once, here
 
 
 def random_floats(n, seed=0):
@@ -65,193 +40,18 @@ def close(a, b, rel=1e-9, scale=1.0):
 
 
 def run_main(*argv):
-    """Run main.main(argv) in-process; return (status, stdout, stderr)."""
+    """Run main.main(argv) in this process; return (status, stdout, stderr). The
+    signal handlers main() changes on its way out after a signal are restored."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main.main(list(argv))
+    signals = [signal.SIGINT] + main._stop_signals()
+    handlers = [signal.getsignal(signum) for signum in signals]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main.main(list(argv))
+    finally:
+        for signum, handler in zip(signals, handlers):
+            signal.signal(signum, handler)
     return status, out.getvalue(), err.getvalue()
-
-
-class Forked:
-    """A child process forked from this one that runs main.main(argv) after
-    setup(), its stdout and stderr on pipes (stdout to the file descriptor
-    `stdout` instead, or to a pipe with no reader), like a subprocess.Popen of
-    `python main.py argv` but without starting a new interpreter (70 ms here).
-    With target instead of argv, it prints json.dumps(target()): returned()
-    gives it back. It runs at niceness `nice`, after the tests in this process.
-    The child always ends with os._exit: it never returns into the tests."""
-
-    def __init__(self, argv=(), setup=None, stdout=None, reader=True, target=None, nice=10):
-        out_r, out_w = os.pipe() if stdout is None else (None, stdout)
-        if not reader:                  # a pipe whose reader is gone before any write
-            os.close(out_r)
-            out_r = None
-        err_r, err_w = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.pid = os.fork()
-        if self.pid == 0:                                   # the child
-            status = 70
-            try:
-                main._kill_me_with_my_parent()      # on Linux: it never outlives the tests
-                os.nice(nice)   # the tests in this process go first; it takes what is left
-                # Ctrl-C as `python main.py` gets it from a terminal, even where the tests
-                # were started with SIGINT ignored (a background job of a script)
-                signal.signal(signal.SIGINT, signal.default_int_handler)
-                os.dup2(out_w, 1)
-                os.dup2(err_w, 2)
-                sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False),
-                                              encoding="utf-8", line_buffering=True)
-                sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False),
-                                              encoding="utf-8", line_buffering=True)
-                if setup:
-                    setup()
-                if target:
-                    print(json.dumps(target()))
-                    status = 0
-                else:
-                    status = main.main(list(argv))
-            except SystemExit as exc:
-                status = exc.code if isinstance(exc.code, int) else 1
-            except BaseException:
-                import traceback
-                traceback.print_exc()
-            finally:
-                with contextlib.suppress(Exception):
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                os._exit(status)
-        os.close(err_w)
-        if stdout is None:
-            os.close(out_w)
-        # unbuffered, so that a readline() leaves the rest in the pipe for communicate()
-        self.stdout = os.fdopen(out_r, "rb", buffering=0) if out_r is not None else None
-        self.stderr = os.fdopen(err_r, "rb", buffering=0)
-        self.returncode = None
-
-    def send_signal(self, signum):
-        if self.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signum)
-
-    def kill(self):
-        self.send_signal(signal.SIGKILL)
-
-    def wait(self, timeout=None):
-        """Return the exit status as subprocess gives it (-N for a signal),
-        killing the child if it outlives timeout seconds."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG if deadline else 0)
-            if pid:
-                self.returncode = (-os.WTERMSIG(status) if os.WIFSIGNALED(status)
-                                   else os.WEXITSTATUS(status))
-            elif time.monotonic() > deadline:
-                self.kill()
-                deadline = None
-            else:
-                time.sleep(0.005)
-        return self.returncode
-
-    def communicate(self, timeout=30):
-        """Return (stdout bytes, stderr bytes) once the child has ended; kill it
-        if its pipes are still open after timeout seconds."""
-        import select
-        deadline = time.monotonic() + timeout
-        streams = [s for s in (self.stdout, self.stderr) if s and not s.closed]
-        read = {s: [] for s in streams}
-        while streams and time.monotonic() < deadline:
-            for stream in select.select(streams, [], [], 0.1)[0]:
-                chunk = os.read(stream.fileno(), 65536)
-                if chunk:
-                    read[stream].append(chunk)
-                else:
-                    streams.remove(stream)
-        self.wait(max(0.0, deadline - time.monotonic()) or 0.001)
-        for stream in read:
-            stream.close()
-        return (b"".join(read.get(self.stdout, ())), b"".join(read.get(self.stderr, ())))
-
-    def returned(self):
-        """Return what target() returned, once the child has ended."""
-        if not hasattr(self, "value"):
-            out, err = self.communicate()
-            if self.returncode != 0:
-                raise AssertionError(f"the child ended with {self.returncode}: {err.decode()}")
-            self.value = json.loads(out)
-        return self.value
-
-
-_EARLY = []
-
-
-def early(child):
-    """Return child, a process a test file started when it was imported, so that
-    it runs while the other files' tests do. One still running when the tests
-    end (its test was not run) is killed then."""
-    _EARLY.append(child)
-    return child
-
-
-_TURN = []     # the pipe the last child of ahead() holds open until it ends
-
-
-def beside(target):
-    """Start target() in a child process now, beside the chain of ahead() (for a
-    result wanted early, or for work that mostly waits); return the child,
-    whose returned() gives target()'s result as JSON gives it back. Where there
-    is no fork, target() runs in this process when returned() asks for it."""
-    if not hasattr(os, "fork"):
-        return _InThisProcess(target)
-    return early(Forked(target=target))
-
-
-def ahead(target):
-    """Start target() in a child process now, so that it runs while the other
-    tests do; return the child, whose returned() gives target()'s result (as
-    JSON gives it back). The children run one at a time, in the order they
-    were started (the order the test files run in): each waits for the
-    previous one to end. Where there is no fork, target() runs in this
-    process when returned() asks for it."""
-    if not hasattr(os, "fork"):
-        return _InThisProcess(target)
-    previous = _TURN.pop() if _TURN else None
-    turn, held = os.pipe()
-
-    def wait_for_the_previous():
-        if previous is not None:
-            os.read(previous, 1)            # end of file: the previous child has ended
-    child = early(Forked(target=target, setup=wait_for_the_previous))
-    os.close(held)                          # now only the child holds it
-    if previous is not None:
-        os.close(previous)
-    _TURN.append(turn)
-    return child
-
-
-class _InThisProcess:
-    """What ahead() returns where there is no fork: target() runs when asked."""
-
-    def __init__(self, target):
-        self.target = target
-
-    def returned(self):
-        if not hasattr(self, "value"):
-            self.value = json.loads(json.dumps(self.target()))
-        return self.value
-
-    def kill(self):
-        pass
-
-    def communicate(self):
-        return b"", b""
-
-
-@atexit.register
-def _end_early():
-    for child in _EARLY:
-        child.kill()
-        child.wait()
 
 
 def alive(pid):
@@ -296,54 +96,7 @@ def run_section(test, name, *options):
     return main.SECTIONS[name].render(data), data
 
 
-_SHARED = {}
-
-
-def shared(key, compute):
-    """Return compute(), computed once per run for every test file that asks for key."""
-    if key not in _SHARED:
-        _SHARED[key] = compute()
-    return _SHARED[key]
-
-
-def main_facts():
-    """Return what the tests read off main.py's source, as an object whose
-    returned() gives source_facts(); once per run, for every file that asks
-    (test_layout and test_terms ask as they are imported). Like main.py's
-    compiled file, the facts are kept in the ignored __pycache__, for this
-    Python and these bytes of main.py and of this file (a SHA-256 of both): a
-    run reads them there unless one of the two changed. Then a child computes
-    them (0.25 s, most of it ast.parse) and keeps them; it runs beside the chain
-    of ahead(), not in it, as test_layout needs it before the chain would reach it."""
-    return shared("main.py's facts", _main_facts)
-
-
-def _main_facts():
-    import hashlib
-    key = hashlib.sha256()
-    for source in (MAIN_PY, __file__):
-        with open(source, "rb") as f:
-            key.update(f.read())
-    key = key.hexdigest()
-    path = os.path.join(ROOT, "__pycache__", f"main.facts.{sys.implementation.cache_tag}.json")
-    with contextlib.suppress(OSError, ValueError, LookupError, TypeError):
-        with open(path, encoding="utf-8") as f:
-            kept = json.load(f)
-        if kept["sha256"] == key:
-            return types.SimpleNamespace(returned=lambda: kept["facts"])
-
-    def compute_and_keep():
-        facts = source_facts()
-        with contextlib.suppress(OSError):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            new = f"{path}.{os.getpid()}.new"
-            with open(new, "w", encoding="utf-8") as f:
-                json.dump({"sha256": key, "facts": facts}, f)
-            os.replace(new, path)               # whole, or not at all
-        return facts
-    return beside(compute_and_keep)
-
-
+@functools.lru_cache(maxsize=None)
 def source_facts():
     """Return what the tests read off main.py's source, from one parse: each
     top-level statement's first line, the function or class it defines, the

@@ -7,7 +7,7 @@ import random
 import unittest
 
 import main
-from tests.support import HUGE, ahead, close
+from tests.support import HUGE, close
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -40,7 +40,6 @@ def recall_reference(n, d, rng):
 READS = 800                             # a third of the section's reads
 # The rows (0.05 s) are computed in a child process started as this file is
 # imported, while the other files' tests run.
-ROWS = ahead(lambda: main.capacity_rows(reads=READS))
 
 
 class TestCapacity(unittest.TestCase):
@@ -75,7 +74,7 @@ class TestCapacitySection(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.reads, cls.rows = READS, ROWS.returned()
+        cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)
 
     def test_exact_recall_at_the_sections_sizes(self):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]

@@ -15,7 +15,7 @@ import time
 import unittest
 
 import main
-from tests.support import NAN, ROOT, run_main
+from tests.support import NAN, ROOT, alive, gone_within, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -530,6 +530,14 @@ FILES = {
                 time.sleep(0.01)
 
 
+        def depth(n):
+            return n, max(1, (n - 1).bit_length())
+        ''',
+    # an exit, endless memory, a forged answer on the channel
+    "ends.py": '''
+        import os, time
+
+
         def attention_style(xs):
             os._exit(3)
 
@@ -547,10 +555,6 @@ FILES = {
                 except OSError:
                     pass
             time.sleep(60)
-
-
-        def depth(n):
-            return n, max(1, (n - 1).bit_length())
         ''',
     # threads, a process pool, a neighbour, a BOM; sys.stdout replaced, builtins rebound,
     # a print at import
@@ -584,7 +588,7 @@ FILES = {
     "builtins.py": "import builtins\nbuiltins.isinstance = None\ndef depth(n):\n    return n, 1\n",
 }
 
-SECONDS = 0.5                   # the time limit of the files that hang
+SECONDS = 0.4                   # the time limit of the files that hang
 
 
 def grade_in_child(path, seconds=SECONDS):
@@ -593,14 +597,6 @@ def grade_in_child(path, seconds=SECONDS):
             "print(json.dumps(main.check_solutions(sys.argv[1], seconds=float(sys.argv[2]))))")
     return subprocess.Popen([sys.executable, "-c", code, path, str(seconds)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "process trees read from /proc")
@@ -612,7 +608,7 @@ class TestGradingProcess(unittest.TestCase):
             with open(os.path.join(cls.folder, name), "w", encoding="utf-8") as f:
                 f.write("\ufeff" * (name == "harness.py") + textwrap.dedent(source))
         children = {name: grade_in_child(os.path.join(cls.folder, name))
-                    for name in ("stuck.py", "hangs.py", "harness.py", "broken.py",
+                    for name in ("stuck.py", "ends.py", "hangs.py", "harness.py", "broken.py",
                                  "builtins.py")}
         cls.reports = {}
         for name, child in children.items():
@@ -631,11 +627,12 @@ class TestGradingProcess(unittest.TestCase):
         _, got = self.reports["stuck.py"]
         self.assertEqual(got["rnn_style"]["detail"],
                          f"at N = 0, random floats it did not finish in {SECONDS} s")
+        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
+        _, got = self.reports["ends.py"]
         self.assertRegex(got["attention_style"]["detail"], r"^at N = 1, random floats \(xs = "
                          r".*\) it ended its process \(exit status 3: os._exit, or a crash\)")
         self.assertIn("it ran out of memory", got["serial_scan"]["detail"])
         self.assertIn("wrote to the grader's channel", got["parallel_scan"]["detail"])
-        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
 
     def test_what_the_file_starts_ends_with_its_grading_even_in_its_own_session(self):
         self.assertFalse(alive(self.detached))
@@ -660,28 +657,22 @@ class TestGradingProcess(unittest.TestCase):
         file, _ = self.reports["builtins.py"]
         self.assertIn("it broke the grading process: it raised TypeError", file["detail"])
 
-    def test_a_signal_ends_check_and_all_it_started(self):
+    def test_a_signal_ends_check_and_all_it_started_but_a_sigkill(self):
         checks = {signum: self.start_check(f"{signum}.py") for signum in (
-            signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+            signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGKILL)}
         pids = {signum: self.wait_for_detached(check) for signum, check in checks.items()}
         for signum, check in checks.items():
             check.send_signal(signum)
         for signum, check in checks.items():
             with self.subTest(signum=signum):
                 out, err = check.communicate(timeout=10)
+                grading, detached = pids[signum]
+                if signum == signal.SIGKILL:    # the grading process dies with check,
+                    self.assertTrue(gone_within([grading], 5))
+                    os.kill(detached, signal.SIGKILL)   # what it started outlives it
+                    continue
                 self.assertEqual((check.returncode, out, err), (128 + signum, b"", b""))
-                self.assertFalse(any(map(alive, pids[signum])))
-
-    def test_check_killed_outright_leaves_no_grading_process(self):
-        check = self.start_check("killed.py")
-        grading, detached = self.wait_for_detached(check)
-        check.kill()
-        check.communicate()
-        deadline = time.monotonic() + 5
-        while alive(grading) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        self.assertFalse(alive(grading))
-        os.kill(detached, signal.SIGKILL)       # what it started outlives it: the one case
+                self.assertFalse(alive(grading) or alive(detached))
 
     def start_check(self, name):
         """Start `python main.py check` on a copy of stuck.py."""

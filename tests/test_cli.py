@@ -14,8 +14,7 @@ import time
 import unittest
 
 import main
-from tests.support import (FIXED_TIMES, MAIN_PY, ROOT, Forked, child_env, early, patched,
-                           raising, run_main)
+from tests.support import MAIN_PY, ROOT, child_env, patched, raising, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -275,7 +274,8 @@ class TestHelp(unittest.TestCase):
                 if not line.startswith(" " * 13):
                     break
                 entry += " " + line.strip()
-            listed = re.findall(r"--[a-z]+", entry.split("(")[-1]) if "(" in entry else []
+            flags = entry.split("(")[-1] if "(" in entry else ""
+            listed = re.findall(r"--[a-z]+(?:-[a-z]+)*", flags)     # --tally-n is one flag
             self.assertEqual(sorted(listed), options, entry)
         self.assertTrue(any(line.startswith("  all ") for line in lines))
 
@@ -421,102 +421,72 @@ class TestOutput(unittest.TestCase):
                          "main.py: error: cannot write output: the output is closed\n")
 
 
-def start_children():
-    """Start TestSubprocess's children side by side, as this file is imported:
-    they run while the other files' tests do."""
-    children = {}
-    if os.name != "posix":
-        return children
-    children["ascii"] = early(subprocess.Popen(
-        [*FIXED_TIMES, "wallclock", *FAST], cwd=ROOT, env=child_env(PYTHONIOENCODING="ascii"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    # The others are forked from this process, not new interpreters (70 ms less each).
-    if os.path.exists("/dev/full"):
-        with open("/dev/full", "w") as full:          # the child has its own copy
-            children["full depth"] = early(Forked(["depth"], stdout=full.fileno()))
-    children["closed pipe"] = early(Forked(["depth", "scan"], reader=False))
-    return children
-
-
-CHILDREN = start_children()
-
-
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    """What only a real process shows. The children started side by side when
-    this file was imported; each test waits for its own (killed if it outlives
-    the timeout) and checks it; tearDownClass kills any still running."""
+    """What only a real process shows: `python main.py`'s own output, exit
+    status and stderr, with its stdout an ASCII terminal, a full disk or a
+    pipe that nobody reads, and a Ctrl-C."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.children, cls.results = CHILDREN, {}
-
-    @classmethod
-    def tearDownClass(cls):
-        for proc in cls.children.values():
-            proc.kill()
-            proc.wait()
-            for stream in (proc.stdout, proc.stderr):
-                if stream:
-                    stream.close()
-
-    def result(self, name, encoding="utf-8"):
-        """Return (exit status, stdout, stderr) of the child, decoded; two tests
-        may read one child."""
-        if name not in self.results:
-            proc = self.children[name]
-            out, err = proc.communicate(timeout=60)
-            self.results[name] = proc.returncode, (out or b"").decode(encoding), err.decode()
-        return self.results[name]
+    def run_python(self, code, *argv, stdout=subprocess.PIPE, **env):
+        child = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, stdout=stdout,
+                               stderr=subprocess.PIPE, env=child_env(**env), timeout=60)
+        return child.returncode, (child.stdout or b"").decode(), child.stderr.decode()
 
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
-        status, out, err = self.result("ascii")
+        # every sample fixed at 20 us; the first line lists the heavy modules
+        # that importing main alone brought in
+        status, out, err = self.run_python(
+            "import sys, main\n"
+            "heavy = {'argparse', 'json', 'multiprocessing'} & set(sys.modules)\n"
+            "print('imported:', sorted(heavy))\n"
+            "main.sample_per_call = lambda fs, reps=3, **_: [[2e-5] * reps for f in fs]\n"
+            "sys.exit(main.main(sys.argv[1:]))", "wallclock", *FAST, PYTHONIOENCODING="ascii")
         self.assertEqual((status, err), (0, ""))
+        self.assertEqual(out.splitlines()[0], "imported: []")
         self.assertRegex(out, r"1,000 +20\.0 us +20\.0 us +1\.0x")
         out.encode("ascii")
 
-    def test_heavy_modules_are_imported_only_when_main_runs(self):
-        # The same fresh interpreter: its first line, printed after `import main`.
-        self.assertEqual(self.result("ascii")[1].splitlines()[0], "imported: []")
-
     @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
     def test_full_disk_is_one_line_and_status_1(self):
-        status, _, err = self.result("full depth")
+        with open("/dev/full", "w") as full:
+            status, _, err = self.run_python(MAIN, "depth", stdout=full)
         self.assertEqual(status, 1)
         self.assertEqual(err.splitlines(),
                          ["main.py: error: cannot write output: No space left on device"])
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.
-        self.assertEqual(self.result("closed pipe")[::2], (1, ""))
+        child = subprocess.Popen([sys.executable, "main.py", "depth", "scan"], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        child.stdout.close()            # the reader is gone before any write
+        err = child.stderr.read()
+        child.wait(60)
+        child.stderr.close()
+        self.assertEqual((child.returncode, err), (1, b""))
 
     def test_ctrl_c_exits_130_without_traceback(self):
-        # The child restores Python's Ctrl-C handling, which it would not have if the
-        # suite was started with SIGINT ignored (`cmd &` in a script), and waits inside
-        # main() until the signal comes: no workload, nothing left running. It waits in
-        # naps of 50 ms, as main.py's own waits do (WAIT_SLICE): a signal that lands
-        # after Python's last look for one but before a sleep() begins is handled only
-        # when that sleep ends. (One sleep of 60 s waited out the test's timeout in 4 of
-        # about 220 suites run beside other work.)
-        def wait(opts):
-            print("ready", flush=True)
-            while True:
-                time.sleep(0.05)
-
-        def setup():
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            main.SECTIONS["depth"] = main.SECTIONS["depth"]._replace(compute=wait)
-
-        proc = Forked(["depth"], setup=setup)
+        # Python's own Ctrl-C handling restored (the suite may run with SIGINT
+        # ignored, as `cmd &` in a script leaves it); the section naps 50 ms at
+        # a time, as main.py's own waits do, until the signal comes.
+        code = ("import signal, sys, time, main\n"
+                "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+                "def wait(opts):\n    print('ready', flush=True)\n"
+                "    while True:\n        time.sleep(0.05)\n"
+                "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=wait)\n"
+                "sys.exit(main.main(['depth']))")
+        child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            self.assertEqual(proc.stdout.readline(), b"ready\n")
-            proc.send_signal(signal.SIGINT)
-            out, err = proc.communicate(timeout=10)
+            self.assertEqual(child.stdout.readline(), b"ready\n")
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=10)
         finally:
-            proc.kill()
-            proc.wait()
-        self.assertEqual((proc.returncode, out, err), (130, b"", b""))
+            child.kill()
+            child.wait()
+        self.assertEqual((child.returncode, out, err), (130, b"", b""))
 
+
+MAIN = "import sys, main\nsys.exit(main.main(sys.argv[1:]))"
 
 if __name__ == "__main__":
     unittest.main()

@@ -10,7 +10,7 @@ import unittest
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, ahead, close, patched, raising, run_main
+from tests.support import HUGE, close, patched, raising, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -131,10 +131,8 @@ class TestWarmup(unittest.TestCase):
 
     def test_a_warm_up_fails_where_the_step_does_not_contract_from_every_start(self):
         # w = 2 has two stable states: a chunk started from 0 can settle in the wrong
-        # one for good. w = 0.9 contracts from every start: the error vanishes. The
-        # table is the cores section's, from its child (computed here on one CPU).
-        data = json.loads(CORES.returned()[1])["cores"]
-        warmup = data["warmup"] if "warmup" in data else main.warmup_table()
+        # one for good. w = 0.9 contracts from every start: the error vanishes.
+        warmup = main.warmup_table()
         table = {w["w"]: w["rows"] for w in warmup["weights"]}
         self.assertGreater(table[2.0][-1]["max_abs_error"], 1.0)
         self.assertEqual(table[2.0][-1]["steps"], 2_000)
@@ -168,23 +166,15 @@ class TestSplitsGiveTheLoopsAnswer(unittest.TestCase):
             self.assertEqual(main.parallel_final_state(3_000, decay, 2), want, decay)
 
 
-def run_cores():
-    """In a child: the cores section at N = 4,000 with samples as short as the
-    other sections' and a spin a hundredth as long (the fields, not the times,
-    are tested)."""
-    main.CORES_SAMPLE_SECONDS = main.SAMPLE_SECONDS
-    main.CORES_SPIN //= 100
-    return run_main("cores", "--sizes", "4000", "--reps", "1", "--json")
-
-
-# Started as this file is imported, so that it runs while the other files' tests do.
-CORES = ahead(run_cores)
-
-
 class TestCoresSection(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.status, out, cls.err = CORES.returned()
+        # N = 4,000, samples as short as the other sections' and a spin a
+        # hundredth as long: the fields, not the times, are tested
+        with patched(main, CORES_SAMPLE_SECONDS=main.SAMPLE_SECONDS,
+                     CORES_SPIN=main.CORES_SPIN // 100):
+            cls.status, out, cls.err = run_main("cores", "--sizes", "4000", "--reps", "1",
+                                                "--json")
         cls.data = json.loads(out)["cores"]
 
     def test_json_has_the_documented_fields(self):

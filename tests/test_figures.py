@@ -9,7 +9,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, ahead, patched, raising, run_main
+from tests.support import ROOT, patched, raising, run_main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -22,7 +22,6 @@ def small_results():
 # Computed in a child process started as this file is imported (0.04 s), while
 # the other files' tests run; the figures are drawn here, from the results as
 # JSON gives them back.
-RESULTS = ahead(small_results)
 
 
 def assert_valid_figure(test, svg, name):
@@ -40,7 +39,7 @@ def assert_valid_figure(test, svg, name):
 class TestFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.results = RESULTS.returned()
+        cls.results = small_results()
         cls.svgs = {name: main.SECTIONS[name].figure(data) for name, data in cls.results.items()}
 
     def test_every_section_with_a_figure_is_drawn(self):

@@ -8,7 +8,7 @@ import random
 import unittest
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, ahead, close, random_floats, run_main
+from tests.support import AWKWARD_LENGTHS, HUGE, close, random_floats, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -118,12 +118,11 @@ class TestCombineCost(unittest.TestCase):
 
 # The section at its default widths (0.01 s), run in a child process started as this
 # file is imported, while the other files' tests run.
-SECTION = ahead(lambda: run_main("hidden", "--reps", "1", "--json"))
 
 
 class TestExerciseSections(unittest.TestCase):
     def test_hidden_section_text_and_json(self):
-        status, out, err = SECTION.returned()
+        status, out, err = run_main("hidden", "--reps", "1", "--json")
         self.assertEqual((status, err), (0, ""))
         rows = json.loads(out)["hidden"]
         out = main.render_hidden(rows)

@@ -4,7 +4,7 @@ import math
 import unittest
 
 import main
-from tests.support import HUGE, ahead, close, random_floats
+from tests.support import HUGE, close, random_floats
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -105,12 +105,11 @@ class TestRnnStepOnLanes(unittest.TestCase):
 
 # The section's data at N = 1,000, simulated at 1,000 rather than at 65,536, in a
 # child process started as this file is imported, while the other files' tests run.
-SECTION = ahead(lambda: main.lanes_section((1_000,), simulated_n=1_000))
 
 
 class TestLanesAndCostSections(unittest.TestCase):
     def test_lanes_section_text_and_json(self):
-        data = SECTION.returned()
+        data = main.lanes_section((1_000,), simulated_n=1_000)
         out = main.render_lanes(data)
         self.assertIn("0.00610%", out)
         self.assertIn("lane_steps, which fills the first table, agrees", out)

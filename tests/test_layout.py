@@ -7,14 +7,11 @@ import re
 import sys
 import unittest
 
-from tests.support import MAIN_PY, ROOT, main_facts
+from tests.support import MAIN_PY, ROOT, source_facts
 
 LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
           "rnn_tanh", "tree_reduce")
 
-
-# Read off main.py's source in a child process started as this file is imported.
-FACTS = main_facts()
 
 
 class TestLayout(unittest.TestCase):
@@ -22,7 +19,7 @@ class TestLayout(unittest.TestCase):
     def setUpClass(cls):
         with open(MAIN_PY, encoding="utf-8") as f:
             cls.lines = f.read().splitlines()
-        cls.statements = FACTS.returned()["statements"]
+        cls.statements = source_facts()["statements"]
 
     def part_of_line(self):
         """Return, for each line number, its part: 0 the lesson, 1-N the numbered
@@ -92,7 +89,7 @@ class TestLayout(unittest.TestCase):
     @unittest.skipUnless(hasattr(sys, "stdlib_module_names"), "needs Python 3.10+")
     def test_imports_are_standard_library_or_project(self):
         stdlib = set(sys.stdlib_module_names) | {"main", "tests"}
-        self.assertEqual(set(FACTS.returned()["imports"]) - stdlib, set(), "main.py")
+        self.assertEqual(set(source_facts()["imports"]) - stdlib, set(), "main.py")
         tests_dir = os.path.join(ROOT, "tests")
         for name in os.listdir(tests_dir):
             if name.endswith(".py"):

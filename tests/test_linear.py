@@ -5,7 +5,7 @@ import math
 import unittest
 
 import main
-from tests.support import HUGE, ahead, close
+from tests.support import HUGE, close
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -34,7 +34,6 @@ def direct(qs, ks, vs):
 
 # The matrix state's recall at d = 8 for n = 8 and 16 (0.03 s), in a child process
 # started as this file is imported, while the other files' tests run.
-RECALL = ahead(lambda: [main.linear_state_recall(n, 8, draws=60) for n in (8, 16)])
 
 
 class TestLinearAttention(unittest.TestCase):
@@ -68,7 +67,8 @@ class TestLinearAttention(unittest.TestCase):
         # Each column of S is the capacity section's d-number state: the share of
         # coordinates read right is exact_recall(n, d), within three standard errors
         # of 8 x 8 x 60 reads (at most 0.5 / sqrt(3,840) each: 0.024).
-        for n, recall in zip((8, 16), RECALL.returned()):
+        for n in (8, 16):
+            recall = main.linear_state_recall(n, 8, draws=60)
             self.assertLess(abs(recall - main.exact_recall(n, 8)), 0.024, n)
 
 

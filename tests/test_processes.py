@@ -1,252 +1,181 @@
-"""The machinery's worker pool and check's grading children, and how the program
-ends: workers never outlive it (Ctrl-C twice, SIGTERM, an exception, the parent
-killed outright; SIGHUP takes SIGTERM's path, checked in this process), nor do
-check's children and what a learner's file starts; limits end in one line and
-never in a hang (processes or files that cannot be had, memory), and output is
-all written or the program says it was not. The signal and limit cases run in
-real child processes, started side by side as this file is imported; every
-process a test starts is killed when it ends."""
+"""The worker pool, and how the program ends: workers never outlive it
+(Ctrl-C, SIGTERM, SIGHUP, an exception, the parent killed outright); a signal
+inherited as ignored stays ignored (nohup); limits end in one line, never in
+a traceback or a hang; output is all written, or the program says it was not.
+A real process only where one is the point: signals, pipes, limits."""
 
-import atexit
-import contextlib
+import concurrent.futures
 import json
 import multiprocessing
-import multiprocessing.connection   # once here, not in each forked `check` of the trials
+import multiprocessing.connection
+import multiprocessing.process
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import types
 import unittest
 
 import main
-from tests.support import (CHILD, ROOT, Forked, ahead, alive, child_env, early, gone_within,
-                           patched, run_main)
+from tests.support import ROOT, alive, gone_within, patched, run_main
 
+# `python main.py depth` whose section is two workers that sleep; it prints
+# their process ids once they are up.
+BUSY = """
+import os, sys, time, main
 def busy(opts):
-    """The depth section replaced by two workers that sleep; it prints their
-    process ids once they are up."""
     with main.WorkerPool(2) as pool:
-        print("ready", *[p.pid for p, _ in pool.workers], flush=True)
+        print("ready", *[p.pid for p in main.multiprocessing.active_children()], flush=True)
         pool.run(time.sleep, [(60,), (60,)])
+main.multiprocessing = __import__("multiprocessing")
+main.SECTIONS["depth"] = main.SECTIONS["depth"]._replace(compute=busy)
+sys.exit(main.main(["depth"]))
+"""
 
 
-# This file's children start as it is imported and are read only as its tests
-# run, near the end: they yield to the children the earlier files wait on.
-LATE = 15
+def python(code, *args, **kwargs):
+    """Start `python -c code args` in the project's folder, its output on pipes."""
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
+                            stdout=kwargs.pop("stdout", subprocess.PIPE),
+                            stderr=subprocess.PIPE, **kwargs)
 
 
-def run_busy():
-    """In a forked child: Ctrl-C as a terminal has it, and depth made busy."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    main.SECTIONS["depth"] = main.SECTIONS["depth"]._replace(compute=busy)
+@unittest.skipUnless(sys.platform.startswith("linux"), "workers that die with their parent")
+class TestEndings(unittest.TestCase):
+    """Two busy workers, then a signal: the program and its workers end at once."""
 
-# name: the signals sent once the workers are up, a pause between them.
-ENDINGS = {"ctrl-c twice": [signal.SIGINT, signal.SIGINT],
-           "sigterm": [signal.SIGTERM],
-           "killed outright": [signal.SIGKILL]}
-
-
-def set_subreaper(on):
-    """Make this process adopt its orphaned descendants (Linux), so that it can
-    reap the workers of a child it killed; return whether the platform could."""
-    try:
-        import ctypes
-        return ctypes.CDLL(None, use_errno=True).prctl(36, int(on), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def limit_memory():
-    """In a forked child: allow 40 MB of address space beyond what it has (the
-    input of 10,000,000 values needs 80 MB for its array alone)."""
-    import resource
-    with open("/proc/self/status") as f:
-        size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-    resource.setrlimit(resource.RLIMIT_AS, (size + 40_000_000, size + 40_000_000))
-
-
-def start_children():
-    """Start TestChildren's children side by side, as this file is imported: they
-    run while the other files' tests do. Return them and the reading end of the
-    short writes' pipe (or None)."""
-    children = {}
-    if not (os.name == "posix" and hasattr(signal, "SIGHUP")):
-        return children, None
-    for name in ENDINGS:
-        children[name] = early(Forked(["depth"], setup=run_busy, nice=LATE))
-    # SIGTERM in the window between a figure's temporary file and its rename
-    figures = tempfile.mkdtemp()
-    atexit.register(shutil.rmtree, figures, ignore_errors=True)
-    children["sigterm in a figure"] = early(Forked(
-        ["depth", "--svg", os.path.join(figures, "new")], setup=lambda: setattr(
-            os, "replace", lambda *_: os.kill(os.getpid(), signal.SIGTERM)), nice=LATE))
-    children["sigterm in a figure"].directory = figures
-    if os.path.exists("/proc/self/status"):
-        children["out of memory"] = early(Forked(
-            ["depth", "wallclock", "--sizes", "10000000", "--reps", "1"], setup=limit_memory,
-            nice=LATE))
-    if not (hasattr(os, "set_blocking") and sys.platform.startswith("linux")):
-        return children, None
-    # The command line writing to a 4 KiB non-blocking pipe, which main._write
-    # writes to directly, with nobody reading until its test runs.
-    import fcntl
-    reader, writer = os.pipe()
-    fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
-    os.set_blocking(writer, False)
-    children["short writes"] = early(Forked(SHORT_WRITES, stdout=writer, nice=LATE))
-    os.close(writer)
-    reader = os.fdopen(reader, "rb")
-    atexit.register(reader.close)
-    return children, reader
-
-
-SHORT_WRITES = ["depth", "scan", "cost", "gradient"]
-CHILDREN, SHORT_WRITES_READER = start_children()
-
-
-@unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "needs POSIX signals")
-class TestFigureWrite(unittest.TestCase):
-    @unittest.skipUnless(os.name == "posix" and hasattr(signal, "SIGHUP"), "POSIX signals")
-    def test_sigterm_while_a_figure_is_written_leaves_no_temporary_file(self):
-        child = CHILDREN["sigterm in a figure"]
-        self.assertEqual(child.wait(10), 128 + signal.SIGTERM)
-        child.communicate()
-        self.assertEqual(os.listdir(os.path.join(child.directory, "new")), [])
-
-
-class TestChildren(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.children, cls.short_writes, cls.workers = CHILDREN, SHORT_WRITES_READER, {}
-        set_subreaper(True)             # PR_SET_CHILD_SUBREAPER: orphans come back to us
-        for name in ENDINGS:
-            ready = cls.children[name].stdout.readline().split()
-            cls.workers[name] = [int(pid) for pid in ready[1:]]
-        for k in range(max(map(len, ENDINGS.values()))):      # a round of signals at a time
+    def end(self, *signals, prefix=()):
+        child = subprocess.Popen([*prefix, sys.executable, "-c", BUSY], cwd=ROOT,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        workers = [int(pid) for pid in child.stdout.readline().split()[1:]]
+        self.assertEqual(len(workers), 2)
+        for k, signum in enumerate(signals):
             time.sleep(0.02 * (k > 0))
-            for name, signals in ENDINGS.items():
-                if k < len(signals):
-                    cls.children[name].send_signal(signals[k])
+            child.send_signal(signum)
+        try:
+            out, err = child.communicate(timeout=10)
+        finally:
+            child.kill()
+        self.assertTrue(gone_within(workers, 1.0))
+        return child.returncode, err.decode()
 
-    @classmethod
-    def tearDownClass(cls):
-        if cls.short_writes:
-            cls.short_writes.close()
-        for proc in cls.children.values():
-            proc.kill()
-            proc.communicate()
-        for pids in cls.workers.values():
-            for pid in pids:
-                if alive(pid):
-                    os.kill(pid, signal.SIGKILL)
-                try:
-                    os.waitpid(pid, 0)  # an orphan this process adopted: reap it
-                except ChildProcessError:
-                    pass                # another process's child, reaped there
-        set_subreaper(False)
+    def test_ctrl_c_twice_ends_the_workers_and_exits_130(self):
+        self.assertEqual(self.end(signal.SIGINT, signal.SIGINT), (130, ""))
 
-    def result(self, name):
-        proc = self.children[name]
-        out, err = proc.communicate(timeout=30)
-        return proc.returncode, (out or b"").decode(), err.decode()
-
-    def check_ending(self, name, status):
-        self.assertEqual(len(self.workers[name]), 2, name)
-        got, _, err = self.result(name)
-        self.assertEqual(got, status, (name, err))
-        self.assertLessEqual(len(err.splitlines()), 1, err)
-        self.assertTrue(gone_within(self.workers[name], 1.0), name)
-
-    def test_ctrl_c_twice_while_workers_are_busy_ends_them_and_exits_130(self):
-        self.check_ending("ctrl-c twice", 130)
-
-    def test_sigterm_ends_the_workers_and_exits_143(self):
-        self.check_ending("sigterm", 128 + signal.SIGTERM)
+    def test_sigterm_and_sighup_end_the_workers_and_exit_128_plus_the_signal(self):
+        self.assertEqual(self.end(signal.SIGTERM), (143, ""))
+        self.assertEqual(self.end(signal.SIGHUP), (129, ""))
 
     def test_workers_of_a_parent_killed_outright_end_within_a_second(self):
-        self.assertEqual(self.result("killed outright")[0], -signal.SIGKILL)
-        self.assertTrue(gone_within(self.workers["killed outright"], 1.0))
+        self.assertEqual(self.end(signal.SIGKILL)[0], -signal.SIGKILL)
+
+    def test_a_hangup_under_nohup_is_ignored(self):
+        status, err = self.end(signal.SIGHUP, signal.SIGTERM, prefix=["nohup"])
+        self.assertEqual(status, 143)       # the hangup changed nothing: SIGTERM ended it
+
+
+@unittest.skipUnless(os.name == "posix", "POSIX signals and pipes")
+class TestOutput(unittest.TestCase):
+    def test_sigterm_while_a_figure_is_written_leaves_no_temporary_file(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        child = python("import os, signal, sys, main\n"
+                       "os.replace = lambda *_: os.kill(os.getpid(), signal.SIGTERM)\n"
+                       "sys.exit(main.main(sys.argv[1:]))", "depth", "--svg", folder)
+        child.communicate(timeout=30)
+        self.assertEqual(child.returncode, 143)
+        self.assertEqual(os.listdir(folder), [])
 
     @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc")
     def test_running_out_of_memory_prints_what_finished_and_one_line(self):
-        status, out, err = self.result("out of memory")
-        self.assertEqual(status, 1)
-        self.assertIn("=== serial-depth comparison ===", out)
-        self.assertNotIn("=== wall-clock", out)
-        self.assertEqual(err.splitlines(), ["main.py: error: out of memory in section wallclock; "
-                                            "the sections before it are complete"])
+        # 40 MB of address space beyond what the interpreter has: the input of
+        # 10,000,000 values needs 80 MB for its array alone
+        child = python("import resource, sys, main\n"
+                       "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status')"
+                       " if l.startswith('VmSize:'))\n"
+                       "resource.setrlimit(resource.RLIMIT_AS, (size + 40_000_000,) * 2)\n"
+                       "sys.exit(main.main(sys.argv[1:]))",
+                       "depth", "wallclock", "--sizes", "10000000", "--reps", "1")
+        out, err = child.communicate(timeout=30)
+        self.assertEqual(child.returncode, 1)
+        self.assertIn(b"=== serial-depth comparison ===", out)
+        self.assertNotIn(b"=== wall-clock", out)
+        self.assertEqual(err.decode().splitlines(), [
+            "main.py: error: out of memory in section wallclock; the sections before it are "
+            "complete"])
 
-    def test_a_full_non_blocking_pipe_gets_every_byte_unbuffered(self):
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a pipe of 4 KiB")
+    def test_a_full_non_blocking_pipe_gets_every_byte(self):
         # main._write writes straight to the non-blocking pipe: a write takes what
-        # fits, and the rest waits until the reader (this test) makes room.
-        if self.short_writes is None:
-            self.skipTest("needs Linux pipes")
-        got = b"".join(iter(lambda: self.short_writes.read(4096), b""))
-        status, _, err = self.result("short writes")
-        expected = run_main(*SHORT_WRITES)[1].encode()
+        # fits, and the rest waits until the reader makes room.
+        import fcntl
+        sections = ["depth", "scan", "cost", "gradient"]
+        reader, writer = os.pipe()
+        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+        os.set_blocking(writer, False)
+        child = python("import sys, main\nsys.exit(main.main(sys.argv[1:]))", *sections,
+                       stdout=writer)
+        os.close(writer)
+        with os.fdopen(reader, "rb") as f:
+            time.sleep(0.1)             # the pipe fills before anyone reads
+            got = f.read()
+        child.communicate(timeout=30)
+        expected = run_main(*sections)[1].encode()
         self.assertGreater(len(expected), 4096)
-        self.assertEqual((status, err), (0, ""))
-        self.assertEqual(got, expected)
+        self.assertEqual((child.returncode, got), (0, expected))
 
 
-class TestPoolInThisProcess(unittest.TestCase):
-    def test_an_exception_in_the_parent_ends_the_workers(self):
+class TestPool(unittest.TestCase):
+    def test_an_exception_here_ends_the_workers(self):
         with self.assertRaises(ZeroDivisionError):
-            with main.WorkerPool(2) as pool:
-                processes = [p for p, _ in pool.workers]
+            with main.WorkerPool(2):
+                workers = multiprocessing.active_children()
                 1 / 0
-        self.assertTrue(all(p.exitcode is not None for p in processes))
+        self.assertEqual(len(workers), 2)
+        self.assertTrue(all(p.exitcode is not None for p in workers))
         self.assertEqual(multiprocessing.active_children(), [])
 
     def test_a_workers_exception_is_raised_here_and_the_pool_goes_on(self):
         with main.WorkerPool(2) as pool:
             with self.assertRaises(ZeroDivisionError):
-                pool.run(divmod, [(1, 0)])
+                pool.run(divmod, [(1, 0), (3, 1)])
             self.assertEqual(pool.run(divmod, [(7, 2), (8, 3), (9, 4)]), [(3, 1), (2, 2), (2, 1)])
 
-    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "needs SIGHUP")
-    def test_a_stop_signal_exits_128_plus_its_number(self):
-        # SIGTERM's path, which a child process tests, with SIGHUP's number.
-        def stopped(opts):
-            raise main._Signalled(signal.SIGHUP)
-        with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(compute=stopped)), \
-                patched(main, _ignore_stop_signals=lambda: None):
-            self.assertEqual(run_main("depth"), (129, "", ""))
+    def test_a_worker_that_dies_is_a_runtime_error(self):
+        with main.WorkerPool(1) as pool:
+            with self.assertRaisesRegex(RuntimeError, "a worker process stopped"):
+                pool.run(os._exit, [(3,)])
 
-    def test_every_wait_for_a_child_looks_for_signals_each_slice(self):
-        # A signal that lands just before a blocking wait begins is handled when the
-        # wait ends: the pool's waits for its workers, each
-        # last one WAIT_SLICE at most, however long the child takes.
-        import multiprocessing.connection
-        real, timeouts = multiprocessing.connection.wait, []
+    def test_every_wait_for_the_workers_looks_for_signals_each_slice(self):
+        # A signal that lands just before a blocking wait begins is handled only
+        # when the wait ends: each wait lasts WAIT_SLICE at most.
+        real, timeouts = concurrent.futures.wait, []
 
-        def recording(objects, timeout=None):
+        def recording(futures, timeout=None):
             timeouts.append(timeout)
-            return real(objects, timeout)
-        with patched(multiprocessing.connection, wait=recording), patched(main, WAIT_SLICE=0.01):
+            return real(futures, timeout)
+        with patched(concurrent.futures, wait=recording), patched(main, WAIT_SLICE=0.01):
             with main.WorkerPool(1) as pool:
                 pool.run(time.sleep, [(0.025,)])
         self.assertGreaterEqual(len(timeouts), 2)
         self.assertTrue(all(t is not None and t <= 0.01 for t in timeouts), timeouts)
 
-    def test_the_signal_handlers_are_restored(self):
-        self.addCleanup(signal.signal, signal.SIGTERM, signal.signal(signal.SIGTERM,
-                                                                     signal.SIG_DFL))
-        before = signal.getsignal(signal.SIGTERM)
+    def test_the_signal_handlers_are_restored_and_an_ignored_one_stays_ignored(self):
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            self.addCleanup(signal.signal, signum, signal.getsignal(signum))
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)        # as nohup leaves it
         with main.WorkerPool(1):
-            self.assertIsNot(signal.getsignal(signal.SIGTERM), before)
-        self.assertIs(signal.getsignal(signal.SIGTERM), before)
+            self.assertIsNot(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
+            self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
+        self.assertIs(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
 
     @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "needs pthread_sigmask")
     def test_workers_start_with_ctrl_c_held(self):
-        # A child forked with SIGINT live can be hit before its loop ignores it
-        # (tracebacks from Random.seed or _bootstrap): it must start with SIGINT held.
-        import multiprocessing.process
+        # A child forked with SIGINT live can be hit before it ignores it: it
+        # must start with SIGINT held, which it lets in once it is set up.
         held, start = [], multiprocessing.process.BaseProcess.start
 
         def start_and_look(process):
@@ -259,7 +188,15 @@ class TestPoolInThisProcess(unittest.TestCase):
         self.assertEqual(held, [True, True])
         self.assertNotIn(signal.SIGINT, signal.pthread_sigmask(signal.SIG_BLOCK, []))
 
-    def test_a_worker_killed_during_train_is_one_line_and_the_runs_go_on(self):
+    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "needs SIGHUP")
+    def test_a_stop_signal_exits_128_plus_its_number(self):
+        def stopped(opts):
+            raise main._Signalled(signal.SIGHUP)
+        with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(compute=stopped)), \
+                patched(main, _ignore_stop_signals=lambda: None):
+            self.assertEqual(run_main("depth"), (129, "", ""))
+
+    def test_a_worker_killed_during_train_is_said_and_the_runs_go_on(self):
         class DyingPool:                # the out-of-memory killer, in the second round
             calls = 0
 
@@ -279,8 +216,8 @@ class TestPoolInThisProcess(unittest.TestCase):
         self.assertIsNone(lost_here)
         self.assertEqual([r["test_mse"] for r in there], [r["test_mse"] for r in here])
 
-    def run_cores_when(self, failure):
-        """Run cores and depth with the second worker's start, or pipe, failing."""
+    def not_run_lines(self, failure):
+        """Run cores and depth with `failure` patched in; return cores' "not run" lines."""
         with patched(main, _cpu_count=lambda: 2), failure:
             status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
@@ -289,8 +226,7 @@ class TestPoolInThisProcess(unittest.TestCase):
         return [line for line in out.splitlines() if line.startswith("not run:")]
 
     def test_a_process_limit_is_one_line_and_the_run_goes_on(self):
-        start = multiprocessing.process.BaseProcess.start
-        calls = []
+        start, calls = multiprocessing.process.BaseProcess.start, []
 
         def second_fails(process):
             calls.append(process)
@@ -298,34 +234,31 @@ class TestPoolInThisProcess(unittest.TestCase):
                 raise BlockingIOError(11, "Resource temporarily unavailable")
             start(process)
 
-        lines = self.run_cores_when(
-            patched(multiprocessing.process.BaseProcess, start=second_fails))
-        self.assertEqual(lines, ["not run: processes cannot start here "
-                                 "([Errno 11] Resource temporarily unavailable)"])
+        self.assertEqual(self.not_run_lines(patched(multiprocessing.process.BaseProcess,
+                                                    start=second_fails)),
+                         ["not run: processes cannot start here "
+                          "([Errno 11] Resource temporarily unavailable)"])
         self.assertFalse(calls[0].is_alive())
 
     def test_a_file_limit_is_one_line_and_the_run_goes_on(self):
-        pipe = multiprocessing.context.BaseContext.Pipe
-        calls = []
+        pipe, calls = multiprocessing.connection.Pipe, []
 
-        def second_fails(context, *args, **kwargs):
+        def second_fails(*args, **kwargs):
             calls.append(1)
             if len(calls) == 2:
                 raise OSError(24, "Too many open files")
-            return pipe(context, *args, **kwargs)
+            return pipe(*args, **kwargs)
 
-        lines = self.run_cores_when(
-            patched(multiprocessing.context.BaseContext, Pipe=second_fails))
-        self.assertEqual(lines, ["not run: processes cannot start here "
-                                 "([Errno 24] Too many open files)"])
+        self.assertEqual(self.not_run_lines(patched(multiprocessing.connection,
+                                                    Pipe=second_fails)),
+                         ["not run: processes cannot start here ([Errno 24] Too many open files)"])
 
 
 class TestOutOfMemory(unittest.TestCase):
     def run_with_scan_out_of_memory(self, *options):
         def fails(opts):
             raise MemoryError
-        scan = main.SECTIONS["scan"]._replace(compute=fails)
-        with patched(main.SECTIONS, scan=scan):
+        with patched(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
             return run_main("depth", "scan", "cost", *options)
 
     def test_the_sections_before_are_printed_then_one_line(self):
@@ -340,9 +273,6 @@ class TestOutOfMemory(unittest.TestCase):
         status, out, err = self.run_with_scan_out_of_memory("--json")
         self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
         self.assertEqual(len(err.splitlines()), 1)
-
-
-# Files graded by real child processes, as the command line grades them.
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ import math
 import unittest
 
 import main
-from tests.support import HUGE, ahead, close
+from tests.support import HUGE, close
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -18,13 +18,12 @@ NO_BAD_INPUT = {"kv_cache_bytes", "ssm_state_bytes", "stream_models", "object_by
 
 # Measured in a child process started as this file is imported, while the other
 # files' tests run; it comes back as JSON.
-RESULT = ahead(lambda: main.stream_rows(tokens=(16, 64, 256), reps=1))
 
 
 class TestStream(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.result = RESULT.returned()
+        cls.result = main.stream_rows(tokens=(16, 64, 256), reps=1)
 
     def test_the_section_opens_with_what_it_measured(self):
         text = " ".join(main.render_stream(self.result).split())

@@ -5,7 +5,7 @@ import re
 import unittest
 
 import main
-from tests.support import gathered, main_facts, run_main
+from tests.support import gathered, run_main, source_facts
 
 # Technical words a learner may not know, as the sections print them (written
 # out here, independently of main.py), and the glossary entry that explains each.
@@ -48,16 +48,13 @@ NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF"
              "SIGTERM", "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM"}
 
 
-# Every string constant of main.py but its docstrings and the glossary itself,
-# lowercased: read off its source in a child process started as this file is imported.
-FACTS = main_facts()
 
 
 class TestGlossary(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.terms = gathered("TERMS")
-        text = FACTS.returned()["strings"]
+        text = source_facts()["strings"]
         runs = set(re.findall(r"[\w-]+", text))    # a word found is a whole run of these
         cls.printed = {word for word in cls.terms if word in runs
                        or not re.fullmatch(r"[\w-]+", word)
@@ -81,7 +78,7 @@ class TestGlossary(unittest.TestCase):
     def test_every_acronym_printed_is_explained(self):
         # derived from the output: every run of capitals is a term, or inside one's entry
         glossary = " ".join(f"{k} {v}" for k, v in main.GLOSSARY.items())
-        for acronym in FACTS.returned()["acronyms"]:
+        for acronym in source_facts()["acronyms"]:
             if acronym not in NOT_TERMS:
                 self.assertRegex(glossary, r"(?<![\w-])" + acronym + r"(?![\w-])", acronym)
 

@@ -10,7 +10,7 @@ import unittest
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, ahead, close, patched, run_main
+from tests.support import HUGE, close, patched, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -139,13 +139,12 @@ def short_section():
 
 # Computed in a child process started as this file is imported, while the
 # other files' tests run; it comes back as JSON.
-SHORT_SECTION = ahead(short_section)
 
 
 class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.result = SHORT_SECTION.returned()
+        cls.result = short_section()
 
     def test_a_short_run_lowers_every_models_loss(self):
         held_out = main.adding_problem(5, 50, seed=99)
