@@ -293,11 +293,13 @@ def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     functions (as benchmark times them), their ratio, and each one's spread
     (worst / best)."""
     rows = []
+    _advance("values timed", 0, sum(sizes))
     for n in sizes:
         rnn, attn = sample_per_call(_lesson_calls(n), reps)
         rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
                      "ratio": min(rnn) / min(attn),
                      "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
+        _advance("values timed", sum(r["n"] for r in rows), sum(sizes))
     return rows
 
 
@@ -484,44 +486,33 @@ token at a time (teacher)."""
 # Each section of the command line registers itself where its part ends, as a
 # Section: its summary for --help; compute, its data from its options (what
 # --json prints); render, that data as text; the options it reads, each with
-# its default; figure, the data drawn as SVG text (or None); takes, how long
-# its work will take for its options, (seconds on a quiet 2-core machine, what
-# it does), from which the command line warns on stderr before a long section
-# starts and refuses one over MAX_SECONDS; and, beside a figure, sample: small
-# data of the shape compute returns, fast to make, which the tests draw. `all`
-# runs the sections in the order of this file.
+# its default; figure, the data drawn as SVG text (or None); and, beside a
+# figure, sample: small data of the shape compute returns, fast to make, which
+# the tests draw. `all` runs the sections in the order of this file. A compute
+# step that runs long tells its progress with _advance(what, done, total).
 #
 # An Option is declared once, by the first part that reads it: its flag, how
 # its value reads (one whole number, or a comma-separated list of `each`), its
 # limits, and its help, where {users}, {default}, {low}, {high} and {most}
 # become the sections that read it, their defaults, the limits and MAX_SIZES.
 # The command line builds its parser, --help, its notes and its limits from
-# SECTIONS, and compute and takes receive each option as given, or else as the
+# SECTIONS, and compute receives each option as given, or else as the
 # section's default.
 
-Section = collections.namedtuple("Section", "summary compute render options figure takes sample",
-                                 defaults=({}, None, None, None))
+Section = collections.namedtuple("Section", "summary compute render options figure sample",
+                                 defaults=({}, None, None))
 Option = collections.namedtuple("Option", "flag metavar high help low each", defaults=(1, None))
 SECTIONS = {}
 
 SIZES = Option("--sizes", "N,N,...", MAX_SIZE, each="sizes", help=(
     "sequence lengths for {users} (cores takes the largest): up to {most} sizes "
     "separated by commas, each {low} to {high:,} (one million is 1000000 or 1_000_000; "
-    "it takes about 500 MB of memory). A section says on stderr what a long run will "
-    "take before it starts"))
+    "a list of a million floats takes about 32 MB)"))
 REPS = Option("--reps", "K", MAX_REPS, help=(
     "timing samples per function in {users}; the fastest is kept ({low} to {high}; "
     "{default})"))
 LENGTH = Option("--length", "N", 1 << 20, help="the scan's length in {users} ({low} to "
                 "{high:,}; {default})")
-
-
-def _timing_takes(sizes, reps):
-    """Return (seconds, what) of timing both lesson functions at these sizes:
-    building the input costs about 100 ns a value here, and a sample of both
-    functions about 28 ns a value."""
-    return (sum(sizes) * (1e-7 + reps * 2.8e-8),
-            f"{_quantity(len(sizes), 'size')}, {_quantity(reps, 'sample')} of each")
 
 
 SECTIONS["depth"] = Section(
@@ -531,8 +522,7 @@ SECTIONS["depth"] = Section(
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
-    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
-    takes=lambda o: _timing_takes(o.sizes, o.reps))
+    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS})
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length), render=render_scan,
@@ -629,6 +619,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     first = functools.partial(_vector_recurrence, xs, *hidden_weights(widths[0]))
     rows = []
     for k, w in enumerate(widths):
+        _advance("weights timed", sum(v * v for v in widths[:k]), sum(v * v for v in widths))
         if k == 0:
             base = s = sample_per_call([first], reps)[0]
         else:
@@ -640,13 +631,6 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
                      "madds_per_diagonal_combine": madds.diagonal_combine, "depth": steps,
                      "spread": spread(s)})
     return rows
-
-
-def _hidden_takes(widths, reps):
-    """Return (seconds, what) of hidden_rows: measured here, about 2 µs per
-    weight per sample (a width w has w^2; the first is timed beside each)."""
-    weights = sum(w * w for w in widths) + (len(widths) - 1) * widths[0] ** 2
-    return 2e-6 * reps * weights, f"{_quantity(len(widths), 'width')} timed"
 
 
 def render_hidden(rows):
@@ -689,7 +673,7 @@ SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
     options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
-    takes=lambda o: _hidden_takes(o.widths, o.reps))
+)
 
 
 # ============================================================================
@@ -873,7 +857,6 @@ SECTIONS["sweep"] = Section(
     summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, plotted",
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
-    takes=lambda o: _timing_takes(o.sizes, o.reps),
     sample=lambda: sweep((64, 256, 1_024), 1))
 
 
@@ -2586,15 +2569,6 @@ def warmup_table():
                         for w in WARMUP_WEIGHTS]}
 
 
-# Measured here with 7 samples at 1,000, 1,000,000, 3,000,000 and 10,000,000
-# values: 3.5 s, 7.2 s, 13.4 s and 39 s; at its peak 34 MB, 140 MB, 330 MB and
-# 1.0 GB.
-def _cores_takes(n, reps):
-    """Return (seconds, what) of cores_section(n, reps) on a quiet 2-core machine."""
-    return (reps * (0.5 + 5e-7 * n), "every task timed on 1 and on 2 or more processes, "
-            f"holding about {format_bytes(30_000_000 + 100 * n)}")
-
-
 def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=None):
     """Return the cores measurements: for P = 1 (serial, in this process) and
     P = 2, 4, ... up to the CPUs (at most max_processes, default and at most
@@ -2665,7 +2639,8 @@ def _cores_measure(n, reps, counts, pool):
     calls = [functools.partial(run, *key) for key in keys]
     calls += [functools.partial(pool.run, _spin, [(CORES_SPIN,)]),   # one core, then all
               functools.partial(pool.run, _spin, [(CORES_SPIN,)] * cap)]
-    *samples, spin_one, spin_all = sample_per_call(calls, reps, seconds=CORES_SAMPLE_SECONDS)
+    *samples, spin_one, spin_all = sample_per_call(calls, reps, seconds=CORES_SAMPLE_SECONDS,
+                                                   progress=True)
     samples = dict(zip(keys, samples))
     errors = _cores_errors(n, results, counts)
     rows = []
@@ -2859,7 +2834,6 @@ SECTIONS["cores"] = Section(
     summary="this machine's cores: reduction and recurrences",
     compute=lambda o: cores_section(max(o.sizes), o.reps), render=render_cores,
     figure=figure_cores, options={SIZES: (CORES_N,), REPS: CORES_REPS},
-    takes=lambda o: _cores_takes(max(o.sizes), o.reps),
     sample=lambda: {"available": True, "rows": [
         {"task": task, "processes": p, "speedup": s}
         for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)
@@ -3164,14 +3138,12 @@ class _Run:
         return TRAIN_MODELS[self.model].step_cost * self.length
 
 
-def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None,
-                 progress=None):
+def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None):
     """Train every model of TRAIN_MODELS at every length from `seeds`
     initializations (seeds TRAIN_SEED, TRAIN_SEED + 1, ...) for `steps` steps,
     TRAIN_CHUNK at a time, the runs spread over the pool's workers (or run here
-    when pool is None): every run's result is the same either way. Call
-    progress with a line of text after each round: the steps done of the
-    last run and its mean loss over the round. Return (rows, lost): per run,
+    when pool is None): every run's result is the same either way. Return
+    (rows, lost): per run,
     its held-out MSE and its training seconds; lost says where a worker
     stopped (the runs then go on in this process from the last finished
     round), or is None."""
@@ -3180,7 +3152,8 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
     runs = [_Run(model, length, TRAIN_SEED + k)
             for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
     runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
-    lost = None
+    lost, what = None, f"steps of each of {len(runs)} runs"
+    _advance(what, 0, steps)
     for first in range(0, steps, TRAIN_CHUNK):
         count = min(TRAIN_CHUNK, steps - first)
         calls = [(r.model, r.length, r.params, r.moments, first, count) for r in runs]
@@ -3194,9 +3167,7 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
             results = _run_calls(None, _train_timed, calls)
         for run, (params, moments, loss, seconds) in zip(runs, results):
             run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
-            if progress:
-                progress(f"train: {run.model} at T = {run.length}: step {first + count:,} "
-                         f"of {steps:,}, loss {loss / count:.3f}")
+        _advance(what, first + count, steps)
     try:
         scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
     except (OSError, RuntimeError):
@@ -3238,8 +3209,7 @@ def mingru_depths(length):
             "loop_depth": measure_work_depth(loop, length)[1]}
 
 
-def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, processes=None,
-                  progress=None):
+def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, processes=None):
     """Return the trained models' held-out MSE and training seconds at each
     length from each initialization (train_models), the held-out constant's
     score, each model's verdict at each length (train_verdicts), the settings,
@@ -3257,12 +3227,8 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
         pool = WorkerPool(workers) if workers >= 2 else None
     except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError):
         pool, workers = None, 1
-    try:
-        with pool or contextlib.nullcontext():
-            rows, lost = train_models(lengths, steps, seeds, pool, progress)
-    finally:
-        if progress:
-            progress(None)
+    with pool or contextlib.nullcontext():
+        rows, lost = train_models(lengths, steps, seeds, pool)
     constant = [{"length": t, "test_mse": held_out_constant(t)} for t in lengths]
     verdicts = train_verdicts({"rows": rows, "constant": constant})
     return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
@@ -3275,18 +3241,6 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
             "depths": [mingru_depths(length) for length in lengths],
             "processes": workers if pool else 1, "pool_lost": lost,
             "wall_s": time.perf_counter() - began}
-
-
-# Measured here: the default run (steps x initializations x the sum of the
-# lengths = 2.8M) took 38 to 39 s on 2 processes.
-TRAIN_SECONDS_PER_STEP_T = 39 / (TRAIN_STEPS * TRAIN_SEEDS * sum(TRAIN_LENGTHS))
-
-
-def _train_takes(lengths, steps, seeds):
-    """Return (seconds, what) of training with these options."""
-    runs = len(lengths) * len(TRAIN_MODELS) * seeds
-    return (TRAIN_SECONDS_PER_STEP_T * steps * seeds * sum(lengths),
-            f"{runs} runs of {steps:,} steps")
 
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
@@ -3456,7 +3410,7 @@ def figure_train(result):
     return fig.svg()
 
 
-# Its options, with the command line's limits (MAX_SECONDS refuses too long a run).
+# Its options, with the command line's limits.
 LENGTHS = Option("--lengths", "T,T,...", 1_000, low=2, each="lengths", help=(
     "sequence lengths in {users} (each {low} to {high:,}; {default})"))
 STEPS = Option("--steps", "K", 100_000, help=(
@@ -3466,11 +3420,9 @@ SEEDS = Option("--seeds", "S", 20, help=(
 
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
-    compute=lambda o: train_section(o.lengths, o.steps, o.seeds,
-                                    progress=_progress_line(sys.stderr)),
+    compute=lambda o: train_section(o.lengths, o.steps, o.seeds),
     render=render_train, figure=figure_train,
     options={LENGTHS: TRAIN_LENGTHS, STEPS: TRAIN_STEPS, SEEDS: TRAIN_SEEDS},
-    takes=lambda o: _train_takes(o.lengths, o.steps, o.seeds),
     sample=lambda: {"baseline": BASELINE_MSE, "rows": [
         {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
         for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
@@ -4358,7 +4310,8 @@ SAMPLE_SECONDS = 0.00075
 SPREAD_WARNING = 1.5
 
 
-def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS):
+def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS,
+                    progress=False):
     """Return, for each function (called with no arguments), a list of `reps`
     samples of its seconds per call.
 
@@ -4369,7 +4322,8 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
     sample. Then rounds take one sample of every function in turn (a,
     b, a, b, ...), so that a change in the machine's speed hits them all.
     Every sample is kept: the best is the measurement, the worst says how
-    noisy the machine was.
+    noisy the machine was. With progress, each sample is told to the
+    section's progress line (_advance).
 
     >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
     [2, 2]
@@ -4377,6 +4331,8 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
     _require_size("sample_per_call", "reps", reps, high=MAX_REPS)
     timers = [timeit.Timer(f, timer=timer) for f in functions]
     loops, samples = [], []
+    if progress:
+        _advance("samples", 0, reps * len(functions))
     for t in timers:
         once = t.timeit(1)
         if once >= seconds:             # a call this long is a sample already
@@ -4389,6 +4345,8 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
         for t, count, taken in zip(timers, loops, samples):
             if len(taken) < reps:
                 taken.append(t.timeit(count) / count)
+            if progress:
+                _advance("samples", sum(map(len, samples)), reps * len(samples))
     return samples
 
 
@@ -6145,7 +6103,6 @@ def render_terms(glossary=GLOSSARY):
 # The sections, their options and their defaults are declared in SECTIONS.
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 100                 # how many values a list option (--sizes, --widths) takes
-MAX_SECONDS = 3_600             # a section estimated to run longer is refused
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
@@ -6307,11 +6264,9 @@ def _build_parser(prog):
 
 
 def _help_epilog(prog):
-    """Return the end of --help: every section with its summary, how long it
-    takes by default where that is 3 s or more, and the options it reads."""
+    """Return the end of --help: every section with its summary and the options it reads."""
     def entry(name, s):
-        seconds = s.takes(_given(name))[0] if s.takes else 0
-        return (f"{name:<10} {s.summary}" + (f", about {seconds:.0f} s" if seconds >= 3 else "")
+        return (f"{name:<10} {s.summary}"
                 + (f" ({', '.join(o.flag for o in s.options)})" if s.options else ""))
     listing = "\n".join(textwrap.fill(entry(name, s), 77, initial_indent="  ",
                                       subsequent_indent=" " * 13)
@@ -6356,13 +6311,12 @@ def _run(opts, prog):
     Return the exit status: 1 when a section ran out of memory, after what
     was done is written."""
     results = {}
-    for name in opts.sections:
+    for k, name in enumerate(opts.sections, 1):
         given = _given(name, opts)
-        notice = SECTIONS[name].takes and _notice(*SECTIONS[name].takes(given))
-        if notice:
-            _complain(f"{prog}: {name}: {notice}")
+        label = f"{prog}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
         try:
-            results[name] = SECTIONS[name].compute(given)
+            with _Progress(label):
+                results[name] = SECTIONS[name].compute(given)
             text = None if opts.json else SECTIONS[name].render(results[name])
         except MemoryError:
             results.pop(name, None)
@@ -6381,21 +6335,6 @@ def _run(opts, prog):
     if closing is not None:
         _write(sys.stdout, "\n" + closing + "\n")
     return 0
-
-
-def _refuse_the_too_long(opts):
-    """Raise _UsageError for a chosen section whose work, with these options,
-    would take more than MAX_SECONDS; the message names the options."""
-    for name in opts.sections:
-        takes = SECTIONS[name].takes
-        seconds = takes(_given(name, opts))[0] if takes else 0.0
-        if seconds > MAX_SECONDS:
-            given = [(o.flag, getattr(opts, _dest(o))) for o in SECTIONS[name].options]
-            shown = " ".join(f"{o} {','.join(map(str, v)) if isinstance(v, list) else v}"
-                             for o, v in given if v is not None)
-            raise _UsageError(f"{name} {_echo(shown)} would take about {seconds / 60:,.0f} min "
-                              f"(on a quiet 2-core machine); at most {MAX_SECONDS // 60} min "
-                              "is run: choose fewer or smaller values")
 
 
 def _write_results(results, opts):
@@ -6526,15 +6465,6 @@ def _write_figure(directory, name, text):
     return path
 
 
-def _notice(seconds, what):
-    """Return the stderr line of a section that takes seconds (measured on a
-    2-core machine) before it starts, or None below 3 s."""
-    if seconds < 3:
-        return None
-    about = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-    return f"{what}: about {about} (measured on a quiet 2-core machine)"
-
-
 def _complain(message):
     """Write one line to stderr, if there is a stderr to write to."""
     try:
@@ -6575,7 +6505,6 @@ def main(argv=None):
                       f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
                       "--svg ignored")
             opts.svg = None
-        _refuse_the_too_long(opts)
         if opts.svg:
             _check_directory(opts.svg)
         _check_output(sys.stdout)       # before any work: a closed output is found now
@@ -6611,30 +6540,101 @@ def _ignore_stop_signals():
         signal.signal(signum, signal.SIG_IGN)
 
 
-def _terminal_width(stream, fallback=80):
-    """Return the width of the terminal stream writes to, or fallback."""
-    try:
-        return max(10, os.get_terminal_size(stream.fileno()).columns)
-    except (AttributeError, OSError, ValueError):
-        return fallback
+class _Progress:
+    """What a long section is doing, on stderr, once it has run a second (on
+    a terminal, rewritten in place; elsewhere, a line every
+    PROGRESS_PIPE_SECONDS): how far it is, done of total as its compute step
+    reports it (_advance), the time so far and the time left, as measured
+    from the progress so far. A timer signal (SIGALRM) drives it, so that a
+    long first step shows too; where there is none, nothing shows."""
 
+    def __init__(self, label):
+        self.label, self.began, self.shown, self.done = label, time.monotonic(), None, None
+        self.tty = _isatty(sys.stderr)
 
-def _progress_line(stream):
-    """Return a function that rewrites one status line on stream with its text,
-    or None when stream is not a terminal. Called with None, it clears the line."""
-    if not (stream is not None and hasattr(stream, "isatty") and stream.isatty()):
-        return None
+    def __enter__(self):
+        import signal
+        global _PROGRESS
+        if hasattr(signal, "setitimer") and sys.stderr is not None:
+            _PROGRESS, self.handler = self, signal.signal(signal.SIGALRM, self.show)
+            signal.setitimer(signal.ITIMER_REAL, 0.25, 0.25)
+        return self
 
-    def show(text):
+    def __exit__(self, *exc):
+        import signal
+        global _PROGRESS
+        if _PROGRESS is self:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.handler)
+            _PROGRESS = None
+            if self.tty and self.shown is not None:
+                self.write("\r" + " " * (_terminal_width() - 1) + "\r")
+
+    def show(self, signum=None, frame=None):
+        now = time.monotonic()
+        elapsed, every = now - self.began, 0.25 if self.tty else PROGRESS_PIPE_SECONDS
+        if elapsed < PROGRESS_AFTER or (self.shown and now - self.shown < every):
+            return
+        line = f"{self.label}: {_duration(elapsed)} so far"
+        if self.done:
+            what, done, total = self.done
+            left = elapsed * (total - done) / done if done else None
+            line += (f"; {done:,} of {total:,} {what}" + (
+                f", about {_duration(left)} left" if left is not None else ""))
+        self.shown = now
+        if self.tty:
+            width = _terminal_width() - 1       # one column spare: no wrap, no scroll
+            self.write("\r" + line[:width].ljust(width))
+        else:
+            self.write(line + "\n")
+
+    def write(self, text):
+        """Write to stderr's file descriptor (a signal handler must not reenter
+        its buffer), or to stderr itself where it has none."""
         try:
-            width = _terminal_width(stream) - 1     # one column spare: no wrap, no scroll
-            stream.write("\r" + (text or "").ljust(width)[:width] + ("\r" if text is None
-                                                                     else ""))
-            stream.flush()
-        except (OSError, ValueError):
-            pass                        # a status line that cannot be shown is not an error
+            fd = sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = None
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if fd is None:
+                sys.stderr.write(text)
+            else:
+                os.write(fd, text.encode("ascii", "replace"))
 
-    return show
+
+_PROGRESS = None                # the _Progress of the section running, if any
+PROGRESS_AFTER = 1.0            # a section shows its progress once it has run this long
+PROGRESS_PIPE_SECONDS = 5       # where stderr is no terminal: a line at most this often
+
+
+def _advance(what, done, total):
+    """Tell the section's progress line that `done` of `total` of what it does are done."""
+    if _PROGRESS is not None:
+        _PROGRESS.done = (what, done, total)
+
+
+def _duration(seconds):
+    """Return seconds as '4 s', '3 min 20 s' or '2 h 05 min'."""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3_600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3_600} h {seconds % 3_600 // 60:02d} min"
+
+
+def _terminal_width():
+    try:
+        return max(10, os.get_terminal_size(sys.stderr.fileno()).columns)
+    except (AttributeError, OSError, ValueError):
+        return 80
+
+
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _readable_list(words):

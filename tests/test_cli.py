@@ -111,41 +111,6 @@ class TestSections(unittest.TestCase):
         content = "".join(line[2:] for line in blocks[0][1].splitlines(keepends=True))
         self.assertEqual(content, 'requires-python = ">=3.9"\ndependencies = []\n')
 
-    def test_a_long_section_says_so_on_stderr_before_it_starts(self):
-        # Also when stdout is not a terminal; and a short run says nothing.
-        seen = []
-        quick = main.SECTIONS["cores"]._replace(compute=lambda opts: seen.append(1) or {},
-                                                render=lambda result: "")
-        with patched(main.SECTIONS, cores=quick):
-            status, _, err = run_main("cores")
-        self.assertEqual((status, seen), (0, [1]))
-        self.assertRegex(err, r"^main\.py: cores: every task timed on 1 and on 2 or more "
-                              r"processes, holding about \d+ MiB: about \d+ s \(measured on a "
-                              r"quiet 2-core machine\)\n$")
-        self.assertEqual(run_main("wallclock", "--sizes", "1000", "--reps", "1")[2], "")
-        self.assertEqual(main._notice(*main._train_takes((10, 20, 40), 10_000, 4)),
-                         "36 runs of 10,000 steps: about 39 s (measured on a quiet 2-core "
-                         "machine)")
-        self.assertIsNone(main._notice(*main._train_takes((10,), 1_000, 4)))
-
-    def test_every_timed_section_estimates_its_work_from_its_options(self):
-        # each says so before a long run, with the numbers its options give
-        for argv, said in ((["hidden", "--widths", "512,511,510", "--reps", "10"],
-                            "3 widths timed"),
-                           (["sweep", "--sizes", "10000000,9999999", "--reps", "9"],
-                            "2 sizes, 9 samples of each"),
-                           (["cores", "--sizes", "10000000"],
-                            "holding about 982 MiB: about 38 s")):
-            given = main._given(argv[0], main._parse_args(argv, "main.py"))
-            self.assertIn(said, main._notice(*main.SECTIONS[argv[0]].takes(given)))
-
-    def test_a_section_estimated_past_an_hour_is_refused_naming_its_options(self):
-        status, out, err = run_main("train", "--lengths", "1000", "--steps", "100000",
-                                    "--seeds", "20")
-        self.assertEqual((status, out), (2, ""))
-        self.assertRegex(err, r"^main\.py: error: train '--lengths 1000 --steps 100000 --seeds "
-                              r"20' would take about [0-9,]+ min .* at most 60 min is run")
-
     def test_depth_section_labels_the_ratio_as_a_depth_ratio(self):
         _, out, _ = run_main("depth")
         self.assertIn("depth ratio", out)
@@ -323,7 +288,6 @@ def toy_section():
 
     return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
                         render=render_toy, options={width: 3}, figure=figure_toy,
-                        takes=lambda o: (o.toy_width ** 3 / 10, "toy work"),
                         sample=lambda: toy_rows(2))
 
 
@@ -364,21 +328,50 @@ class TestAPartInOnePlace(unittest.TestCase):
         self.assertIn("--toy-width W the toy's width in toy (1 to 60; default 3)", flat)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
 
-    def test_its_option_gets_the_bad_input_rules_notes_notices_and_limits(self):
+    def test_its_option_gets_the_bad_input_rules_and_notes(self):
         for bad in ("0", "61", "x", "3,4"):
             status, out, err = self.run_toy("toy", "--toy-width", bad)
             self.assertEqual((status, out, err.count("\n")), (2, "", 1), bad)
             self.assertTrue(err.startswith("main.py: error: argument --toy-width: "), err)
         status, _, err = self.run_toy("depth", "--toy-width", "3")
         self.assertEqual((status, err), (0, "main.py: note: depth ignores --toy-width\n"))
-        status, _, err = self.run_toy("toy", "--toy-width", "30")        # 2,700 s: said
+
+
+class TestProgress(unittest.TestCase):
+    """A long section says on stderr how far it is; a short one says nothing."""
+
+    def lines(self, done=None, tty=False, after=30.0):
+        progress, written = main._Progress("main.py: toy"), []
+        progress.tty, progress.write = tty, written.append
+        progress.began -= after
+        progress.done = done
+        progress.show()
+        return written
+
+    def test_a_line_says_how_far_and_how_long_is_left_from_the_progress_so_far(self):
+        self.assertEqual(self.lines(("steps", 1_000, 4_000)),
+                         ["main.py: toy: 30 s so far; 1,000 of 4,000 steps, about 1 min 30 s "
+                          "left\n"])
+        self.assertEqual(self.lines(("steps", 0, 4_000), after=7_300),
+                         ["main.py: toy: 2 h 01 min so far; 0 of 4,000 steps\n"])
+        self.assertEqual(self.lines(after=0.5), [])                   # under a second: nothing
+        line, = self.lines(tty=True)
+        self.assertTrue(line.startswith("\rmain.py: toy: 30 s so far"))
+        self.assertNotIn("\n", line)                                  # rewritten in place
+
+    @unittest.skipUnless(hasattr(signal, "setitimer"), "a timer signal")
+    def test_a_section_that_runs_long_shows_it_and_a_short_one_says_nothing(self):
+        def slow(opts):
+            main._advance("naps", 0, 2)
+            time.sleep(0.3)             # the timer ticks every 0.25 s
+            return main.depth_rows()
+        slow_depth = main.SECTIONS["depth"]._replace(compute=slow)
+        with patched(main.SECTIONS, depth=slow_depth), patched(main, PROGRESS_AFTER=0.0):
+            status, out, err = run_main("depth")
         self.assertEqual(status, 0)
-        self.assertEqual(err, "main.py: toy: toy work: about 45 min (measured on a quiet "
-                              "2-core machine)\n")
-        status, out, err = self.run_toy("toy", "--toy-width", "40")      # 6,400 s: refused
-        self.assertEqual((status, out), (2, ""))
-        self.assertTrue(err.startswith("main.py: error: toy '--toy-width 40' would take "
-                                       "about 107 min"), err)
+        self.assertEqual(err, "main.py: depth: 0 s so far; 0 of 2 naps\n")
+        self.assertEqual(run_main("depth", "scan", "cost")[2], "")
+        self.assertIs(signal.getsignal(signal.SIGALRM), signal.SIG_DFL)
 
 
 class TestOutput(unittest.TestCase):

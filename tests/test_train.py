@@ -235,40 +235,6 @@ class TestSameOnEveryPython(unittest.TestCase):
                 self.assertEqual(main.held_out_mse(model, trained, 12).hex(), expected, model)
 
 
-class TestProgressLine(unittest.TestCase):
-    def test_only_a_terminal_gets_the_line_and_it_is_cleared_at_the_end(self):
-        import io
-        self.assertIsNone(main._progress_line(io.StringIO()))
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-
-        terminal = Terminal()
-        show = main._progress_line(terminal)
-        show("train: mingru at T = 80: step 500 of 10,000, loss 0.123")
-        show(None)
-        written = terminal.getvalue()
-        self.assertIn("\rtrain: mingru at T = 80: step 500 of 10,000, loss 0.123 ", written)
-        self.assertTrue(written.endswith("\r" + " " * 79 + "\r"))    # 80 columns, one spare
-
-    def test_the_line_fits_a_narrow_terminal(self):
-        import io
-        
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-
-            def fileno(self):
-                return 2
-
-        terminal = Terminal()
-        with patched(main.os, get_terminal_size=lambda fd: os.terminal_size((40, 24))):
-            show = main._progress_line(terminal)
-            show("train: mingru at T = 80: step 500 of 10,000, loss 0.123")
-            show(None)
-        for line in terminal.getvalue().split("\r"):
-            self.assertLessEqual(len(line), 39)
 
 
 if __name__ == "__main__":
