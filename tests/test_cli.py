@@ -263,7 +263,7 @@ class TestHelp(unittest.TestCase):
         self.assertIn("(each 2 to 1,000; default 10,20,40)", flat("--lengths"))
         flat = flat("--sizes")
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", flat)
-        self.assertIn("500 MB of memory", flat)
+        self.assertIn("a list of a million floats takes about 32 MB", flat)
 
 
 def toy_section():
