@@ -57,6 +57,24 @@ import textwrap
 import time
 import timeit
 
+# What a reader may call: the lesson's functions, each section's compute step,
+# what the exercises and the README name, and the command line. These refuse
+# bad values at their door; everything else trusts its caller.
+__all__ = [
+    "rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
+    "rnn_tanh", "tree_reduce",
+    "depth_rows", "wallclock_section", "scan_check", "hidden_rows", "sweep", "ssm_check",
+    "work_section", "lanes_section", "cost_table", "gradient_rows", "capacity_rows",
+    "stream_rows", "cores_section", "train_section", "teacher_rows", "deer_section",
+    "linear_section",
+    "hidden_weights", "rnn_style_vector", "linear_recurrence_scan", "compose_affine",
+    "Counted", "measure_work_depth", "brent_kung_scan", "blelloch_scan",
+    "attention_matrix_bytes", "kv_cache_bytes", "ssm_state_bytes", "parallel_mean",
+    "parallel_final_state", "parallel_states", "parallel_tanh", "deer_solve",
+    "linear_attention_parallel", "linear_attention_recurrent", "linear_attention_chunked",
+    "check_solutions", "CHECK_TEMPLATE", "GLOSSARY", "main",
+]
+
 
 # ============================================================================
 # The lesson: a recurrence against a reduction
@@ -161,6 +179,8 @@ def benchmark(n, reps=3):
     >>> rnn_s > 0 and attn_s > 0
     True
     """
+    _require_size("benchmark", "n", n)
+    _require_size("benchmark", "reps", reps, high=MAX_REPS)
     best_rnn = best_attn = math.inf
     for rnn_s, attn_s in zip(*sample_per_call(_lesson_calls(n), reps)):
         best_rnn = min(best_rnn, rnn_s)
@@ -315,7 +335,8 @@ def wallclock_finding(rows):
 
 def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
-    rows = wallclock_rows(sizes, reps)
+    rows = wallclock_rows(_require_sizes("wallclock_section", "size", sizes),
+                          _require_size("wallclock_section", "reps", reps, high=MAX_REPS))
     return {"rows": rows, "finding": wallclock_finding(rows)}
 
 
@@ -362,11 +383,6 @@ def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
     1
     """
     expected, actual = list(expected), list(actual)
-    if len(expected) != len(actual):
-        raise ValueError("count_mismatches requires two sequences of the same length, "
-                         f"got {len(expected)} and {len(actual)}")
-    if not rel_tol >= 0:
-        raise ValueError(f"count_mismatches requires rel_tol >= 0, got {rel_tol!r}")
     tol = rel_tol * max((abs(e) for e in expected if math.isfinite(e)), default=0.0)
     return sum(1 for e, a in zip(expected, actual) if not _agree(e, a, tol))
 
@@ -555,6 +571,8 @@ def hidden_weights(width, decay=0.9):
     [[0.6, 0.3], [0.3, 0.6]]
     """
     width = _require_size("hidden_weights", "width", width, high=MAX_WIDTH)
+    if not math.isfinite(decay):
+        raise ValueError(f"hidden_weights requires a finite decay, got {decay!r}")
     A = []
     for i in range(width):
         closeness = [1.0 / (1 + abs(i - j)) for j in range(width)]
@@ -615,6 +633,8 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     the number of widths. Its samples alternate with the first width's, so
     that its growth is a ratio measured side by side.
     """
+    widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
+    _require_size("hidden_rows", "reps", reps, high=MAX_REPS)
     xs = seed_input(_require_size("hidden_rows", "steps", steps))
     first = functools.partial(_vector_recurrence, xs, *hidden_weights(widths[0]))
     rows = []
@@ -693,10 +713,6 @@ def fit_exponent(ns, seconds):
     1.0
     """
     ns, seconds = list(ns), list(seconds)
-    if len(ns) != len(seconds) or len(set(ns)) < 2:
-        raise ValueError("fit_exponent requires as many times as sizes, and two different sizes")
-    if min(ns) <= 0 or min(seconds) <= 0:
-        raise ValueError("fit_exponent requires sizes and times > 0")
     xs = [math.log(n) for n in ns]
     ys = [math.log(t) for t in seconds]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -710,7 +726,8 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
     The exponents are fitted over the sizes >= FIT_MIN_N when there are two
     or more of them, otherwise over every size.
     """
-    rows = wallclock_rows(sizes, reps)
+    rows = wallclock_rows(_require_sizes("sweep", "size", sizes),
+                          _require_size("sweep", "reps", reps, high=MAX_REPS))
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
     if len({r["n"] for r in fitted}) < 2:
         fitted = rows
@@ -750,10 +767,6 @@ def plot_loglog(series, width=56, height=14):
     the middle and the largest n of the points.
     """
     points = [(marker, n, t) for marker, pts in series.items() for n, t in pts]
-    if not points or min(min(n, t) for _, n, t in points) <= 0:
-        raise ValueError("plot_loglog requires at least one point, every n and time > 0")
-    if min(width, height) < 2:
-        raise ValueError("plot_loglog requires width and height >= 2")
     n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
     t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
     grid = [[" "] * width for _ in range(height)]
@@ -1219,7 +1232,7 @@ def work_findings(rows):
 
 def work_section(sizes=WORK_SIZES):
     """Return the measured work and depth (work_rows) and what they show (work_findings)."""
-    rows = work_rows(sizes)
+    rows = work_rows(_require_sizes("work_section", "size", sizes, high=MAX_COUNTED))
     return {"rows": rows, "findings": work_findings(rows)}
 
 
@@ -1344,8 +1357,6 @@ def lane_steps(n, lanes):
     >>> lane_steps(1_000, 8)        # chunks of 125: 124 steps, then 3 levels
     (1000, 127)
     """
-    if min(n, lanes) < 1:
-        raise ValueError(f"lane_steps requires n and lanes >= 1, got {n} and {lanes}")
     chunk = _ceil_div(n, lanes)
     chunks = _ceil_div(n, chunk)
     return n, (chunk - 1) + (chunks - 1).bit_length()
@@ -1361,8 +1372,6 @@ def simulate_reduction(xs, lanes):
     (28, 4, 6)
     """
     xs = list(xs)
-    if not xs or lanes < 1:
-        raise ValueError("simulate_reduction requires at least one value and lanes >= 1")
     size = _ceil_div(len(xs), lanes)
     chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
     partials = [chunk[0] for chunk in chunks]
@@ -1407,8 +1416,6 @@ def rnn_step_steps(width, batch, lanes):
     >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
     (38, 524800)
     """
-    if min(width, batch, lanes) < 1:
-        raise ValueError("rnn_step_steps requires width, batch and lanes >= 1")
     products = batch * width * (width + 1)
     steps, operations = _ceil_div(products, lanes), products
     terms = width + 1
@@ -1433,9 +1440,6 @@ def simulate_rnn_step(width, batch, lanes, seed=0):
     >>> simulate_rnn_step(1, 1, 8)[:2]
     (2, 3)
     """
-    if batch * width * (width + 1) > MAX_SIZE:
-        raise ValueError(f"simulate_rnn_step requires batch * width * (width + 1) "
-                         f"<= {MAX_SIZE:,} products")
     W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
     products = [((s, i), W[i][j], hs[s][j]) for s in range(batch) for i in range(width)
                 for j in range(width)]
@@ -1482,6 +1486,8 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
     and batches RNN_BATCHES, and whether step-by-step simulations agree with
     both counts (lane_steps at simulated_n; rnn_step_steps at RNN_SIMULATED).
     """
+    sizes = _require_sizes("lanes_section", "size", sizes)
+    lane_counts = _require_sizes("lanes_section", "lane count", lane_counts, high=MAX_SIZE)
     xs = seed_input(_require_size("lanes_section", "simulated_n", simulated_n))
     agrees = True
     for p in lane_counts:
@@ -1635,6 +1641,7 @@ def attention_matrix_bytes(n, bytes_per_value=2):
     >>> attention_matrix_bytes(131_072) == 32 * 2**30      # 128K tokens: 32 GiB
     True
     """
+    _require_counts("attention_matrix_bytes", n=n, bytes_per_value=bytes_per_value)
     return n * n * bytes_per_value
 
 
@@ -1791,8 +1798,6 @@ def attention_weight(n, gap=SCORE_GAP):
     >>> attention_weight(10, 710), attention_weight(1, -1000)      # no overflow
     (1.0, 1.0)
     """
-    if n < 1:
-        raise ValueError(f"attention_weight requires n >= 1, got {n}")
     if n == 1:
         return 1.0                      # one token takes all the weight, whatever its score
     if gap >= 0:                        # the softmax computed without overflow either way
@@ -1927,8 +1932,6 @@ def recall_draw(n, d, rng):
     dot product with k_j. Keys are drawn as d random bits: bit t set is a +1
     in coordinate t, clear a -1.
     """
-    if n * d > MAX_SIZE:
-        raise ValueError(f"recall_draw requires n * d <= {MAX_SIZE:,}")
     keys = [rng.getrandbits(d) for _ in range(n)]
     values = [rng.choice((-1, 1)) for _ in range(n)]
     vectors = [[1 if key >> t & 1 else -1 for t in range(d)] for key in keys]
@@ -1957,8 +1960,6 @@ def exact_recall(n, d):
     >>> exact_recall(1, 64), round(exact_recall(64, 64), 4)
     (1.0, 0.8394)
     """
-    if min(n, d) < 1 or (n - 1) * d > MAX_SIZE:
-        raise ValueError(f"exact_recall requires n, d >= 1 and (n - 1) * d <= {MAX_SIZE:,}")
     trials = (n - 1) * d
     top = (n - 2) * d // 2                      # wrong reads: B <= top
     if top < 0:
@@ -1983,8 +1984,6 @@ def predicted_recall(n, d):
     >>> round(predicted_recall(65, 64), 3)          # Phi(1)
     0.841
     """
-    if min(n, d) < 1:
-        raise ValueError(f"predicted_recall requires n and d >= 1, got {n} and {d}")
     if n == 1:
         return 1.0
     z = math.sqrt(d / (n - 1))
@@ -1998,6 +1997,8 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
     draws from random.Random(seed)), the prediction, and the numbers each
     memory holds: d for the state, n * (d + 1) for the cache."""
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
+    d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
+    sizes = _require_sizes("capacity_rows", "size", sizes, high=MAX_SIZE // d)
     rng = random.Random(seed)
     rows = []
     for n in sizes:
@@ -2117,6 +2118,8 @@ def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
     >>> kv_cache_bytes(32_768, 32, 32, 128) // 2**30  # GiB at 32K tokens
     16
     """
+    _require_counts("kv_cache_bytes", tokens=tokens, layers=layers, kv_heads=kv_heads,
+                    head_dim=head_dim, bytes_per_value=bytes_per_value)
     return 2 * tokens * layers * kv_heads * head_dim * bytes_per_value
 
 
@@ -2128,6 +2131,8 @@ def ssm_state_bytes(layers, d_model, d_state, expand=2, d_conv=4, bytes_per_valu
     >>> ssm_state_bytes(48, 2_048, 16) / 2**20         # MiB: 6 of state, 1.5 of convolution
     7.5
     """
+    _require_counts("ssm_state_bytes", layers=layers, d_model=d_model, d_state=d_state,
+                    expand=expand, d_conv=d_conv, bytes_per_value=bytes_per_value)
     return layers * expand * d_model * (d_state + d_conv) * bytes_per_value
 
 
@@ -2191,7 +2196,9 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_
     tanh(W.h + x)); then the same at model scale from kv_cache_bytes and
     ssm_state_bytes."""
     d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
-    xs, W = _stream_inputs(_require_size("stream_rows", "tokens", max(tokens)), d, seed)
+    tokens = _require_sizes("stream_rows", "token count", tokens, high=MAX_SIZE // d)
+    _require_size("stream_rows", "reps", reps, high=MAX_REPS)
+    xs, W = _stream_inputs(max(tokens), d, seed)
     h = [math.tanh(x) for x in xs[0]]
     state_bytes = object_bytes(h)
     measured = []
@@ -2375,8 +2382,6 @@ def chunk_bounds(n, parts):
     >>> chunk_bounds(10, 3)
     [(0, 4), (4, 7), (7, 10)]
     """
-    if not 1 <= parts <= n:
-        raise ValueError(f"chunk_bounds requires 1 <= parts <= n, got parts {parts}, n {n}")
     size, extra = divmod(n, parts)
     bounds, start = [], 0
     for p in range(parts):
@@ -2540,9 +2545,7 @@ def warmup_errors(n, w, parts, warmups, inputs=None):
     has two stable states), a chunk can settle in the wrong one and stay
     there, however small the product along the true states.
     """
-    xs = seed_input(_require_size("warmup_errors", "n", n)) if inputs is None else list(inputs)
-    if not 2 <= parts <= len(xs):
-        raise ValueError(f"warmup_errors requires 2 <= parts <= n, got {parts}")
+    xs = seed_input(n) if inputs is None else list(inputs)
     serial = tanh_states(xs, w)
     rows = []
     for steps in warmups:
@@ -2583,6 +2586,7 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
     nothing can run side by side (n = 1, one CPU, processes that cannot
     start), {"available": False, "reason": ...}."""
     n = _require_size("cores_section", "n", n)
+    _require_size("cores_section", "reps", reps, high=MAX_REPS)
     cpus = _cpu_count()
     cap = min(cpus, max_processes or MAX_PROCESSES, n, MAX_PROCESSES)
     if n == 1:
@@ -2875,8 +2879,6 @@ def adding_problem(length, examples, seed=0):
     >>> sum(m for _, m in pairs), target == sum(v for v, m in pairs if m)
     (2.0, True)
     """
-    length = _require_size("adding_problem", "length", length, low=2, high=MAX_TRAIN_LENGTH)
-    examples = _require_size("adding_problem", "examples", examples, low=0, high=MAX_SIZE)
     rng = random.Random(seed)
     out = []
     for _ in range(examples):
@@ -2916,8 +2918,6 @@ def _round_examples(length, first, steps):
 def _blocks(params, sizes, func):
     """Return params cut into consecutive blocks of the given sizes; a
     ValueError naming func if they are not exactly that many."""
-    if len(params) != sum(sizes):
-        raise ValueError(f"{func} requires {sum(sizes)} parameters, got {len(params)}")
     blocks, at = [], 0
     for size in sizes:
         blocks.append(params[at:at + size])
@@ -3147,8 +3147,6 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
     its held-out MSE and its training seconds; lost says where a worker
     stopped (the runs then go on in this process from the last finished
     round), or is None."""
-    steps = _require_size("train_models", "steps", steps, high=MAX_TRAIN_STEPS)
-    seeds = _require_size("train_models", "seeds", seeds, high=MAX_TRAIN_SEEDS)
     runs = [_Run(model, length, TRAIN_SEED + k)
             for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
     runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
@@ -3221,6 +3219,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
     if not lengths:
         raise ValueError("train_section requires at least one length")
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_STEPS)
+    seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
     workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, MAX_PROCESSES)
     began = time.perf_counter()
     try:
@@ -3687,7 +3686,6 @@ def newton_iteration_depth(length):
     >>> newton_iteration_depth(64) == 7 + 2 * 6
     True
     """
-    length = _require_size("newton_iteration_depth", "length", length, high=MAX_COUNTED)
     return measure_work_depth(lambda xs: _newton_iteration(xs, 0.5, xs), length)[1]
 
 
@@ -3699,11 +3697,9 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     operations (iterations x newton_iteration_depth) against the serial
     chain's 3T - 1 (part 12's count), and the mean log |w(1 - h_t^2)| along
     the true states: the recurrence's largest Lyapunov exponent."""
-    if not weights or not lengths:
-        raise ValueError("deer_rows requires at least one weight and one length")
-    _require_size("deer_rows", "max_iterations", max_iterations, high=MAX_DEER_LENGTH + 1)
+    max_iterations
     rng = random.Random(seed)
-    inputs = {t: uniform_inputs(_require_size("deer_rows", "length", t, high=MAX_DEER_LENGTH),
+    inputs = {t: uniform_inputs(t,
                                 rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
     serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
@@ -3754,8 +3750,6 @@ def deer_findings(rows):
     reset did with each; the largest difference from the serial states; a
     converged plain run's depth against the serial chain's; and, at the
     longest T, the Lyapunov exponents and a pair that they misorder."""
-    if not rows:
-        raise ValueError("deer_findings requires at least one row")
     at = {(r["method"], r["w"], r["length"]): r for r in rows}
     weights = list(dict.fromkeys(r["w"] for r in rows))
     long = max(r["length"] for r in rows)
@@ -3815,6 +3809,10 @@ def _deer_lyapunov(plain):
 
 def deer_section(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, max_iterations=DEER_CAP):
     """Return deer's rows (deer_rows) and what they show (deer_findings)."""
+    lengths = _require_sizes("deer_section", "length", lengths, high=MAX_DEER_LENGTH)
+    if not weights or not all(map(math.isfinite, weights)):
+        raise ValueError("deer_section requires at least one weight, each finite")
+    _require_size("deer_section", "max_iterations", max_iterations, high=MAX_DEER_LENGTH + 1)
     rows = deer_rows(weights, lengths, max_iterations=max_iterations)
     return {"rows": rows, "findings": deer_findings(rows)}
 
@@ -4003,6 +4001,8 @@ def _check_linear(func, qs, ks, vs):
     if not len(qs) == len(ks) == len(vs):
         raise ValueError(f"{func} requires as many queries, keys and values, got "
                          f"{len(qs)}, {len(ks)} and {len(vs)}")
+    if len({len(v) for v in qs + ks}) > 1:
+        raise ValueError(f"{func} requires queries and keys of one width")
     for vector in itertools.chain(qs, ks, vs):
         if not all(math.isfinite(x) and x > LINEAR_LOWEST for x in vector):
             raise ValueError(f"{func} requires finite inputs above {LINEAR_LOWEST:g}")
@@ -4087,11 +4087,7 @@ def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_
     multiply-adds and its depth in additions (sums as trees; the multiplies
     and the division add the same 3 steps to every form), for one output
     column, and the largest difference between the forms' outputs."""
-    sizes = [_require_size("linear_rows", "n", n, high=MAX_QUADRATIC_N) for n in sizes]
-    if not sizes:
-        raise ValueError("linear_rows requires at least one size")
-    d = _require_size("linear_rows", "d", d, high=MAX_WIDTH)
-    chunk = _require_size("linear_rows", "chunk", chunk, high=MAX_QUADRATIC_N)
+    sizes = [n for n in sizes]
     rows = []
     for n in sizes:
         qs, ks, vs = _linear_inputs(n, d, seed)
@@ -4131,9 +4127,6 @@ def linear_state_recall(n, d, draws=40, seed=LINEAR_SEED):
     >>> linear_state_recall(1, 8, draws=2)
     1.0
     """
-    n = _require_size("linear_state_recall", "n", n, high=MAX_SIZE)
-    d = _require_size("linear_state_recall", "d", d, high=MAX_WIDTH)
-    draws = _require_size("linear_state_recall", "draws", draws, high=MAX_READS)
     rng = random.Random(seed)
     right = 0
     for _ in range(draws):
@@ -4150,6 +4143,9 @@ def linear_state_recall(n, d, draws=40, seed=LINEAR_SEED):
 def linear_section(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
     """Return linear_rows, and the d x d state's recall at n = d and 2d beside
     exact_recall's for a d-number state."""
+    sizes = _require_sizes("linear_section", "size", sizes, high=MAX_QUADRATIC_N)
+    d = _require_size("linear_section", "d", d, high=MAX_WIDTH)
+    chunk = _require_size("linear_section", "chunk", chunk, high=MAX_QUADRATIC_N)
     return {"forms": linear_rows(sizes, d, chunk, seed),
             "recall": [{"n": n, "d": d, "draws": LINEAR_DRAWS,
                         "matrix": linear_state_recall(n, d, LINEAR_DRAWS, seed=seed),
@@ -4247,6 +4243,20 @@ def _require_size(func, name, n, low=1, high=MAX_SIZE):
     return n
 
 
+def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
+    """Return values as a list if it holds at least one int, each from low to high."""
+    values = list(values)
+    if not values:
+        raise ValueError(f"{func} requires at least one {name}")
+    return [_require_size(func, name, v, low, high) for v in values]
+
+
+def _require_counts(func, **counts):
+    """Raise ValueError unless every count is an int >= 0 (a size in bytes, say)."""
+    for name, n in counts.items():
+        _require_size(func, name, n, low=0, high=math.inf)
+
+
 def _ceil_div(n, k):
     """Return ceil(n / k) for ints, exactly.
 
@@ -4268,7 +4278,7 @@ def seed_input(n):
     >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
     True
     """
-    return _seed_chunk(0, _require_size("seed_input", "n", n, low=0))
+    return _seed_chunk(0, n)
 
 
 def _seed_chunk(start, stop):
@@ -4291,7 +4301,6 @@ def uniform_inputs(n, rng, low=-1.0, high=1.0):
     >>> xs == [rng.uniform(-1.0, 1.0) for _ in range(1_000)]
     True
     """
-    n = _require_size("uniform_inputs", "n", n, low=0)
     draw, width = rng.random, high - low        # rng.uniform's own formula, inlined
     return [low + width * draw() for _ in range(n)]
 
@@ -4328,7 +4337,7 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
     >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
     [2, 2]
     """
-    _require_size("sample_per_call", "reps", reps, high=MAX_REPS)
+    reps
     timers = [timeit.Timer(f, timer=timer) for f in functions]
     loops, samples = [], []
     if progress:
@@ -4364,8 +4373,6 @@ def spread(samples):
     1.5
     """
     samples = list(samples)
-    if not samples or min(samples) <= 0:
-        raise ValueError("spread requires at least one sample, every one > 0")
     return max(samples) / min(samples)
 
 
@@ -4395,7 +4402,7 @@ def format_seconds(seconds):
     >>> format_seconds(0.0)
     '< 1 ns'
     """
-    return _scaled("format_seconds", seconds, SECOND_UNITS) or "< 1 ns"
+    return _scaled(seconds, SECOND_UNITS) or "< 1 ns"
 
 
 def format_bytes(size):
@@ -4408,23 +4415,21 @@ def format_bytes(size):
     >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
     '0.977 GiB'
     """
-    return _scaled("format_bytes", size, BYTE_UNITS) or f"{size} B"
+    return _scaled(size, BYTE_UNITS) or f"{size} B"
 
 
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
-    return _scaled("_format_count", x, COUNT_UNITS) or str(x)
+    return _scaled(x, COUNT_UNITS) or str(x)
 
 
-def _scaled(func, value, units):
+def _scaled(value, units):
     """Return value in the largest of `units` ((suffix, scale), largest first) in
     which it reads 1 or more, with three significant digits; None if it is
     below every unit. The value is scaled as an exact Decimal, so it is
     rounded once. Where it would read 1000 or more in one unit and below 1 in
     the next larger (binary units: 1000 KiB), it reads in the larger: 0.977 MiB.
     """
-    if not 0 <= value < math.inf:
-        raise ValueError(f"{func} requires a finite value >= 0, got {value!r}")
     exact = decimal.Decimal(value if isinstance(value, int) else float(value))
     larger = None
     for suffix, scale in units:
@@ -4856,9 +4861,6 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
     left, top, width, height = box
     fig.line(left, top + height, left + width, top + height)
     fig.line(left, top, left, top + height)
-    if len(series) > len(MARKERS):
-        raise ValueError(f"_chart draws at most {len(MARKERS)} series, one style each; "
-                         f"got {len(series)}")
     ticks = _ticks(x_axis)
     for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
         x = _position(value, x_axis, left, width)

@@ -110,7 +110,7 @@ def source_facts():
     docstrings = {id(_docstring(body))}
     for statement in body:
         target = statement.targets[0] if isinstance(statement, ast.Assign) else None
-        glossary = getattr(target, "id", None) == "GLOSSARY"
+        glossary = getattr(target, "id", None) in ("GLOSSARY", "__all__")
         names = set()
         for node in ast.walk(statement):            # a definition before its docstring
             if isinstance(node, ast.Name):

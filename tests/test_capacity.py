@@ -12,10 +12,8 @@ from tests.support import HUGE, close
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "predicted_recall": [((0, 64), {}), ((4, 0), {})],
-    "exact_recall": [((0, 64), {}), ((4, 0), {}), ((HUGE, 64), {})],
-    "recall_draw": [((HUGE, 64, random.Random(0)), {})],
-    "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0})],
+    "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0}), ((), {"d": 0}),
+                      ((), {"sizes": ()}), ((), {"sizes": (HUGE,)})],
 }
 
 

@@ -95,13 +95,6 @@ class TestAxes(unittest.TestCase):
         self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1e3", "1e4", "1e5"])
         self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
 
-    def test_a_chart_refuses_more_series_than_styles(self):
-        fig = main.Figure("t")
-        axis = main.Axis("", False, 0.0, 1.0)
-        too_many = [(str(k), [(0.5, 0.5)]) for k in range(len(main.MARKERS) + 1)]
-        with self.assertRaisesRegex(ValueError, "at most"):
-            main._chart(fig, main.CHART_BOX, too_many, axis, axis)
-
 
 class TestSvgOption(unittest.TestCase):
     def test_an_unusable_directory_is_one_line_and_status_1(self):

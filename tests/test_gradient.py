@@ -11,11 +11,8 @@ from tests.support import HUGE, close, random_floats, run_section
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "attention_weight": [((0,), {})],
     "gradient_rows": [((1,), {}), ((HUGE,), {}), ((10, 0, (10,)), {}), ((10, 0, (-1,)), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"input_gradients"}
 
 
 def central_difference(f, xs, index, eps=1e-6):

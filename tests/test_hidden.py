@@ -8,17 +8,16 @@ import random
 import unittest
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, close, random_floats, run_main
+from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "hidden_weights": [((0,), {}), ((HUGE,), {})],
+    "hidden_weights": [((0,), {}), ((HUGE,), {}), ((4,), {"decay": NAN})],
     "rnn_style_vector": [(([1.0], 0), {}), (([1.0], HUGE), {})],
-    "hidden_rows": [(((1,), 0), {}), (((1,), HUGE), {}), (((1,), 1, 0), {})],
+    "hidden_rows": [(((1,), 0), {}), (((1,), HUGE), {}), (((1,), 1, 0), {}), (((),), {}),
+                    (((0,),), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"combine_madds"}
 
 
 def reference_vector_rnn(xs, A, b):

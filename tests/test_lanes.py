@@ -9,14 +9,9 @@ from tests.support import HUGE, close, random_floats
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "lane_steps": [((0, 2), {}), ((4, 0), {})],
-    "simulate_reduction": [(([], 4), {}), (([1.0], 0), {})],
-    "rnn_step_steps": [((0, 1, 1), {}), ((1, 1, 0), {})],
-    "simulate_rnn_step": [((HUGE, 2, 8), {}), ((2, HUGE, 8), {})],
-    "lanes_section": [((), {"simulated_n": 0}), ((), {"simulated_n": HUGE})],
+    "lanes_section": [((), {"simulated_n": 0}), ((), {"simulated_n": HUGE}),
+                      ((), {"sizes": (0,)}), ((), {"lane_counts": (0,)})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"lanes_rows"}
 
 
 class TestLaneSteps(unittest.TestCase):

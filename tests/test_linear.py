@@ -10,14 +10,11 @@ from tests.support import HUGE, close
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "linear_rows": [((), {"sizes": (0,)}), ((), {"sizes": (HUGE,)}), ((), {"d": HUGE}),
-                    ((), {"sizes": ()}), ((), {"chunk": 0})],
-    "linear_state_recall": [((0, 4), {}), ((4, HUGE), {}), ((4, 4), {"draws": 0})],
-    "linear_section": [((), {"sizes": ()})],
+    "linear_section": [((), {"sizes": ()}), ((), {"d": 0}), ((), {"chunk": HUGE})],
+    **{name: [(([[1.0, 1.0]], [[1.0]], [[1.0]]), {})]       # queries and keys of two widths
+       for name in ("linear_attention_parallel", "linear_attention_recurrent",
+                    "linear_attention_chunked")},
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"linear_attention_parallel", "linear_attention_recurrent",
-                "linear_attention_chunked"}
 
 
 def direct(qs, ks, vs):
@@ -86,9 +83,7 @@ class TestLinearEdges(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "chunk"):
                 main.linear_attention_chunked(q, q, q, chunk=chunk)
             with self.assertRaisesRegex(ValueError, "chunk"):
-                main.linear_rows(sizes=(4,), chunk=chunk)
-        with self.assertRaises(ValueError):
-            main.linear_rows(sizes=())
+                main.linear_section(sizes=(4,), chunk=chunk)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from tests.support import AWKWARD_LENGTHS, HUGE, INF, NAN, close, random_floats,
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "rnn_states": [(([1.0], [0.9, 0.9]), {}), (([1.0], INF), {})],
     "linear_recurrence_scan": [(([1.0, 2.0], [0.9]), {}), (([1.0], NAN), {})],
     "ssm_check": [((0,), {}), ((HUGE,), {})],
 }

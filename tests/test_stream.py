@@ -10,10 +10,11 @@ from tests.support import HUGE, close
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
-    "stream_rows": [(((0,),), {}), (((HUGE,),), {}), (((8,), HUGE), {})],
+    "stream_rows": [(((0,),), {}), (((HUGE,),), {}), (((8,), HUGE), {}), (((),), {}),
+                    (((8,), 8, 0), {})],
+    "kv_cache_bytes": [((-1, 1, 1, 1), {}), ((1, 1, 1, 1, -2), {})],
+    "ssm_state_bytes": [((-1, 1, 1), {}), ((1, 1, 1), {"d_conv": -4})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"kv_cache_bytes", "ssm_state_bytes", "stream_models", "object_bytes"}
 
 
 # Measured in a child process started as this file is imported, while the other

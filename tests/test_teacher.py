@@ -12,9 +12,6 @@ from tests.support import HUGE
 BAD_CALLS = {
     "teacher_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
-NO_BAD_INPUT = {"attention_training", "attention_generating", "tanh_training", "tanh_generating",
-                "scan_training", "scan_generating"}
 
 
 _ROWS = {}
