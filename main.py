@@ -4650,18 +4650,23 @@ def _catch_stop_signals():
     """Make SIGTERM and SIGHUP raise _Signalled, but leave one that this
     process inherited as ignored (nohup) ignored; return the handlers they had."""
     import signal
-
-    def stop(signum, frame):
-        raise _Signalled(signum)
-
-    return {signum: signal.signal(signum, stop) for signum in _stop_signals()
+    return {signum: signal.signal(signum, _stop) for signum in _stop_signals()
             if signal.getsignal(signum) is not signal.SIG_IGN}
+
+
+def _stop(signum, frame):
+    """The first Ctrl-C, SIGTERM or SIGHUP: ignore any more from now on, so
+    that none cuts the way out short, and unwind (exit status 128 + signum)."""
+    import signal
+    _ignore_stop_signals()
+    raise KeyboardInterrupt if signum == signal.SIGINT else _Signalled(signum)
 
 
 def _restore_handlers(handlers):
     import signal
     for signum, handler in handlers.items():
-        signal.signal(signum, handler)
+        if signal.getsignal(signum) is not signal.SIG_IGN:     # not on the way out
+            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager
@@ -6105,6 +6110,7 @@ def render_terms(glossary=GLOSSARY):
 # The sections, their options and their defaults are declared in SECTIONS.
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 100                 # how many values a list option (--sizes, --widths) takes
+MAX_FOLDERS = 256               # how deep --svg's directory may lie
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
@@ -6211,6 +6217,13 @@ def _given(name, opts=None):
 def _parse_directory(text):
     if not text:
         raise ValueError("an empty directory name")
+    try:
+        depth = os.path.abspath(text).count(os.sep)
+    except OSError:                     # os.getcwd(): the working directory was removed
+        raise ValueError("the working directory no longer exists: give an absolute path") \
+            from None
+    if depth > MAX_FOLDERS:
+        raise ValueError(f"{depth:,} folders deep: at most {MAX_FOLDERS}")
     return text
 
 
@@ -6372,9 +6385,13 @@ def _write(stream, text):
         raise _OutputError("the output is closed")
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
-        text.encode(encoding)
-    except UnicodeEncodeError:
+        data = text.encode(encoding)
+    except UnicodeError:                # a character it lacks, or a codec that encodes nothing
         text = text.translate(ASCII_SPELLINGS).encode("ascii", "replace").decode("ascii")
+        try:
+            data = text.encode(encoding)
+        except UnicodeError:            # PYTHONIOENCODING=undefined: the bytes, as ASCII
+            data = text.encode("ascii")
     try:
         fd = _file_descriptor(stream)
         if fd is None:
@@ -6382,7 +6399,7 @@ def _write(stream, text):
             stream.flush()
         else:
             stream.flush()
-            _write_all(fd, text.encode(encoding))
+            _write_all(fd, data)
     except BrokenPipeError:
         raise
     except (OSError, ValueError) as exc:     # ENOSPC, EBADF; ValueError: a closed file
@@ -6484,8 +6501,11 @@ def main(argv=None):
     130 on Ctrl-C; 143 and 129 on SIGTERM and SIGHUP while worker processes
     run (which end with this one).
     """
+    import signal
     prog = _program_name()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stop)     # a second Ctrl-C is ignored, never a traceback
     try:
         if argv[:1] == ["terms"]:
             _write(sys.stdout, (render_term(" ".join(argv[1:])) if argv[1:] else

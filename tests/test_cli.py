@@ -447,6 +447,11 @@ class TestSubprocess(unittest.TestCase):
         self.assertEqual(err.splitlines(),
                          ["main.py: error: cannot write output: No space left on device"])
 
+    def test_an_output_codec_that_encodes_nothing_gets_plain_ascii(self):
+        status, out, err = self.run_python(MAIN, "depth", PYTHONIOENCODING="undefined")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("=== serial-depth comparison ===", out)
+
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.
         child = subprocess.Popen([sys.executable, "main.py", "depth", "scan"], cwd=ROOT,

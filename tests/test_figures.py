@@ -5,6 +5,7 @@ current for the sections that measure no time."""
 
 import math
 import os
+import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -97,6 +98,21 @@ class TestAxes(unittest.TestCase):
 
 
 class TestSvgOption(unittest.TestCase):
+    def test_a_path_too_deep_or_relative_to_a_removed_folder_is_one_line(self):
+        status, out, err = run_main("depth", "--svg", "a/" * 2_000)
+        self.assertEqual((status, out, err.count("\n")), (2, "", 1))
+        self.assertIn("folders deep: at most 256", err)
+        here, gone = os.getcwd(), tempfile.mkdtemp()
+        os.chdir(gone)
+        os.rmdir(gone)
+        try:
+            status, out, err = run_main("depth", "--svg", "figures")
+        finally:
+            os.chdir(here)
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("the working directory no longer exists", err)
+
+
     def test_an_unusable_directory_is_one_line_and_status_1(self):
         status, out, err = run_main("depth", "--svg", os.path.join(main.__file__, "figures"))
         self.assertEqual((status, out), (1, ""))

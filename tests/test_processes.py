@@ -46,13 +46,13 @@ def python(code, *args, **kwargs):
 class TestEndings(unittest.TestCase):
     """Two busy workers, then a signal: the program and its workers end at once."""
 
-    def end(self, *signals, prefix=()):
+    def end(self, *signals, prefix=(), gap=0.02):
         child = subprocess.Popen([*prefix, sys.executable, "-c", BUSY], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         workers = [int(pid) for pid in child.stdout.readline().split()[1:]]
         self.assertEqual(len(workers), 2)
         for k, signum in enumerate(signals):
-            time.sleep(0.02 * (k > 0))
+            time.sleep(gap * (k > 0))
             child.send_signal(signum)
         try:
             out, err = child.communicate(timeout=10)
@@ -68,6 +68,9 @@ class TestEndings(unittest.TestCase):
         self.assertEqual(self.end(signal.SIGTERM), (143, ""))
         self.assertEqual(self.end(signal.SIGHUP), (129, ""))
 
+    def test_three_signals_at_once_end_it_as_the_first_says_without_a_traceback(self):
+        self.assertEqual(self.end(signal.SIGTERM, signal.SIGINT, signal.SIGHUP, gap=0), (143, ""))
+
     def test_workers_of_a_parent_killed_outright_end_within_a_second(self):
         self.assertEqual(self.end(signal.SIGKILL)[0], -signal.SIGKILL)
 
@@ -78,14 +81,18 @@ class TestEndings(unittest.TestCase):
 
 @unittest.skipUnless(os.name == "posix", "POSIX signals and pipes")
 class TestOutput(unittest.TestCase):
-    def test_sigterm_while_a_figure_is_written_leaves_no_temporary_file(self):
+    def test_signals_while_a_figure_is_written_leave_no_temporary_file(self):
+        # SIGTERM between the temporary file and its rename, then two more at once
         folder = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, folder)
         child = python("import os, signal, sys, main\n"
-                       "os.replace = lambda *_: os.kill(os.getpid(), signal.SIGTERM)\n"
+                       "def storm(*_):\n"
+                       "    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):\n"
+                       "        os.kill(os.getpid(), signum)\n"
+                       "os.replace = storm\n"
                        "sys.exit(main.main(sys.argv[1:]))", "depth", "--svg", folder)
-        child.communicate(timeout=30)
-        self.assertEqual(child.returncode, 143)
+        out, err = child.communicate(timeout=30)
+        self.assertEqual((child.returncode, err), (143, b""))
         self.assertEqual(os.listdir(folder), [])
 
     @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc")
