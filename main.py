@@ -4665,7 +4665,7 @@ def _stop(signum, frame):
 def _restore_handlers(handlers):
     import signal
     for signum, handler in handlers.items():
-        if signal.getsignal(signum) is not signal.SIG_IGN:     # not on the way out
+        if signal.getsignal(signum) is not _ignored:           # not on the way out
             signal.signal(signum, handler)
 
 
@@ -6556,10 +6556,16 @@ def main(argv=None):
 
 def _ignore_stop_signals():
     """Ignore Ctrl-C, SIGTERM and SIGHUP from now on: the program is ending
-    because of one, and another must not cut short its way out."""
+    because of one, and another must not cut short its way out. A handler
+    that does nothing, not SIG_IGN: a signal already on its way to Python's
+    handler would then raise OSError ("ignored due to race condition")."""
     import signal
     for signum in (signal.SIGINT, *_stop_signals()):
-        signal.signal(signum, signal.SIG_IGN)
+        signal.signal(signum, _ignored)
+
+
+def _ignored(signum, frame):
+    pass
 
 
 class _Progress:
