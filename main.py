@@ -5494,36 +5494,39 @@ CHECK_FORGED = "wrote to the grader's channel, or sent what is not an answer"
 
 def _end_descendants(keep):
     """Kill every process descended from this one (but keep's, and those
-    there before check began) until none is left: Linux, where /proc tells."""
+    there before check began) and reap this process's own, until none is
+    left: Linux, where /proc tells."""
     import signal
     for _ in range(100):
-        found = _descendants(keep)
-        for pid in found:
+        live, mine = _descendants(keep)
+        for pid in live:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-        for pid in found:               # reap those that are this process's own
+        for pid in mine:                # dead or dying: killed, or orphans given to us
             with contextlib.suppress(OSError):
-                os.waitpid(pid, os.WNOHANG)
-        if not found:
+                os.waitpid(pid, 0)
+        if not live:
             return
 
 
 def _descendants(keep):
-    """Return the live descendants of this process, but the subtrees of keep
-    and of _BEFORE_CHECK (empty where there is no /proc)."""
-    parents = {}
+    """Return (the live descendants of this process, its own children, dead
+    or alive), but the subtrees of keep and of _BEFORE_CHECK (empty where
+    there is no /proc)."""
+    parents, dead = {}, set()
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
         with contextlib.suppress(OSError, IndexError, ValueError), \
                 open(f"/proc/{entry}/stat", "rb") as f:
             fields = f.read().rsplit(b")", 1)[1].split()
-            if fields[0] != b"Z":                   # a zombie is only to be reaped
-                parents[int(entry)] = int(fields[1])
+            parents[int(entry)] = int(fields[1])
+            if fields[0] == b"Z":
+                dead.add(int(entry))
     found, frontier, left_out = set(), {os.getpid()}, {*keep, *_BEFORE_CHECK}
     while frontier:
         frontier = {pid for pid, parent in parents.items()
                     if parent in frontier and pid not in left_out} - found
         found |= frontier
-    return found
+    return found - dead, {pid for pid in found if parents[pid] == os.getpid()}
 
 
 _BEFORE_CHECK = set()           # this process's descendants when check began
@@ -5557,7 +5560,7 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     if _prctl() is not None:
         _prctl()(36, 1, 0, 0, 0)        # PR_SET_CHILD_SUBREAPER: orphans come here
     _BEFORE_CHECK.clear()
-    _BEFORE_CHECK.update(_descendants(()))
+    _BEFORE_CHECK.update(_descendants(())[1])
     handlers, grader, file, graded = _catch_stop_signals(), None, None, {}
     prints = tempfile.TemporaryFile()   # what the grading processes print, one after another
     try:
