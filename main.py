@@ -4665,7 +4665,7 @@ def _stop(signum, frame):
 def _restore_handlers(handlers):
     import signal
     for signum, handler in handlers.items():
-        if signal.getsignal(signum) is not _ignored:           # not on the way out
+        if not _STOPPING:               # on the way out, the stop signals stay ignored
             signal.signal(signum, handler)
 
 
@@ -4681,7 +4681,8 @@ def _signals_held():
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        if not _STOPPING:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 # ============================================================================
@@ -6559,12 +6560,20 @@ def main(argv=None):
 
 def _ignore_stop_signals():
     """Ignore Ctrl-C, SIGTERM and SIGHUP from now on: the program is ending
-    because of one, and another must not cut short its way out. A handler
-    that does nothing, not SIG_IGN: a signal already on its way to Python's
-    handler would then raise OSError ("ignored due to race condition")."""
+    because of one, and another must not cut short its way out. Each is
+    blocked, and given a handler that does nothing for one already on its
+    way: with SIG_IGN, Python would complain of a race; with its own
+    handler only, the interpreter's last steps would let one kill it."""
     import signal
+    global _STOPPING
+    _STOPPING = True
     for signum in (signal.SIGINT, *_stop_signals()):
         signal.signal(signum, _ignored)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_stop_signals()})
+
+
+_STOPPING = False               # set once a stop signal has come: the program is ending
 
 
 def _ignored(signum, frame):

@@ -41,16 +41,22 @@ def close(a, b, rel=1e-9, scale=1.0):
 
 def run_main(*argv):
     """Run main.main(argv) in this process; return (status, stdout, stderr). The
-    signal handlers main() changes on its way out after a signal are restored."""
+    signal handlers and mask main() changes on its way out after a signal are
+    restored."""
     out, err = io.StringIO(), io.StringIO()
     signals = [signal.SIGINT] + main._stop_signals()
     handlers = [signal.getsignal(signum) for signum in signals]
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") \
+        else None
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = main.main(list(argv))
     finally:
+        main._STOPPING = False
         for signum, handler in zip(signals, handlers):
             signal.signal(signum, handler)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     return status, out.getvalue(), err.getvalue()
 
 

@@ -44,41 +44,58 @@ def python(code, *args, **kwargs):
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "workers that die with their parent")
 class TestEndings(unittest.TestCase):
-    """Two busy workers, then a signal: the program and its workers end at once."""
+    """Two busy workers, then signals: the program and its workers end at once.
+    The six programs run side by side; each test reads its own."""
 
-    def end(self, *signals, prefix=(), gap=0.02):
-        child = subprocess.Popen([*prefix, sys.executable, "-c", BUSY], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        workers = [int(pid) for pid in child.stdout.readline().split()[1:]]
-        self.assertEqual(len(workers), 2)
-        for k, signum in enumerate(signals):
-            time.sleep(gap * (k > 0))
-            child.send_signal(signum)
-        try:
-            out, err = child.communicate(timeout=10)
-        finally:
-            child.kill()
-        self.assertTrue(gone_within(workers, 1.0))
-        return child.returncode, err.decode()
+    # name: (the signals, 20 ms apart unless `at once`, and a command before python)
+    ENDINGS = {"ctrl-c twice": ([signal.SIGINT, signal.SIGINT], ()),
+               "sigterm": ([signal.SIGTERM], ()), "sighup": ([signal.SIGHUP], ()),
+               "at once": ([signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ()),
+               "killed outright": ([signal.SIGKILL], ()),
+               "nohup": ([signal.SIGHUP, signal.SIGTERM], ("nohup",))}
+
+    @classmethod
+    def setUpClass(cls):
+        children = {name: subprocess.Popen([*prefix, sys.executable, "-c", BUSY], cwd=ROOT,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    for name, (_, prefix) in cls.ENDINGS.items()}
+        workers = {name: [int(pid) for pid in child.stdout.readline().split()[1:]]
+                   for name, child in children.items()}
+        for name, child in children.items():
+            for k, signum in enumerate(cls.ENDINGS[name][0]):
+                time.sleep(0.02 * (k > 0 and name != "at once"))
+                child.send_signal(signum)
+        cls.ended = {}
+        for name, child in children.items():
+            try:
+                _, err = child.communicate(timeout=10)
+            finally:
+                child.kill()
+            cls.ended[name] = (child.returncode, err.decode(), len(workers[name]),
+                               gone_within(workers[name], 1.0))
+
+    def ending(self, name):
+        status, err, workers, gone = self.ended[name]
+        self.assertEqual((workers, gone), (2, True), name)
+        return status, err
 
     def test_ctrl_c_twice_ends_the_workers_and_exits_130(self):
-        self.assertEqual(self.end(signal.SIGINT, signal.SIGINT), (130, ""))
+        self.assertEqual(self.ending("ctrl-c twice"), (130, ""))
 
     def test_sigterm_and_sighup_end_the_workers_and_exit_128_plus_the_signal(self):
-        self.assertEqual(self.end(signal.SIGTERM), (143, ""))
-        self.assertEqual(self.end(signal.SIGHUP), (129, ""))
+        self.assertEqual(self.ending("sigterm"), (143, ""))
+        self.assertEqual(self.ending("sighup"), (129, ""))
 
     def test_three_signals_at_once_end_it_as_the_first_handled_says_without_a_traceback(self):
-        status, err = self.end(signal.SIGTERM, signal.SIGINT, signal.SIGHUP, gap=0)
+        status, err = self.ending("at once")
         self.assertIn(status, (129, 130, 143))
         self.assertEqual(err, "")
 
     def test_workers_of_a_parent_killed_outright_end_within_a_second(self):
-        self.assertEqual(self.end(signal.SIGKILL)[0], -signal.SIGKILL)
+        self.assertEqual(self.ending("killed outright")[0], -signal.SIGKILL)
 
     def test_a_hangup_under_nohup_is_ignored(self):
-        status, err = self.end(signal.SIGHUP, signal.SIGTERM, prefix=["nohup"])
-        self.assertEqual(status, 143)       # the hangup changed nothing: SIGTERM ended it
+        self.assertEqual(self.ending("nohup")[0], 143)     # SIGTERM ended it, not the hangup
 
 
 @unittest.skipUnless(os.name == "posix", "POSIX signals and pipes")
