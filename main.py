@@ -913,7 +913,8 @@ def rnn_states(xs, decay=0.9):
     """
     xs = list(xs)
     states = []
-    for a, x in zip(_decays("rnn_states", decay, len(xs)), xs):
+    decays = decay if isinstance(decay, collections.abc.Iterable) else itertools.repeat(decay)
+    for a, x in zip(decays, xs):
         states.append(a * states[-1] + x if states else x)
     return states
 

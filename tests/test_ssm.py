@@ -73,12 +73,10 @@ class TestLinearRecurrenceScan(unittest.TestCase):
         with self.assertRaisesRegex(ValueError,
                                     "linear_recurrence_scan requires one decay per input"):
             main.linear_recurrence_scan([1.0, 2.0], [0.9])
-        with self.assertRaisesRegex(ValueError, "rnn_states requires one decay per input"):
-            main.rnn_states([1.0], [0.9, 0.9])
 
-    def test_an_infinite_decay_is_an_error_for_every_form_of_the_recurrence(self):
-        # 0 * inf is nan, so no h_0 = 0 exists to start from: all three refuse alike.
-        for func in (main.rnn_style, main.rnn_states, main.linear_recurrence_scan):
+    def test_an_infinite_decay_is_an_error_for_both_public_forms(self):
+        # 0 * inf is nan, so no h_0 = 0 exists to start from: both refuse alike.
+        for func in (main.rnn_style, main.linear_recurrence_scan):
             for decay in (float("inf"), float("nan")):
                 with self.assertRaisesRegex(ValueError, "requires a finite decay"):
                     func([1.0, 2.0], decay)
