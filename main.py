@@ -4592,10 +4592,10 @@ class WorkerPool:
         """Kill every worker; restore the signal handlers."""
         import multiprocessing
         with _signals_held():
-            self.executor.shutdown(wait=False, cancel_futures=True)
             workers = multiprocessing.active_children()
             for process in workers:
                 process.kill()
+            self.executor.shutdown(wait=True, cancel_futures=True)  # its thread reaps them
             for process in workers:
                 process.join()
             _restore_handlers(self.handlers)
