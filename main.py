@@ -45,7 +45,6 @@ import contextlib
 import decimal
 import errno
 import functools
-import io
 import itertools
 import math
 import operator

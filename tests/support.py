@@ -1,10 +1,8 @@
 """Shared inputs and references for the tests: awkward lengths, fixed-seed
-inputs, a fake clock, the contract every inclusive scan meets, running the
-command line in this process, patching, and the facts read off main.py."""
+inputs, a fake clock, the contract every inclusive scan meets, and running
+the command line in this process."""
 
-import ast
 import contextlib
-import functools
 import importlib
 import io
 import itertools
@@ -13,7 +11,6 @@ import math
 import operator
 import os
 import random
-import re
 import signal
 import time
 
@@ -102,54 +99,6 @@ def run_section(test, name, *options):
     return main.SECTIONS[name].render(data), data
 
 
-@functools.lru_cache(maxsize=None)
-def source_facts():
-    """Return what the tests read off main.py's source, from one parse: each
-    top-level statement's first line, the function or class it defines, the
-    section it registers (SECTIONS["name"] = ...) and every name it uses; the
-    modules it imports; and, lowercased, every string constant but the
-    docstrings and the glossary's, and the acronyms in them (two capitals or
-    more)."""
-    with open(MAIN_PY, encoding="utf-8") as f:
-        body = ast.parse(f.read()).body
-    statements, imports, strings = [], set(), []
-    docstrings = {id(_docstring(body))}
-    for statement in body:
-        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
-        glossary = getattr(target, "id", None) in ("GLOSSARY", "__all__")
-        names = set()
-        for node in ast.walk(statement):            # a definition before its docstring
-            if isinstance(node, ast.Name):
-                names.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                docstrings.add(id(_docstring(node.body)))
-            elif isinstance(node, ast.Import):
-                imports.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                imports.add(node.module.split(".")[0])
-            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                  and id(node) not in docstrings and not glossary):
-                strings.append(node.value)
-        registers = (isinstance(target, ast.Subscript) and getattr(target.value, "id", None)
-                     == "SECTIONS")
-        statements.append({
-            "line": statement.lineno,
-            "function": statement.name if isinstance(statement, ast.FunctionDef) else None,
-            "class": statement.name if isinstance(statement, ast.ClassDef) else None,
-            "registers": ast.literal_eval(target.slice) if registers else None,
-            "uses": sorted(names)})
-    text = " ".join(strings)
-    return {"statements": statements, "imports": sorted(imports), "strings": text.lower(),
-            "acronyms": sorted(set(re.findall(r"(?<![\w#-])[A-Z]{2,}[0-9]*(?![\w-])", text)))}
-
-
-def _docstring(body):
-    """Return the constant that is the docstring of a body of statements, or None."""
-    first = body[0] if body else None
-    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
-                                                                       ast.Constant) else None
-
-
 def gathered(name):
     """Return the table `name` (a dict or a set) of every test file, merged into
     one dict: each part's test file holds its own part's rows. A key found in
@@ -163,27 +112,6 @@ def gathered(name):
                 raise AssertionError(f"{file} names {sorted(twice)} again in {name}")
             merged.update(dict.fromkeys(table) if isinstance(table, set) else table)
     return merged
-
-
-@contextlib.contextmanager
-def patched(target, **values):
-    """Within the with block, give target's attributes (its keys, if target is a
-    dict) the values; restore them after, whatever happens (a key the dict did
-    not have is removed)."""
-    is_dict = isinstance(target, dict)
-    put = target.__setitem__ if is_dict else functools.partial(setattr, target)
-    saved = {name: target[name] if is_dict else getattr(target, name) for name in values
-             if not is_dict or name in target}
-    try:
-        for name, value in values.items():
-            put(name, value)
-        yield target
-    finally:
-        for name in values:
-            if name in saved:
-                put(name, saved[name])
-            else:
-                del target[name]
 
 
 def raising(exception):

@@ -12,9 +12,10 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 import main
-from tests.support import MAIN_PY, ROOT, child_env, patched, raising, run_main
+from tests.support import MAIN_PY, ROOT, child_env, raising, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -36,7 +37,7 @@ class TestSections(unittest.TestCase):
         self.assertIn("python main.py all", out)
 
     def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
-        with patched(main, _build_parser=raising(AssertionError("a parser was built"))):
+        with mock.patch.object(main, "_build_parser", raising(AssertionError("a parser"))):
             bare = vars(main._parse_args([], "main.py"))
         self.assertEqual(bare, vars(main._parse_args(["--"], "main.py")))    # parsed: nothing
 
@@ -60,7 +61,7 @@ class TestSections(unittest.TestCase):
         calls = []
         depth = main.SECTIONS["depth"]
         counted = depth._replace(compute=lambda opts: calls.append(1) or depth.compute(opts))
-        with patched(main.SECTIONS, depth=counted):
+        with mock.patch.dict(main.SECTIONS, depth=counted):
             status, out, _ = run_main("depth", "scan", "depth", "depth")
         self.assertEqual((status, len(calls)), (0, 1))
         self.assertEqual(out.count("=== serial-depth"), 1)
@@ -296,7 +297,7 @@ class TestAPartInOnePlace(unittest.TestCase):
     run time, the toy part gets everything else without another edit."""
 
     def run_toy(self, *argv):
-        with patched(main.SECTIONS, toy=toy_section()):
+        with mock.patch.dict(main.SECTIONS, toy=toy_section()):
             return run_main(*argv)
 
     def test_it_runs_alone_in_all_and_as_json(self):
@@ -306,7 +307,7 @@ class TestAPartInOnePlace(unittest.TestCase):
         self.assertIn("4", out)
         status, out, _ = self.run_toy("depth", "toy", "--json")
         self.assertEqual(json.loads(out)["toy"], [{"k": k, "square": k * k} for k in (1, 2, 3)])
-        with patched(main, _run=lambda opts, prog: print(opts.sections) or 0):
+        with mock.patch.multiple(main, _run=lambda opts, prog: print(opts.sections) or 0):
             self.assertIn("'toy'", self.run_toy("all")[1])
         self.assertNotIn("toy", main.SECTIONS)                  # and it is gone again
 
@@ -366,7 +367,8 @@ class TestProgress(unittest.TestCase):
             time.sleep(0.3)             # the timer ticks every 0.25 s
             return main.depth_rows()
         slow_depth = main.SECTIONS["depth"]._replace(compute=slow)
-        with patched(main.SECTIONS, depth=slow_depth), patched(main, PROGRESS_AFTER=0.0):
+        with mock.patch.dict(main.SECTIONS, depth=slow_depth), \
+                mock.patch.object(main, "PROGRESS_AFTER", 0.0):
             status, out, err = run_main("depth")
         self.assertEqual(status, 0)
         self.assertEqual(err, "main.py: depth: 0 s so far; 0 of 2 naps\n")
@@ -399,7 +401,7 @@ class TestOutput(unittest.TestCase):
                 raise OSError(28, "No space left on device")
 
         err = io.StringIO()
-        with patched(sys, stdout=Full(), stderr=err):
+        with mock.patch.multiple(sys, stdout=Full(), stderr=err):
             self.assertEqual(main.main(["depth"]), 1)
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: No space left on device\n")
@@ -407,8 +409,9 @@ class TestOutput(unittest.TestCase):
     def test_no_stdout_is_one_line_and_status_1_before_any_work(self):
         # `python main.py train >&-` must not train for a minute first.
         err = io.StringIO()
-        with patched(sys, stdout=None, stderr=err), patched(main.SECTIONS, train=main.SECTIONS[
-                "train"]._replace(compute=raising(AssertionError("trained")))):
+        untrained = main.SECTIONS["train"]._replace(compute=raising(AssertionError("trained")))
+        with mock.patch.multiple(sys, stdout=None, stderr=err), \
+                mock.patch.dict(main.SECTIONS, train=untrained):
             self.assertEqual(main.main(["train"]), 1)
         self.assertEqual(err.getvalue(),
                          "main.py: error: cannot write output: the output is closed\n")

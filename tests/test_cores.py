@@ -7,10 +7,11 @@ section itself runs in a child process started as this file is imported."""
 import json
 import math
 import unittest
+from unittest import mock
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, close, patched, raising, run_main
+from tests.support import HUGE, close, raising, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -167,7 +168,7 @@ class TestCoresSection(unittest.TestCase):
     def setUpClass(cls):
         # N = 4,000, samples as short as the other sections' and a spin a
         # hundredth as long: the fields, not the times, are tested
-        with patched(main, CORES_SAMPLE_SECONDS=main.SAMPLE_SECONDS,
+        with mock.patch.multiple(main, CORES_SAMPLE_SECONDS=main.SAMPLE_SECONDS,
                      CORES_SPIN=main.CORES_SPIN // 100):
             cls.status, out, cls.err = run_main("cores", "--sizes", "4000", "--reps", "1",
                                                 "--json")
@@ -222,7 +223,8 @@ class TestCoresSection(unittest.TestCase):
 
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
         # Two CPUs as far as the section can tell, so that it tries to start processes.
-        with patched(main, _cpu_count=lambda: 2, WorkerPool=raising(OSError("no fork here"))):
+        with mock.patch.multiple(main, _cpu_count=lambda: 2,
+                                 WorkerPool=raising(OSError("no fork here"))):
             status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("not run: processes cannot start here (no fork here)", out)
@@ -235,7 +237,7 @@ class TestCoresSection(unittest.TestCase):
         self.assertIn("=== serial-depth comparison ===", out)
 
     def test_one_cpu_is_said_in_one_line(self):
-        with patched(main, _cpu_count=lambda: 1):
+        with mock.patch.multiple(main, _cpu_count=lambda: 1):
             result = main.cores_section(1_000, 1)
         self.assertFalse(result["available"])
         self.assertEqual(main.render_cores(result).splitlines()[1],

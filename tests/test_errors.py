@@ -4,7 +4,6 @@ what it requires, before doing any work. (A wrong type raises whatever
 TypeError Python raises on its own.) Each test file holds the table of its
 part's functions; gathered here, the tables must cover every public function."""
 
-import os
 import unittest
 
 import main

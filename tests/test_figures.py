@@ -7,10 +7,11 @@ import math
 import os
 import tempfile
 import unittest
+from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, patched, raising, run_main
+from tests.support import ROOT, raising, run_main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -150,7 +151,7 @@ class TestSvgOption(unittest.TestCase):
     def test_an_interrupted_write_leaves_no_temporary_file(self):
         import tempfile
         with tempfile.TemporaryDirectory() as directory:
-            with patched(main.os, replace=raising(KeyboardInterrupt)):
+            with mock.patch.multiple(main.os, replace=raising(KeyboardInterrupt)):
                 with self.assertRaises(KeyboardInterrupt):
                     main._write_figure(directory, "depth", "<svg/>")
             self.assertEqual(os.listdir(directory), [])
@@ -159,7 +160,7 @@ class TestSvgOption(unittest.TestCase):
         import tempfile
         with tempfile.TemporaryDirectory() as directory:
             new = os.path.join(directory, "figures")
-            with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
+            with mock.patch.dict(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
                     compute=raising(KeyboardInterrupt))):
                 status, _, _ = run_main("depth", "--svg", new)
             self.assertEqual((status, os.path.exists(new)), (130, False))  # nothing drawn

@@ -10,12 +10,13 @@ import operator
 import random
 import sys
 import unittest
+from unittest import mock
 from decimal import Decimal
 from fractions import Fraction
 
 import main
 from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, fake_clock,
-                           matmul2, patched, random_floats, random_matrices)
+                           matmul2, random_floats, random_matrices)
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -137,7 +138,7 @@ class TestBenchmark(unittest.TestCase):
         samples = [1.0, 2.0, 5.0, 3.0, 4.0, 0.5]
         clock = fake_clock(samples)
         timed = functools.partial(main.sample_per_call, timer=clock)
-        with patched(main, sample_per_call=timed):
+        with mock.patch.multiple(main, sample_per_call=timed):
             self.assertEqual(main.benchmark(10, reps=3), (1.0, 0.5))
 
     def test_benchmark_real_clock_positive(self):

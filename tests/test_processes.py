@@ -17,9 +17,10 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 import main
-from tests.support import ROOT, alive, gone_within, patched, run_main
+from tests.support import ROOT, gone_within, run_main
 
 # `python main.py depth` whose section is two workers that sleep; it prints
 # their process ids once they are up.
@@ -182,7 +183,8 @@ class TestPool(unittest.TestCase):
         def recording(futures, timeout=None):
             timeouts.append(timeout)
             return real(futures, timeout)
-        with patched(concurrent.futures, wait=recording), patched(main, WAIT_SLICE=0.01):
+        with mock.patch.object(concurrent.futures, "wait", recording), \
+                mock.patch.object(main, "WAIT_SLICE", 0.01):
             with main.WorkerPool(1) as pool:
                 pool.run(time.sleep, [(0.025,)])
         self.assertGreaterEqual(len(timeouts), 2)
@@ -208,7 +210,7 @@ class TestPool(unittest.TestCase):
             held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
             start(process)
 
-        with patched(multiprocessing.process.BaseProcess, start=start_and_look):
+        with mock.patch.multiple(multiprocessing.process.BaseProcess, start=start_and_look):
             with main.WorkerPool(2) as pool:
                 self.assertEqual(pool.run(divmod, [(7, 2)]), [(3, 1)])    # and they run
         self.assertEqual(held, [True, True])
@@ -218,8 +220,9 @@ class TestPool(unittest.TestCase):
     def test_a_stop_signal_exits_128_plus_its_number(self):
         def stopped(opts):
             raise main._Signalled(signal.SIGHUP)
-        with patched(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(compute=stopped)), \
-                patched(main, _ignore_stop_signals=lambda: None):
+        stopping = main.SECTIONS["depth"]._replace(compute=stopped)
+        with mock.patch.dict(main.SECTIONS, depth=stopping), \
+                mock.patch.object(main, "_ignore_stop_signals", lambda: None):
             self.assertEqual(run_main("depth"), (129, "", ""))
 
     def test_a_worker_killed_during_train_is_said_and_the_runs_go_on(self):
@@ -235,7 +238,7 @@ class TestPool(unittest.TestCase):
             def close(self):
                 pass
 
-        with patched(main, TRAIN_CHUNK=2, TRAIN_TEST=20):           # two rounds of 2 steps
+        with mock.patch.multiple(main, TRAIN_CHUNK=2, TRAIN_TEST=20):   # two rounds of 2 steps
             here, lost_here = main.train_models((3,), 4, 1, pool=None)
             there, lost = main.train_models((3,), 4, 1, pool=DyingPool())
         self.assertEqual(lost, "a worker process stopped at step 2; the rest ran in this process")
@@ -244,7 +247,7 @@ class TestPool(unittest.TestCase):
 
     def not_run_lines(self, failure):
         """Run cores and depth with `failure` patched in; return cores' "not run" lines."""
-        with patched(main, _cpu_count=lambda: 2), failure:
+        with mock.patch.multiple(main, _cpu_count=lambda: 2), failure:
             status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("=== serial-depth comparison ===", out)
@@ -260,8 +263,8 @@ class TestPool(unittest.TestCase):
                 raise BlockingIOError(11, "Resource temporarily unavailable")
             start(process)
 
-        self.assertEqual(self.not_run_lines(patched(multiprocessing.process.BaseProcess,
-                                                    start=second_fails)),
+        self.assertEqual(self.not_run_lines(mock.patch.object(
+                             multiprocessing.process.BaseProcess, "start", second_fails)),
                          ["not run: processes cannot start here "
                           "([Errno 11] Resource temporarily unavailable)"])
         self.assertFalse(calls[0].is_alive())
@@ -275,7 +278,7 @@ class TestPool(unittest.TestCase):
                 raise OSError(24, "Too many open files")
             return pipe(*args, **kwargs)
 
-        self.assertEqual(self.not_run_lines(patched(multiprocessing.connection,
+        self.assertEqual(self.not_run_lines(mock.patch.multiple(multiprocessing.connection,
                                                     Pipe=second_fails)),
                          ["not run: processes cannot start here ([Errno 24] Too many open files)"])
 
@@ -284,7 +287,7 @@ class TestOutOfMemory(unittest.TestCase):
     def run_with_scan_out_of_memory(self, *options):
         def fails(opts):
             raise MemoryError
-        with patched(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
+        with mock.patch.dict(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
             return run_main("depth", "scan", "cost", *options)
 
     def test_the_sections_before_are_printed_then_one_line(self):

@@ -5,9 +5,10 @@ program prints, digits and time units aside, so that a sample cannot drift."""
 import os
 import re
 import unittest
+from unittest import mock
 
 import main
-from tests.support import ROOT, patched, run_main
+from tests.support import ROOT, run_main
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
 
@@ -78,7 +79,7 @@ class TestReadmeSamples(unittest.TestCase):
         samples = readme_samples()
         self.assertGreater(len(samples), 30)             # the whole default run
         # two sizes whose ratios differ, as the README's four do: the same wording
-        with patched(main, sample_per_call=fixed_times):
+        with mock.patch.multiple(main, sample_per_call=fixed_times):
             status, out, _ = run_main("--sizes", "1000,2000", "--reps", "1")
         self.assertEqual(status, 0)
         printed = {masked(line) for line in out.splitlines()}

@@ -6,7 +6,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, INF, NAN, close, random_floats, run_section
+from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_section
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).

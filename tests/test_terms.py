@@ -5,7 +5,8 @@ import re
 import unittest
 
 import main
-from tests.support import gathered, run_main, source_facts
+from tests.support import gathered, run_main
+from tests.test_layout import source_facts
 
 # Technical words a learner may not know, as the sections print them (written
 # out here, independently of main.py), and the glossary entry that explains each.

@@ -4,13 +4,13 @@ closed form, and a short training run that lowers every model's loss."""
 
 import json
 import math
-import os
 import random
 import unittest
+from unittest import mock
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, close, patched, run_main
+from tests.support import HUGE, close, run_main
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -124,7 +124,7 @@ EXPECTED = {"tanh_rnn": "0x1.4ec05d7f71bfap-3", "mingru": "0x1.1d691c3f7ff43p-3"
 
 
 def short_section():
-    with patched(main, TRAIN_TEST=20):          # 20 held-out examples do
+    with mock.patch.multiple(main, TRAIN_TEST=20):          # 20 held-out examples do
         return main.train_section(lengths=(3, 4), steps=20, seeds=2, processes=1)
 
 
@@ -182,7 +182,7 @@ class TestTraining(unittest.TestCase):
         self.assertTrue(opening.startswith(f"The tanh RNN {verdict} at T = "), opening)
 
     def test_the_command_line_options_reach_the_training(self):
-        with patched(main, TRAIN_TEST=20, _cpu_count=lambda: 1):
+        with mock.patch.multiple(main, TRAIN_TEST=20, _cpu_count=lambda: 1):
             status, out, err = run_main("train", "--lengths", "3,4", "--steps", "2",
                                         "--seeds", "1", "--json")
         self.assertEqual((status, err), (0, ""))                # short: no notice
@@ -221,7 +221,7 @@ class TestSameOnEveryPython(unittest.TestCase):
         for model, expected in EXPECTED.items():
             params = main.initial_parameters(model)
             moments = ([0.0] * len(params), [0.0] * len(params))
-            with patched(main, TRAIN_TEST=20):
+            with mock.patch.multiple(main, TRAIN_TEST=20):
                 trained = main._train_steps(model, 12, params, moments, 0, 20)[0]
                 self.assertEqual(main.held_out_mse(model, trained, 12).hex(), expected, model)
 
