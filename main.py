@@ -80,34 +80,23 @@ __all__ = [
 # ============================================================================
 
 def rnn_style(xs, decay=0.9):
-    """Return the last hidden state of the recurrence h = decay*h + x, from h = 0.
+    """Return the last state of the recurrence h = decay*h + x, from h = 0.
 
-    Step t needs the h of step t-1, so the loop as written is one chain of N
-    dependent steps: depth N. (This step is linear in h, so part 3 computes
-    the same states by a scan of depth about log2 N.) Exact numbers stay
-    exact; an empty xs returns h = 0.
+    Each step needs the h of the step before: a chain of len(xs) steps.
 
     >>> rnn_style([1.0, 1.0, 1.0])          # 1 + 0.9 + 0.81
     2.71
-    >>> from fractions import Fraction
-    >>> rnn_style([Fraction(1)] * 3, Fraction(9, 10))
-    Fraction(271, 100)
     """
     if not math.isfinite(decay):
         raise ValueError(f"rnn_style requires a finite decay, got {decay!r}")
-    h = 0 * decay                           # h_0 = 0, a number of decay's kind
+    h = 0.0
     for x in xs:
         h = decay * h + x                   # cannot start before the previous h exists
     return h
 
 
 def attention_style(xs):
-    """Return the mean of xs: an order-independent reduction.
-
-    Every x contributes independently of the others, so the N - 1 additions
-    can be arranged as a tree of depth ceil(log2 N) (tree_reduce). CPython's
-    sum() does not do that: it is one loop in C, left to right (part 4
-    counts it).
+    """Return the mean of xs: every x counts independently of the others.
 
     >>> attention_style([1.0, 2.0, 3.0, 6.0])
     3.0
@@ -118,38 +107,26 @@ def attention_style(xs):
 
 
 def serial_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs: out[i] == xs[0] op xs[1] op ... op xs[i].
+    """Return the running totals: out[i] == xs[0] op xs[1] op ... op xs[i].
 
-    xs is a sequence (a list, say). One dependent combine per element after
-    the first: N - 1 combines, depth N - 1. op must be associative; it need
-    not be commutative, nor have a zero: the first total is xs[0] itself.
+    One combine after another. op must be associative; it need not be
+    commutative, nor have a zero: the first total is xs[0] itself.
 
     >>> serial_scan([1, 2, 3, 4])
     [1, 3, 6, 10]
-    >>> serial_scan(["a", "b", "c"])
-    ['a', 'ab', 'abc']
     """
-    out = list(xs[:1])
-    acc = xs[0] if out else None
-    if op is operator.add:                  # the lesson's case: + written out, no call
-        for x in xs[1:]:
-            acc = acc + x                   # each total needs the one before it
-            out.append(acc)
-        return out
-    for x in xs[1:]:
-        acc = op(acc, x)                    # the same chain, for any associative op
-        out.append(acc)
+    out = []
+    for x in xs:
+        out.append(op(out[-1], x) if out else x)    # each total waits for the one before
     return out
 
 
 def parallel_scan(xs, op=operator.add):
-    """Return the inclusive scan of xs, computed as Hillis and Steele (1986) do.
+    """Return serial_scan's totals, computed as Hillis and Steele (1986) do.
 
-    Same result as serial_scan, up to rounding. In round k every element
-    combines with the one 2**k places back; the combines of a round are
-    independent, so with N processors a round is one step: ceil(log2 N)
-    rounds, and N*log2(N) - N + 1 combines for N a power of two. Here a round
-    is one map() over the list.
+    In round k every element combines with the one 2**k places back. The
+    combines of a round are independent, so with N processors the scan
+    takes ceil(log2 N) steps. The same numbers as serial_scan, up to rounding.
 
     >>> parallel_scan([1, 2, 3, 4, 5])
     [1, 3, 6, 10, 15]
@@ -157,10 +134,9 @@ def parallel_scan(xs, op=operator.add):
     out = list(xs)
     step = 1
     while step < len(out):
-        # new[i] = out[i - step] op out[i] for every i >= step, all at once;
-        # the first `step` values are complete already.
-        new = out[:step]
-        new.extend(map(op, out, itertools.islice(out, step, None)))
+        new = list(out)
+        for i in range(step, len(out)):     # every i of a round at once, on a GPU
+            new[i] = op(out[i - step], out[i])
         out = new
         step *= 2
     return out
@@ -168,11 +144,13 @@ def parallel_scan(xs, op=operator.add):
 
 def benchmark(n, reps=3):
     """Return (rnn_seconds, attention_seconds): the best seconds per call of
-    rnn_style and attention_style on seed_input(n).
+    rnn_style and attention_style on seed_input(n), of `reps` timings each.
 
-    Timed as timeit times (sample_per_call): the two functions' samples
-    alternate, and the minimum of `reps` is kept, because slower samples
-    come from interference, not from the code.
+    As timeit times, with the garbage collector off: the first call is the
+    first timing; each later one runs enough calls to last SAMPLE_SECONDS.
+    The two functions take turns, so that a change in the machine's speed
+    hits both; the best timing is kept, because slower ones come from
+    interference.
 
     >>> rnn_s, attn_s = benchmark(1_000, reps=1)
     >>> rnn_s > 0 and attn_s > 0
@@ -180,25 +158,20 @@ def benchmark(n, reps=3):
     """
     _require_size("benchmark", "n", n)
     _require_size("benchmark", "reps", reps, high=MAX_REPS)
-    best_rnn = best_attn = math.inf
-    for rnn_s, attn_s in zip(*sample_per_call(_lesson_calls(n), reps)):
-        best_rnn = min(best_rnn, rnn_s)
-        best_attn = min(best_attn, attn_s)
-    return best_rnn, best_attn
-
-
-def _lesson_calls(n):
-    """Return rnn_style and attention_style, each ready to run on seed_input(n)."""
     xs = seed_input(n)
-    return [functools.partial(rnn_style, xs), functools.partial(attention_style, xs)]
+    timers = [timeit.Timer(functools.partial(f, xs)) for f in (rnn_style, attention_style)]
+    best = [timer.timeit(1) for timer in timers]    # the first call: warm-up and first timing
+    loops = [_loop_count(once) for once in best]    # then calls enough for SAMPLE_SECONDS
+    for _ in range(reps - 1):
+        for k, (timer, number) in enumerate(zip(timers, loops)):
+            best[k] = min(best[k], timer.timeit(number) / number)
+    return best[0], best[1]
 
 
 def depth(n):
-    """Return (rnn_depth, attention_depth) for a sequence of n elements.
-
-    The depth is the longest chain of steps that must run one after another:
-    n for the recurrence, ceil(log2 n) (at least 1) for a balanced tree.
-    Exact for every n >= 1: integer arithmetic, no float log2.
+    """Return (rnn_depth, attention_depth) for a sequence of n elements: the
+    longest chain of steps that must run one after another. n for the
+    recurrence; ceil(log2 n), but at least 1, for a tree of pairwise sums.
 
     >>> depth(1024)
     (1024, 10)
@@ -207,18 +180,14 @@ def depth(n):
     """
     if operator.index(n) < 1:
         raise ValueError(f"depth requires n >= 1, got {n}")
-    return n, max(1, (n - 1).bit_length())     # (n - 1).bit_length() == ceil(log2 n)
+    return n, max(1, (n - 1).bit_length())     # exact: no float log2
 
 
 def rnn_tanh(xs, w=0.9):
-    """Return the last hidden state of the classic RNN step h = tanh(w*h + x), from h = 0.
+    """Return the last state of the classic RNN step h = tanh(w*h + x), from h = 0.
 
-    Two tanh steps do not compose into one step of the same form, so unlike
-    rnn_style's linear step its steps have no exact regrouping: computed step
-    by step, its depth is N. (Newton's method can still solve all N states
-    at once, each iteration a scan: DEER, Lim et al. 2024; part 13 shows
-    when that takes few iterations and when it overflows.) Every state lies
-    in (-1, 1).
+    Two tanh steps do not compose into one step of the same form, so this
+    recurrence cannot be regrouped into a scan (part 13 solves it another way).
 
     >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)
     0.950815
@@ -228,29 +197,20 @@ def rnn_tanh(xs, w=0.9):
 
 
 def tanh_states(xs, w=0.9, h=0.0):
-    """Return every state h_1 ... h_N of h_t = tanh(w*h_{t-1} + x_t), from h_0 = h.
-
-    >>> [round(s, 4) for s in tanh_states([1.0, 0.0], w=0.5)]
-    [0.7616, 0.3634]
-    """
+    """Return every state h_1 ... h_N of h_t = tanh(w*h_{t-1} + x_t), from h_0 = h."""
     states = []
     for x in xs:
-        h = math.tanh(w * h + x)            # the nonlinearity that keeps it serial
+        h = math.tanh(w * h + x)
         states.append(h)
     return states
 
 
 def tree_reduce(xs, op=operator.add):
-    """Return xs[0] op xs[1] op ... op xs[-1], combined pairwise up a balanced tree.
-
-    The shape that makes a reduction parallel: each level combines
-    neighbouring pairs, all independent, so N - 1 combines take depth
-    ceil(log2 N). op must be associative; it need not be commutative.
+    """Return xs[0] op xs[1] op ... op xs[-1], combined pairwise up a balanced
+    tree: the combines of a level are independent, so ceil(log2 N) levels.
 
     >>> tree_reduce([1, 2, 3, 4, 5])
     15
-    >>> tree_reduce(["a", "b", "c"])
-    'abc'
     """
     level = list(xs)
     if not level:
@@ -272,12 +232,12 @@ def _pairwise(level, op):
 
 DEPTH_SIZES = (64, 512, 4_096, 32_768, 262_144)
 WALLCLOCK_SIZES = (1_000, 10_000, 100_000, 1_000_000)
-TIMING_REPS = 3                 # timing samples per function: the fastest is kept
+TIMING_REPS = 3                 # timings per function: the fastest is kept
 SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
-MAX_SIZE = 10_000_000           # the longest sequence a function here accepts: 500 MB of floats
-MAX_REPS = 100                  # timing samples at most
+MAX_SIZE = 10_000_000           # the longest sequence a function here accepts: 320 MB of floats
+MAX_REPS = 100                  # timings at most
 
 
 def depth_rows(sizes=DEPTH_SIZES):
@@ -291,33 +251,27 @@ def depth_rows(sizes=DEPTH_SIZES):
 
 
 def render_depth(rows):
-    """Return the depth table as text, opening with its longest N's ratio."""
+    """Return the depth table as text."""
     table = _table(("N", "rnn depth", "attn depth", "depth ratio"),
                    [(f"{r['n']:,}", f"{r['rnn_depth']:,}", f"{r['attn_depth']:,}",
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
-    last = max(rows, key=lambda r: r["n"])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap(f"At N = {last['n']:,} the recurrence's depth, its longest chain of steps "
-               f"that wait for each other, is {last['depth_ratio']:,.0f} times the tree's: "
-               "rnn_style's is N; attention_style's N - 1 additions can form a tree "
-               "(tree_reduce), though sum() adds left to right."),
+        *_wrap("A recurrence is a chain: step t waits for step t-1, so its depth is N. "
+               "A sum can be a tree of pairwise additions, of depth ceil(log2 N)."),
         table,
-        *_wrap("depth ratio: the most that parallel units could gain. Counts, not times."),
+        "depth ratio: how many times longer the chain is. Counts, not times.",
     ])
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
-    """Return the wall-clock table: per size, the best seconds per call of both
-    functions (as benchmark times them), their ratio, and each one's spread
-    (worst / best)."""
+    """Return the wall-clock table: per size, benchmark's seconds per call of
+    both functions and their ratio."""
     rows = []
     _advance("values timed", 0, sum(sizes))
     for n in sizes:
-        rnn, attn = sample_per_call(_lesson_calls(n), reps)
-        rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
-                     "ratio": min(rnn) / min(attn),
-                     "rnn_spread": spread(rnn), "attn_spread": spread(attn)})
+        rnn_s, attn_s = benchmark(n, reps)
+        rows.append({"n": n, "rnn_s": rnn_s, "attn_s": attn_s, "ratio": rnn_s / attn_s})
         _advance("values timed", sum(r["n"] for r in rows), sum(sizes))
     return rows
 
@@ -336,7 +290,7 @@ def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
     rows = wallclock_rows(_require_sizes("wallclock_section", "size", sizes),
                           _require_size("wallclock_section", "reps", reps, high=MAX_REPS))
-    return {"rows": rows, "finding": wallclock_finding(rows)}
+    return {"rows": rows, "reps": reps, "finding": wallclock_finding(rows)}
 
 
 def render_wallclock(result):
@@ -344,14 +298,14 @@ def render_wallclock(result):
     found = result["finding"]
     low, high = _format_ratio(found["low"]), _format_ratio(found["high"])
     span = low if low == high else f"{low} to {high}"
-    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style at every N",
-               "attention_style": f"attention_style was the slower at every N (rnn / attn "
-                                  f"{span})",
-               "both": f"Neither was the slower at every N (rnn / attn {span})"}
+    best = f"best of {result['reps']}" if result["reps"] > 1 else "one timing each"
+    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style ({best}).",
+               "attention_style": f"attention_style was the slower at every N ({best}).",
+               "both": f"Neither was the slower at every N (rnn / attn {span}, {best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap(opening[found["slower"]] + " (rnn / attn, best of several runs): on one "
-               "core, Python's loop against sum() in C, not parallelism."),
+        *_wrap(opening[found["slower"]] + " Both ran on one core: Python's loop against "
+               "sum() in C, not parallelism."),
         _timing_table(result["rows"]),
     ])
 
@@ -369,51 +323,63 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
     """Return how many positions differ by more than rel_tol times the largest
-    finite |expected|.
-
-    Two summation orders of the same floats differ by rounding, which grows
-    with their magnitude, hence a tolerance relative to the values. A NaN or
-    an infinity is a mismatch unless the other side holds the same (two NaNs
-    agree), and it never widens the tolerance.
+    finite |expected|. A NaN or an infinity is a mismatch unless the other
+    side holds the same (two NaNs agree).
 
     >>> count_mismatches([1.0, 2.0, 3.0], [1.0, 2.0, 3.5])
     1
-    >>> count_mismatches([1.0, 2.0], [1.0, float("nan")])
-    1
     """
-    expected, actual = list(expected), list(actual)
     tol = rel_tol * max((abs(e) for e in expected if math.isfinite(e)), default=0.0)
-    return sum(1 for e, a in zip(expected, actual) if not _agree(e, a, tol))
 
+    def agree(e, a):
+        if math.isfinite(e) and math.isfinite(a):
+            return abs(e - a) <= tol
+        return e == a or (math.isnan(e) and math.isnan(a))
 
-def _agree(e, a, tol):
-    if math.isfinite(e) and math.isfinite(a):
-        return abs(e - a) <= tol
-    return e == a or (math.isnan(e) and math.isnan(a))
+    return sum(1 for e, a in zip(expected, actual) if not agree(e, a))
 
 
 def render_scan(result):
-    """Return the scan comparison as text; its last line says whether the last
-    digits agree."""
+    """Return the scan comparison as text."""
     r = result
-    agree = ("parallel_scan gives serial_scan's numbers" if r["mismatches"] == 0 else
-             f"parallel_scan differs from serial_scan at "
-             f"{_quantity(r['mismatches'], 'position')}")
-    opening = (f"{agree}: with one value there is nothing to combine." if r["length"] == 1 else
-               f"{agree} in {_quantity(r['parallel_steps'], 'round')}, where serial_scan "
-               f"chains {_quantity(r['serial_steps'], 'combine')} (N - 1: the first total is "
-               "xs[0]).")
+    same = ("gives serial_scan's numbers, up to rounding" if r["mismatches"] == 0 else
+            f"differs from serial_scan at {_quantity(r['mismatches'], 'position')}")
+    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, where "
+              f"serial_scan chains {_quantity(r['serial_steps'], 'combine')}"
+              if r["length"] > 1 else "with one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        *_wrap(f"The Medium exercise, on {_quantity(r['length'], 'random float')} in "
-               f"[-1, 1) (seed {r['seed']}): {opening}"),
+        *_wrap(f"On {_quantity(r['length'], 'random float')}, parallel_scan {same}: "
+               f"{rounds}."),
         f"mismatches (more than {r['rel_tol']:g} x the largest value apart): "
         f"{r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
-        *_wrap("The last values agree to the last digit." if r["same_last"] else
-               "The last digits differ: float rounding depends on the order of additions."),
+        "The last values agree to the last digit." if r["same_last"] else
+        "The last digits differ: float rounding depends on the order of the additions.",
     ])
+
+
+def _timing_table(rows):
+    """Return the per-call times of both functions as a table."""
+    return _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+                  [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
+                    _format_ratio(r["ratio"])) for r in rows])
+
+
+def _table(headers, rows, left=0):
+    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest
+    right-aligned."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    return "\n".join(
+        "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
+                  for k, (cell, w) in enumerate(zip(line, widths))).rstrip()
+        for line in (headers, *rows))
+
+
+def _wrap(text, width=78):
+    """Return text as lines of at most `width` characters, broken at spaces only."""
+    return textwrap.wrap(text, width, break_on_hyphens=False)
 
 
 FIGURE_N = 16                   # the depth figure's sequence
@@ -461,10 +427,8 @@ def figure_depth(rows):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence run step by step is a chain of N steps, a reduction a
-tree of depth log2 N; the lesson's linear h = 0.9*h + x can run as a scan of
-that depth too (the ssm section), a tanh step cannot. Transformers traded the
-chain for attention's tree, paying N^2 work."""
+takeaway: a recurrence is a chain of N steps; a sum can be a tree of depth
+log2 N. Full attention, over all pairs, costs N^2 work but few steps."""
 
 TAKEAWAY_ALL = """\
 takeaway: a recurrence run step by step is a chain of N steps; a reduction can
@@ -4477,16 +4441,6 @@ def _format_percent(share):
     return f"{pct:.{decimals}f}%"
 
 
-def _timing_table(rows):
-    """Return the per-call times of both functions, with a note under them when noisy."""
-    table = _table(("N", "rnn / call", "attn / call", "rnn / attn"),
-                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
-                     _format_ratio(r["ratio"])) for r in rows])
-    spreads = [(f"{name} at N = {r['n']:,}", r[key]) for r in rows
-               for name, key in (("rnn_style", "rnn_spread"), ("attention_style", "attn_spread"))]
-    return "\n".join([table, *_spread_note(spreads)])
-
-
 def _spread_note(spreads):
     """Return one line naming the largest of the (what, spread) pairs if it is
     above SPREAD_WARNING, else no line."""
@@ -4494,21 +4448,6 @@ def _spread_note(spreads):
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
     return [f"noisy: {what}: worst / best sample {worst:.2f}x; try more --reps"]
-
-
-def _wrap(text, width=78):
-    """Return text as lines of at most `width` characters, broken at spaces only."""
-    return textwrap.wrap(text, width, break_on_hyphens=False)
-
-
-def _table(headers, rows, left=0):
-    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest
-    right-aligned."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
-    return "\n".join(
-        "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
-                  for k, (cell, w) in enumerate(zip(line, widths))).rstrip()
-        for line in (headers, *rows))
 
 
 # ============================================================================

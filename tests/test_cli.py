@@ -126,16 +126,17 @@ class TestSections(unittest.TestCase):
     def test_scan_section_reports_no_mismatch_and_both_depths(self):
         _, out, _ = run_main("scan")
         self.assertIn("mismatches (more than 1e-09 x the largest value apart): 0", out)
-        self.assertIn("numbers in 10 rounds, where serial_scan chains 1,023 combines",
-                      " ".join(out.split()))
+        self.assertIn("numbers, up to rounding: 10 rounds of side-by-side combines, where "
+                      "serial_scan chains 1,023 combines", " ".join(out.split()))
 
     def test_scan_counts_read_as_words_at_one_and_two_values(self):
         _, one, _ = run_main("scan", "--length", "1")
         _, two, _ = run_main("scan", "--length", "2")
         one = " ".join(one.split())
-        self.assertIn("on 1 random float in", one)
+        self.assertIn("On 1 random float, parallel_scan", one)
         self.assertIn("with one value there is nothing to combine", one)
-        self.assertIn("in 1 round, where serial_scan chains 1 combine (", " ".join(two.split()))
+        self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
+                      " ".join(two.split()))
 
 
 class TestJson(unittest.TestCase):
@@ -149,9 +150,8 @@ class TestJson(unittest.TestCase):
         row = data["wallclock"]["rows"][0]
         self.assertEqual(data["wallclock"]["finding"],
                          main.wallclock_finding(data["wallclock"]["rows"]))
-        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio", "rnn_spread", "attn_spread"})
+        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio"})
         self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
-        self.assertEqual((row["rnn_spread"], row["attn_spread"]), (1.0, 1.0))     # one sample each
         scan = data["scan"]
         for key in ("length", "mismatches", "serial_last", "parallel_last",
                     "serial_steps", "parallel_steps"):
@@ -435,7 +435,7 @@ class TestSubprocess(unittest.TestCase):
             "import sys, main\n"
             "heavy = {'argparse', 'json', 'multiprocessing'} & set(sys.modules)\n"
             "print('imported:', sorted(heavy))\n"
-            "main.sample_per_call = lambda fs, reps=3, **_: [[2e-5] * reps for f in fs]\n"
+            "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
             "sys.exit(main.main(sys.argv[1:]))", "wallclock", *FAST, PYTHONIOENCODING="ascii")
         self.assertEqual((status, err), (0, ""))
         self.assertEqual(out.splitlines()[0], "imported: []")

@@ -106,38 +106,27 @@ class TestFormatting(unittest.TestCase):
         self.assertEqual(main._format_count(999), "999")
 
 
-def render_wallclock(rows):
-    return main.render_wallclock({"rows": rows, "finding": main.wallclock_finding(rows)})
-
-
 class TestSpreadNote(unittest.TestCase):
-    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "rnn_spread": 1.0,
-           "attn_spread": 1.0}
-
-    def test_quiet_samples_print_no_note(self):
-        self.assertNotIn("noisy", render_wallclock([self.ROW]))
-
-    def test_the_worst_spread_above_the_threshold_is_named_on_one_line(self):
-        rows = [self.ROW, {**self.ROW, "n": 10_000, "attn_spread": 2.5, "rnn_spread": 1.6}]
-        notes = [line for line in render_wallclock(rows).splitlines() if "noisy" in line]
-        self.assertEqual(
-            notes, ["noisy: attention_style at N = 10,000: worst / best sample 2.50x; try more "
-                    "--reps"])
-
     def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
-        self.assertEqual(main._spread_note([("a", 1.506), ("b", 1.2)]),
-                         ["noisy: a: worst / best sample 1.51x; try more --reps"])
+        self.assertEqual(main._spread_note([("a", 1.506), ("b", 2.5)]),
+                         ["noisy: b: worst / best sample 2.50x; try more --reps"])
 
-    def test_the_opening_follows_the_ratios(self):
+
+class TestWallclockWords(unittest.TestCase):
+    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0}
+
+    def test_the_opening_follows_the_ratios_and_the_timings_taken(self):
         # each case flips which function the opening names as the slower
-        for ratios, words in (((6.0, 5.0), "rnn_style took 5.0x to 6.0x as long"),
-                              ((0.8, 0.9), "attention_style was the slower at every N"),
-                              ((0.8, 1.3), "Neither was the slower at every N"),
-                              ((5.96, 6.04), "rnn_style took 6.0x as long")):
+        for ratios, reps, words in (((6.0, 5.0), 3, "rnn_style took 5.0x to 6.0x as long"),
+                                    ((0.8, 0.9), 3, "attention_style was the slower at every N"),
+                                    ((0.8, 1.3), 3, "Neither was the slower at every N"),
+                                    ((5.96, 6.04), 1, "6.0x as long as attention_style (one "
+                                                      "timing each)"),
+                                    ((5.0,), 3, "(best of 3)")):
             rows = [{**self.ROW, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
-            self.assertIn(words, " ".join(render_wallclock(rows).split()))
-
+            result = {"rows": rows, "reps": reps, "finding": main.wallclock_finding(rows)}
+            self.assertIn(words, " ".join(main.render_wallclock(result).split()))
 
 if __name__ == "__main__":
     unittest.main()
