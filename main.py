@@ -467,7 +467,8 @@ token at a time (teacher)."""
 # --json prints); render, that data as text; the options it reads, each with
 # its default; figure, the data drawn as SVG text (or None); and, beside a
 # figure, sample: small data of the shape compute returns, fast to make, which
-# the tests draw. `all` runs the sections in the order of this file. A compute
+# the tests draw; headline, the line that says what it found, which `all` opens
+# with. `all` runs the sections in the order of this file. A compute
 # step that runs long tells its progress with _advance(what, done, total).
 #
 # An Option is declared once, by the first part that reads it: its flag, how
@@ -478,8 +479,9 @@ token at a time (teacher)."""
 # SECTIONS, and compute receives each option as given, or else as the
 # section's default.
 
-Section = collections.namedtuple("Section", "summary compute render options figure sample",
-                                 defaults=({}, None, None))
+Section = collections.namedtuple(
+    "Section", "summary compute render options figure sample headline",
+    defaults=({}, None, None, None))
 Option = collections.namedtuple("Option", "flag metavar high help low each", defaults=(1, None))
 SECTIONS = {}
 
@@ -497,15 +499,21 @@ LENGTH = Option("--length", "N", 1 << 20, help="the scan's length in {users} ({l
 SECTIONS["depth"] = Section(
     summary="serial depth of the recurrence and the reduction",
     compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth,
-    sample=depth_rows)
+    sample=depth_rows,
+    headline=lambda rows: f"a chain of N steps against a tree of ceil(log2 N): "
+             f"{rows[-1]['depth_ratio']:,.0f}x at N = {rows[-1]['n']:,}")
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
-    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS})
+    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
+    headline=lambda r: f"rnn / attention time {_format_ratio(r['finding']['low'])} to "
+             f"{_format_ratio(r['finding']['high'])}, on one core")
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length), render=render_scan,
-    options={LENGTH: SCAN_LENGTH})
+    options={LENGTH: SCAN_LENGTH},
+    headline=lambda r: f"parallel_scan matched serial_scan: {r['parallel_steps']} rounds "
+             f"against {r['serial_steps']:,} chained combines")
 
 
 # ============================================================================
@@ -618,34 +626,22 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
 
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
-    first = rows[0]["width"]
-    table = _table(("width", "time / step", f"vs width {first}", "madds / step",
+    first, last = rows[0], rows[-1]
+    table = _table(("width", "time / step", f"vs width {first['width']}", "madds / step",
                     "madds / combine", "diagonal"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
                      f"{r['madds_per_step']:,}", f"{r['madds_per_combine']:,}",
                      f"{r['madds_per_diagonal_combine']:,}") for r in rows])
-    steps = rows[0]["depth"]
+    madds = last["madds_per_step"] / first["madds_per_step"]
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
-        *_wrap("The Easy exercise: the recurrence with a state of many numbers (its width) "
-               "instead of one. Each step multiplies the state by a width x width matrix, so "
-               "a step costs width^2 multiply-adds (madds), and the steps still wait for each "
-               "other."),
+        *_wrap(f"From width {first['width']} to {last['width']}, a step took "
+               f"{last['growth']:,.1f}x as long, for {madds:,.0f}x the multiply-adds (madds). "
+               f"The chain stays {first['depth']:,} steps long at every width."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap("A dense recurrence does width^2 madds a step (a diagonal one, as in "
-               "state-space models, only width); at small widths the interpreter's fixed "
-               f"cost per step hides part of that growth. The timed sequence is {steps:,} "
-               f"steps long, and its depth is {steps:,} steps at every width: the loop as "
-               "written is one chain. The work within a step can be spread across cores; the "
-               "chain of steps, as written, cannot."),
-        *_wrap("This step is linear, so it could also be scanned (the ssm section), but each "
-               "combine of two steps multiplies two width x width matrices: width^3 madds "
-               "(+ width^2) against width^2 for a step, and a scan does at least one combine "
-               "per step. That cost is why S5 and Mamba keep the state matrix diagonal (S4 "
-               "used a diagonal-plus-low-rank matrix and trained as a convolution): a diagonal "
-               "combine (last column) costs 2 x width. A tanh step cannot be regrouped exactly "
-               "at all."),
+        *_wrap("A scan of this linear step would combine width x width matrices: width^3 "
+               "madds each. State-space models keep the matrix diagonal: 2 x width."),
     ])
 
 
@@ -656,7 +652,8 @@ SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
     options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
-)
+    headline=lambda rows: f"width {rows[-1]['width']}: {rows[-1]['growth']:,.1f}x the time of a "
+             f"step of width {rows[0]['width']}; the chain stays N long")
 
 
 # ============================================================================
@@ -773,16 +770,13 @@ def _slope_reading(found):
     if found is None:
         return "With one size there is no slope to read."
     if found == "about 1":
-        return ("On one core both lines have slope about 1: each does N additions one after "
-                "another (sum() too, only in C); the gap between them is the interpreter's "
-                "constant factor.")
+        return ("Both lines have slope about 1 on this core: each does N additions one after "
+                "another, sum() in C, the loop in Python.")
     if found == "below 1":
-        return ("Both slopes are well below 1: at these sizes the fixed cost of a call is a "
-                "large share of its time (below about N = 1,000 here), so the time grows "
-                "more slowly than N.")
-    return ("A slope far from 1 here means these sizes are too few or too small, or the "
-            "machine was busy: each function does N additions one after another, so its time "
-            "grows as N once the fixed cost of a call is a small share (from about N = 1,000).")
+        return ("Both slopes are well below 1: at these sizes a call's fixed cost is a large "
+                "share of its time.")
+    return ("A slope far from 1: too few or too small sizes, or a busy machine (each does N "
+            "additions, one after another).")
 
 
 def render_sweep(result):
@@ -799,19 +793,14 @@ def render_sweep(result):
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         *_wrap(_slope_reading(result["slopes"])),
-        *_wrap("The Hard exercise: both functions timed from short to long sequences and "
-               "drawn on a log-log chart, where a time that grows in proportion to N is a "
-               "straight line of slope 1."),
         _timing_table(rows),
         "",
         "time per call (log)   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
         fit,
-        *_wrap("On a GPU the reduction's line would stay flat until its cores are saturated, "
-               "while rnn_style's loop as written would still grow as N: its depth is N (the "
-               "depth section), as is any nonlinear RNN's. The lesson's linear recurrence "
-               "could instead run as a scan (the ssm section)."),
+        *_wrap("On a GPU the reduction's line would stay flat until its cores are busy; the "
+               "recurrence's would still grow as N."),
     ])
 
 
@@ -833,7 +822,8 @@ SECTIONS["sweep"] = Section(
     summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, plotted",
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
-    sample=lambda: sweep((64, 256, 1_024), 1))
+    sample=lambda: sweep((64, 256, 1_024), 1),
+    headline=lambda r: _slope_reading(r["slopes"]).split(":")[0])
 
 
 # ============================================================================
@@ -947,38 +937,28 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
 
 
 def render_ssm(result):
-    """Return the linear-scan check as text, with why it only works for a linear step."""
+    """Return the linear-scan check as text."""
     r = result
     matches = "yes" if r["last_matches_rnn_style"] else "NO"
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap("State-space models (SSMs) such as Mamba are recurrences whose step is linear, "
-               "h = a*h + x. Such steps can be regrouped: all N states come out of a scan in "
-               "log2 N rounds instead of N steps. Here the lesson's own recurrence, computed "
-               "both ways, must agree."),
-        f"length {r['length']:,}, random inputs in [-1, 1) (seed {r['seed']}); "
-        "every state h_1 ... h_N",
+        *_wrap(f"The lesson's step h = a*h + x is linear in h, so two steps compose into one: "
+               f"all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
+               f"where the loop takes {r['serial_steps']:,} dependent steps. "
+               "State-space models such as Mamba train this way."),
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
-        "  (selective: a decay that depends on each input, as in Mamba's selective scan)",
         f"last state equals rnn_style(xs): {matches} (within 1e-9)",
-        *_wrap(f"depth: serial {r['serial_steps']:,} dependent combines, scan "
-               f"{r['scan_rounds']} rounds (N - 1 combines: h_1 = x_1 takes none; the depth "
-               "table counts rnn_style's loop from h_0 = 0, N steps)"),
-        *_wrap("This is rnn_style's own recurrence: its loop as written is a chain, but the "
-               "step h -> a*h + x is an affine map, linear in h, so two steps compose into one "
-               "step of the same form and the steps can be regrouped in any way. tanh(w*h + x) "
-               "does not compose into a step of the same form, so a classic RNN (rnn_tanh, "
-               "LSTM gates) has no exact regrouping. An SSM keeps its step linear, and its "
-               "state matrix diagonal (the hidden section says why), so that it trains in "
-               "parallel."),
+        *_wrap("A tanh step does not compose into a step of the same form: no exact scan."),
     ])
 
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
-    compute=lambda o: ssm_check(), render=render_ssm)
+    compute=lambda o: ssm_check(), render=render_ssm,
+    headline=lambda r: f"the linear step as a scan: {r['scan_rounds']} rounds for "
+             f"{r['length']:,} states, the same numbers")
 
 
 # ============================================================================
@@ -1221,30 +1201,19 @@ def render_work(result):
     agrees = "equals" if found["tree_depth_is_ceil_log2"] else "DIFFERS FROM"
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
-        *_wrap(f"Among the scans at N = {n:,}: least work {least_work['algorithm']} "
-               f"({least_work['work']:,}), least depth {least_depth['algorithm']} "
-               f"({least_depth['depth']:,}); brent_kung does "
-               f"{bk['work'] / least_work['work']:.1f}x the least work at "
-               f"{bk['depth'] / least_depth['depth']:.1f}x the least depth. Work is how many "
-               "operations run in all; depth is the longest chain of them that must run one "
-               "after another. Both are counted by running each algorithm on numbers that "
-               "count their own operations (an add or a multiply is one)."),
+        *_wrap(f"Among the scans at N = {n:,}, {least_work['algorithm']} does the least work "
+               f"({least_work['work']:,} operations) and {least_depth['algorithm']} has the "
+               f"least depth ({least_depth['depth']:,}); brent_kung does "
+               f"{bk['work'] / least_work['work']:.1f}x that work at "
+               f"{bk['depth'] / least_depth['depth']:.1f}x that depth."),
         main_table,
         *_wrap(f"({legend}; formulas for N a power of two)"),
         "",
         growth_table,
         "",
-        *_wrap("blelloch (exclusive) runs 2 log2 N levels; its root's combine is replaced by the "
-               "identity, so the longest chain to an output is one shorter. A selective scan "
-               "multiplies the decays too: 3 operations a combine, not 2."),
-        *_wrap("sum() is one loop in C, left to right: depth N (since CPython 3.12 with a "
-               "compensation term for floats, so not the plain left fold). A reduction is "
-               "parallel because addition is associative (tree_reduce regroups it), not "
-               "because sum() runs in parallel; for floats, associative only up to rounding. "
-               f"tree_reduce's measured depth {agrees} the depth section's attn depth, "
-               "ceil(log2 N), at every N above. (The recurrence counts a multiply and an add "
-               "per step, hence 2N - 1, where the depth section counts its N steps; the "
-               "first multiply, of h_0 = 0, touches no input and is not counted.)"),
+        *_wrap("Work counts every add and multiply; depth, the longest chain of them. "
+               f"blelloch's 2N - 2 include log2 N combines with the identity. sum() is one "
+               f"loop in C: depth N. tree_reduce's depth {agrees} ceil(log2 N) at every N."),
     ])
 
 
@@ -1285,7 +1254,9 @@ def _close_points(rows, a, b):
 SECTIONS["work"] = Section(
     summary="work and depth of every algorithm, counted",
     compute=lambda o: work_section(), render=render_work, figure=figure_work,
-    sample=lambda: work_section((8, 16)))
+    sample=lambda: work_section((8, 16)),
+    headline=lambda r: f"least work {r['findings']['least_work']}, least depth "
+             f"{r['findings']['least_depth']}")
 
 
 # ============================================================================
@@ -1496,37 +1467,23 @@ def render_lanes(result):
                          *(_format_percent(busy[w, b, p]["busy"]) for p in lane_counts))
                         for w, b in shapes])
     simulated = ", ".join(f"({w}, {b})" for w, b in result["rnn_simulated"])
-    verdict = {True: "agrees", False: "DOES NOT AGREE"}
+    agree = result["simulation_agrees"] and result["rnn_simulation_agrees"]
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
-        *_wrap("A pretend parallel machine with P processors (lanes), each doing one "
-               "operation per step of its clock. The recurrence can use one lane at a time; "
-               "the sum can use them all until its chunks get short (Brent's bound: the time "
-               "is at most work / P + depth)."),
+        *_wrap("On P lanes, each doing one operation a step, the recurrence keeps one lane "
+               "busy whatever P is; the sum splits across all of them until its chunks get "
+               "short (at most work / P + depth steps: Brent's bound)."),
         table,
-        *_wrap("speedup = (N - 1) / reduce steps: how many times fewer steps the reduction "
-               "takes than on one lane. busy = share of lane-steps doing useful work. With a "
-               "one-number state, as in rnn_style, the recurrence keeps one lane busy "
-               "whatever P is (1/P: the lesson's idle silicon, for a scalar state). The "
-               "reduction keeps nearly all busy while each lane's chunk is long; as P nears "
-               "N, the log2 N combining steps, where most lanes wait, take over."),
+        *_wrap("speedup = (N - 1) / reduce steps. busy = the share of lane-steps doing "
+               "work. A recurrence step counts as one multiply-add here."),
         "",
-        *_wrap("One step of a dense RNN layer, h' = W.h + b*x, width d, for a batch of B "
-               "sequences: B*d*(d+1) independent multiplies, then each unit's d + 1 terms "
-               "added as a pairwise tree. busy, on P lanes:"),
+        *_wrap("One step of a dense RNN layer, h' = W.h + b*x, width d, batch B: "
+               "B*d*(d+1) independent multiplies, then pairwise sums. busy on P lanes:"),
         rnn_table,
-        *_wrap("A wide state or a batch fills the lanes within a step. What still idles a GPU "
-               "running an RNN is the chain: N steps, each waiting for the one before, each "
-               "paying a fixed latency (a kernel launch, a synchronization) and re-reading the "
-               "weights W. The chain's length, not the state's width, is the cost that no "
-               "number of lanes removes."),
-        "",
-        *_wrap(
-            f"lane_steps, which fills the first table, {verdict[result['simulation_agrees']]} "
-            f"with a step-by-step simulation at N = {result['simulated_n']:,} for every lane "
-            f"count above (and its sum with math.fsum); rnn_step_steps, which fills the "
-            f"second, {verdict[result['rnn_simulation_agrees']]} with one at (width, batch) = "
-            f"{simulated}."),
+        *_wrap("A wide state or a batch fills the lanes within a step; the chain of N "
+               "steps stays."),
+        f"Both tables {'agree' if agree else 'DO NOT AGREE'} with step-by-step simulations "
+        f"(N = {result['simulated_n']:,}; (width, batch) = {simulated}).",
     ])
 
 
@@ -1558,7 +1515,9 @@ def figure_lanes(result):
 SECTIONS["lanes"] = Section(
     summary=f"a simulated machine of {LANES[0]:,} ... {LANES[-1]:,} lanes",
     compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
-    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100))
+    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100),
+    headline=lambda r: f"on {r['rows'][-1]['lanes']:,} lanes the recurrence keeps one busy; "
+             f"the sum runs {_format_ratio(r['rows'][-1]['reduction_speedup'])} faster")
 
 
 # ============================================================================
@@ -1670,45 +1629,33 @@ def render_cost(result):
     contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_layers"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
-        *_wrap("What a layer costs, from Table 1 of the transformer paper (Vaswani et al. "
-               "2017): how many operations, how many must run one after another, and how "
-               "many steps a signal passes through between two positions. Attention is short on "
-               "the last two and grows as n^2 on the first, and in memory."),
+        *_wrap("Self-attention has no chain of steps and a path of length 1, but its "
+               f"operations grow as n^2: fewer than a recurrent layer's only while n < d = "
+               f"{d} by Table 1's counts, and n < 2d = {result['attention_cheaper_below_n']:,} "
+               "with their constants (4nd^2 + 2n^2d against an LSTM's 8nd^2)."),
         f"model width d = {d}, convolution kernel k = {result['k']}, "
-        f"attention neighbourhood r = {result['r']}",
+        f"attention window r = {result['r']}",
         ops_table,
-        "Table 1's counts, without constants. self-attention / recurrent = n/d:",
-        f"{ratios}.",
-        "By these counts self-attention does fewer operations than a recurrent",
-        f"layer only while n < d = {d}. With constants, a self-attention layer",
-        "(4nd^2 for its projections + 2n^2d for scores and weighted sum) costs less",
-        f"than an LSTM layer (8nd^2) only while n < 2d = "
-        f"{result['attention_cheaper_below_n']:,}. What it buys is the",
-        "next table: no sequential chain, and a path of length 1 between any two",
-        "positions.",
+        f"self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap(
-            "Table 1 counts a whole matrix multiply as one sequential operation. As chains "
-            "of additions, its score sums (q . k over d numbers) have depth log2 d, and its "
-            "softmax sums and weighted sums (over n positions) depth log2 n (the depth "
-            "section). A path length counts layers, each reaching k - 1 (or r - 1) positions "
-            "further back: dilated kernels need ceil(log_k n), restricted attention "
-            "ceil((n - 1)/(r - 1)). A stack of contiguous kernels needs ceil((n - 1)/(k - 1)) "
-            f"layers, {contiguous[big]:,} at n = {big:,}: the paper's O(n/k), section 4."),
+        *_wrap("Table 1 counts a matrix multiply as one sequential operation; as additions, "
+               "its sums have depth log2 d and log2 n. A path counts layers: a window of r "
+               "reaches r - 1 positions back, a dilated kernel k times further each layer, "
+               f"contiguous kernels k - 1 ({contiguous[big]:,} layers at n = {big:,})."),
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
-        "Scoring all n^2 pairs costs O(n^2) time, and O(n^2) memory when the scores",
-        "are stored. Flash Attention computes the same scores tile by tile without",
-        "storing the matrix: it removes the stored matrix and its memory traffic,",
-        "not the O(n^2) work.",
+        *_wrap("Flash Attention computes the scores tile by tile without storing them: "
+               "O(n) memory, still O(n^2) work."),
     ])
 
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
-    compute=lambda o: cost_table(), render=render_cost)
+    compute=lambda o: cost_table(), render=render_cost,
+    headline=lambda r: f"attention: no chain, but n^2 work; one {r['memory'][-1]['n']:,}-token "
+             f"matrix takes {format_bytes(r['memory'][-1]['bytes'])}")
 
 
 # ============================================================================
@@ -1811,39 +1758,25 @@ def render_gradient(result):
     faster = "faster" if r["wide_fades_faster"] else "no faster"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        *_wrap("The second problem: how much an input k steps back still moves the last "
-               "state (its gradient). Through a recurrence it is a product of k factors, "
-               "which shrinks fast when they are below 1; through attention it is one "
-               "weight, whatever the distance."),
-        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}). The tanh columns",
-        "are computed by the chain rule on this input; the others are closed forms: the",
-        "linear recurrence 0.9^k, a gated cell's memory d c_N / d c_(N-k) = f^k with its",
-        "forget gate held at f, and attention's weight d out / d v_j.",
+        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), an input {far} steps back moves the "
+               f"last state by {at[far]['tanh']:.1e}: {share:.0e} of what the last input "
+               "does. Through attention it is one weight, whatever the distance."),
+        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}): the tanh columns",
+        "by the chain rule; the linear recurrence 0.9^k, a gated cell's memory f^k and",
+        "attention's weight d out / d v_j in closed form.",
         table,
-        *_wrap(
-            "Through a recurrence the signal is a product of k per-step factors. The tanh "
-            "RNN's factor is w * (1 - h^2), at most w; it exceeds 1 only while |h| < "
-            f"sqrt(1 - 1/w), {r['wide_factor_above_1_below_h']:.3f} for w = {r['w_wide']:g}. "
-            f"Here {r['wide_share_beyond']:.0%} of the w = {r['w_wide']:g} states lie beyond "
-            f"it, and the signal fades {faster} than at w = {r['w']:g}. At k = {far} the "
-            f"tanh RNN (w = {r['w']:g}) passes "
-            f"{at[far]['tanh']:.1e} of an input's effect to the last state, against "
-            f"{r['tanh_last']:.2f} for the last input itself (d h_N / d x_N): {share:.0e} of "
-            "it. A weight's gradient adds such terms over every position, so the far input's "
-            "term is drowned by the near ones. That relative scale is what defeats learning "
-            "(Bengio et al. 1994; Pascanu et al. 2013), not the precision of the numbers: in "
-            "float64 the term is still there, and still drowned. A gated cell (LSTM, GRU) "
-            "carries its memory through c = f*c + ..., fading as f^k: slowly, but to "
-            f"{r['gated_at_1000']:.1e} after 1,000 steps at f = {r['forget_gate']:g}. A "
-            "learned gate can sit nearer 1, and the 1997 LSTM had no forget gate at all "
-            f"(f = 1). Attention's weight depends on content, not distance: with its score "
-            f"{r['score_gap']:g} above the other n - 1 tokens', the needed token gets "
-            f"e^{r['score_gap']:g} / (e^{r['score_gap']:g} + n - 1) of the output, "
-            f"{rows[0]['attention']:.2f} at n = {r['n']} and {r['attention_long']:.3f} at "
-            f"n = {r['attention_long_n']:,}, whether it is 1 or n - 1 tokens back. (Positional "
-            "encodings and recency biases such as ALiBi let a model make it depend on "
-            "distance.) This is the lesson's inductive bias: an RNN assumes recency, "
-            "attention assumes nothing."),
+        *_wrap(f"A recurrence passes a product of k factors, w * (1 - h^2) for tanh. At w = "
+               f"{r['w_wide']:g} a factor passes 1 only while |h| < "
+               f"{r['wide_factor_above_1_below_h']:.3f}; {r['wide_share_beyond']:.0%} of its "
+               f"states lie beyond, and the signal fades {faster} than at w = {r['w']:g}."),
+        *_wrap("A far input's term is drowned by the near ones in a weight's gradient "
+               "(Bengio et al. 1994): float64 keeps it, learning cannot use it. A gated "
+               f"cell fades as f^k: {r['gated_at_1000']:.1e} after 1,000 steps at "
+               f"f = {r['forget_gate']:g}."),
+        *_wrap(f"Attention's weight follows content: a score {r['score_gap']:g} above the "
+               f"rest gets {rows[0]['attention']:.2f} of the output at n = {r['n']} and "
+               f"{r['attention_long']:.3f} at n = {r['attention_long_n']:,}, at any distance. "
+               "Without positions it assumes order does not matter; an RNN assumes recency."),
     ])
 
 
@@ -1866,7 +1799,10 @@ def figure_gradient(result):
 SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
-    sample=gradient_rows)
+    sample=gradient_rows,
+    headline=lambda r: f"{r['far']} steps back, a tanh RNN passes "
+             f"{r['rows'][0]['tanh'] * 0 + [x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; "
+             f"attention's weight does not fade")
 
 
 # ============================================================================
@@ -1993,33 +1929,21 @@ def render_capacity(rows):
     at_d = [r for r in rows if r["n"] == r["d"]]
     middle = (f", {at_d[0]['exact_recall']:.2f} at n = d (one read in "
               f"{1 / (1 - at_d[0]['exact_recall']):.1f} wrong)" if at_d else "")
+    cache = ("every read right" if min(r["cache_recall"] for r in rows) == 1 else
+             f"at least {min(r['cache_recall'] for r in rows):.3f} right")
     return "\n".join([
         "=== the third problem: what a fixed-width state can hold ===",
-        *_wrap("The third problem, as associative recall: write n key -> value pairs into "
-               "one state of fixed width, then ask for each value back by its key. The more "
-               "pairs share the state, the more reads go wrong; a KV cache keeps every pair "
-               "and never errs."),
+        *_wrap(f"A state of {d} numbers recalls {first['exact_recall']:.2f} of n = "
+               f"{first['n']:,} stored pairs{middle} and {last['exact_recall']:.2f} of "
+               f"n = {last['n']:,}, sliding toward a coin flip (0.5). A KV cache keeps every "
+               f"pair: {cache}, for n*(d+1) numbers."),
         f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
         f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
         table,
-        *_wrap(
-            f"measured = share of reads that came back right, over about "
-            f"{first['n'] * first['draws']:,} reads per row; exact = the share this write and "
-            "read give, counted exactly: what the other pairs add to s . k (the crosstalk) is "
-            "a sum of (n - 1)d random +-1s; normal = the same with that sum taken as normal, "
-            "Phi(sqrt(d / (n - 1))), which reads a little high. The state's recall is "
-            f"{first['exact_recall']:.2f} at n = {first['n']:,}{middle}, and "
-            f"{last['exact_recall']:.2f} at n = {last['n']:,}, sliding toward a coin flip "
-            "(0.5): every write adds into the same d numbers. The cache (attention over the "
-            f"stored pairs) finds the stored key itself ("
-            + ("recall 1 at every n" if min(r["cache_recall"] for r in rows) == 1 else
-               f"recall {min(r['cache_recall'] for r in rows):.3f} at least")
-            + ") and pays n*(d+1) numbers of "
-            "memory, "
-            "linear in n: the trade of the lesson's last table, where a fixed state suits "
-            "streaming and a cache suits exact recall. Attention solved this on RNNs in 2014 "
-            "(Bahdanau, Cho and Bengio: the decoder reads every encoder state, as the cache "
-            "does here); what 2017 removed was the recurrence."),
+        *_wrap(f"measured: about {first['n'] * first['draws']:,} reads a row. exact: counted "
+               "over every sum the other pairs' crosstalk can take. normal: that sum as a "
+               "normal, Phi(sqrt(d / (n - 1))). The cache reads back the value of the stored "
+               "key that best matches the query."),
     ])
 
 
@@ -2043,7 +1967,9 @@ def figure_capacity(rows):
 SECTIONS["capacity"] = Section(
     summary=f"problem 3: what a state of {CAPACITY_D} numbers can recall",
     compute=lambda o: capacity_rows(), render=render_capacity, figure=figure_capacity,
-    sample=lambda: capacity_rows(reads=64))
+    sample=lambda: capacity_rows(reads=64),
+    headline=lambda rows: f"a {rows[-1]['d']}-number state recalls "
+             f"{rows[-1]['exact_recall']:.2f} of {rows[-1]['n']:,} pairs; a KV cache recalls all")
 
 
 # ============================================================================
@@ -2204,28 +2130,17 @@ def stream_models():
 
 
 def _cache_growth(rows, d):
-    """Return the sentences that read the measured cache: its bytes per token,
-    and how the time of the next token grew against the number of tokens."""
+    """Return the sentence that reads the measured cache: its bytes per token,
+    and what the next token's work grows with."""
     small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
-    where = (f"(a key and a value of {d} Python floats; in fp16 on a GPU, {4 * d:,} bytes)")
     if small["tokens"] == large["tokens"]:
-        return (f"The cache holds {large['cache_bytes'] / large['tokens']:,.0f} bytes per token "
-                f"here {where}; the state stays the same size whatever T is.")
-    span = large["tokens"] - small["tokens"]
-    per_token = (large["cache_bytes"] - small["cache_bytes"]) / span
-    growth = large["cache_token_s"] / small["cache_token_s"]
-    more = large["tokens"] / small["tokens"]
-    ns = [r["cache_token_s"] / r["tokens"] * 1e9 for r in (small, large)]
-    state = [format_seconds(r["state_token_s"]) for r in (small, large)]
-    return (f"The cache grows by {per_token:,.0f} bytes per token here {where}. The next "
-            f"token's attention reads every cached pair: as written (_attention_read) it "
-            f"computes T dot products of {d} numbers, work that grows as T, "
-            f"so generating T tokens does work growing as T^2. Its time grew {growth:,.1f}x "
-            f"from T = {small['tokens']:,} to {large['tokens']:,}, for {more:,.3g}x the "
-            f"tokens ({ns[0]:,.0f} and {ns[1]:,.0f} ns per cached token); the time per token "
-            "moves from run to run with what the processor's caches hold, so read the work, "
-            "not the ratio. The state stays the same size, and its step does the same work "
-            f"whatever T is (its time here: {state[0]} and {state[1]}).")
+        return (f"The cache holds {large['cache_bytes'] / large['tokens']:,.0f} bytes a token "
+                "here; the state stays one size.")
+    per_token = (large["cache_bytes"] - small["cache_bytes"]) / (large["tokens"] - small["tokens"])
+    return (f"The cache grows by {per_token:,.0f} bytes a token here (Python floats; "
+            f"{4 * d:,} in fp16). The next token reads every cached pair, T dot products, "
+            "so T tokens cost work growing as T^2; the state's step costs the same whatever "
+            "T is.")
 
 
 def render_stream(result):
@@ -2259,30 +2174,22 @@ def render_stream(result):
               "; the recurrent state held ") + " to ".join(states) + "."
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
-        *_wrap(found + " Generating one token at a time, a transformer keeps every past "
-               "token's key and value (the KV cache) while a recurrent model keeps only its "
-               "state: measured on a toy model, then the cache's size for real ones."),
+        *_wrap(found + " Generating, a transformer keeps every past token's key and value "
+               "(its KV cache); a recurrent model keeps only its state."),
         *_wrap(f"A toy decoder of width d = {result['d']} in plain Python: memory as "
-               f"sys.getsizeof counts its objects (a float {_FLOAT_BYTES} bytes, of the 32 "
-               "CPython's allocator sets aside), and the best time of one step with T "
-               "tokens behind it."),
+               "sys.getsizeof counts it, and the best time of one step with T tokens behind "
+               "it."),
         table,
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),
         "",
-        *_wrap(
-            "At model scale, in fp16 (2 bytes a number): > SSM is the context length at "
-            "which the cache grows past the SSM's state below; fit is how many tokens of "
-            "cache fit on a 24 GiB and an 80 GiB device beside the model's weights."),
+        *_wrap("At model scale, in fp16: > SSM is the context at which the cache passes the "
+               "SSM's state; fit, the tokens of cache beside the weights on a 24 and an "
+               "80 GiB device."),
         model_table,
-        *_wrap(
-            f"{shapes}. A {ssm['name']} ({ssm['layers']} layers, d = {ssm['d_model']:,}) "
-            f"carries a constant {format_bytes(ssm['state_bytes'])}, whatever the context: for "
-            f"each layer, {2 * ssm['d_model']:,} channels of {ssm['d_state']} numbers of state, "
-            "and the last 4 inputs of each channel that its convolution keeps. This is the "
-            "lesson's table of when to still pick an "
-            "RNN: streaming with constant memory, very long contexts, and small devices "
-            "favour a recurrent state; a transformer's cache grows with every token."),
+        *_wrap(f"{shapes}. A {ssm['name']} carries a constant "
+               f"{format_bytes(ssm['state_bytes'])} whatever the context: for streaming, "
+               "long contexts and small devices, the lesson picks a recurrent state."),
     ])
 
 
@@ -2309,7 +2216,9 @@ def figure_stream(result):
 SECTIONS["stream"] = Section(
     summary="one token at a time: a KV cache against a state",
     compute=lambda o: stream_rows(reps=o.reps), render=render_stream, figure=figure_stream,
-    options={REPS: TIMING_REPS}, sample=lambda: stream_rows((4, 8), 2, 1))
+    options={REPS: TIMING_REPS}, sample=lambda: stream_rows((4, 8), 2, 1),
+    headline=lambda r: f"the KV cache grew to {format_bytes(r['measured'][-1]['cache_bytes'])}; "
+             f"the state stayed {format_bytes(r['measured'][-1]['state_bytes'])}")
 
 
 # ============================================================================
@@ -2653,11 +2562,10 @@ def _cores_errors(n, results, counts):
     return errors
 
 
-def _speed(speedup, processes):
+def _as_fast(speedup):
     """Return a measured speedup as words: faster, or a slowdown, never a speedup below 1."""
-    if speedup >= 1:
-        return f"{speedup:.2f}x as fast on {processes} processes"
-    return f"a slowdown on {processes} processes: {speedup:.2f}x the serial speed"
+    return (f"{speedup:.2f}x as fast" if speedup >= 1 else
+            f"slower ({speedup:.2f}x the serial speed)")
 
 
 def render_cores(result):
@@ -2681,48 +2589,28 @@ def render_cores(result):
     build = result["build_s"]
     return "\n".join([
         "=== extra cores, measured: the reduction and the recurrences ===",
-        *_wrap("The mean and the recurrences split across this machine's cores, as real "
-               "processes. The mean splits exactly; a linear recurrence splits with some "
-               "extra work; a tanh recurrence splits only approximately, after a warm-up."),
+        *_wrap(f"On {top} processes the mean ran {_as_fast(at[MEAN, top]['speedup'])}, the "
+               f"linear recurrence's final state {_as_fast(at[FINAL_FAST, top]['speedup'])} "
+               f"and its every state {_as_fast(every)}. A tanh recurrence splits only "
+               "approximately."),
         f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes "
         f"started by {result['start_method']}",
         table,
         *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
-        *_wrap(
-            f"processes = 1 is the serial computation in this process; speedup = its time / "
-            f"this row's. The chunks of the input were built before any timing "
-            f"({format_seconds(build)}). A pure-Python "
-            f"spin on 1 and on {spin['processes']} workers got {spin['cores_used']:.2f} cores' "
-            f"worth of work done side by side (at most {spin['processes']}): no split can beat "
-            "that in this run"
-            + (f"; the machine did not give this run {spin['processes']} cores, so read the "
-               "speedups against the spin's figure" if spin["short_of_cores"] else "")
-            + ". The pool "
-            f"started in {format_seconds(result['pool_startup_s'])}; a warm dispatch to two "
-            f"workers takes {format_seconds(result['dispatch_s'])}, as long as the mean of "
-            f"about {result['break_even_n'] // 2:,} values, so two processes cannot pay below "
-            f"about N = {result['break_even_n']:,}."),
+        *_wrap(f"speedup = the serial time / the row's. A pure-Python spin got "
+               f"{spin['cores_used']:.2f} cores' worth of work from {spin['processes']} workers"
+               + (": this run was short of cores" if spin["short_of_cores"] else "")
+               + f". A warm dispatch costs {format_seconds(result['dispatch_s'])}: the mean "
+               f"gains from two processes above about N = {result['break_even_n']:,}."),
         "",
-        *_wrap(
-            f"The mean needs nothing from other chunks: {_speed(at[MEAN, top]['speedup'], top)}. "
-            "The linear recurrence's final state splits too: each chunk reduces to one affine "
-            f"map h -> A*h + B (A*h + B is one step's a*h + x, for a whole chunk), composed in "
-            f"order at the end. With chunks of {slow['chunk']:,} steps, A = 0.9^"
-            f"{slow['chunk']:,} = {slow_a}, so the chunks {coupling}; at decay 1 - 1e-7, "
-            f"A = {fast['A']:.3f} and the composition carries every earlier chunk's state, as "
-            "it must. Every state, as a state-space model needs in training, costs a second "
-            "pass: each chunk is reduced to its map, the maps give each chunk its true start, "
-            f"and each chunk is scanned again from it. Measured serially here, the first pass "
-            f"costs c1 = {c1 * 1e9:,.0f} ns per value and the rescan c2 = {c2 * 1e9:,.0f} ns, "
-            f"so {top} processes can be at most P*c2 / (c1 + c2) = {ideal:.2f}x as fast; "
-            f"measured: {_speed(every, top)}."),
+        *_wrap(f"A linear recurrence's chunk is one affine map h -> A*h + B: with "
+               f"{slow['chunk']:,} steps, A = 0.9^{slow['chunk']:,} = {slow_a}, and the chunks "
+               f"{coupling}. Every state needs a second pass: from the serial costs, about "
+               f"P*c2 / (c1 + c2) = {ideal:.2f}x on {top} (c1 = {c1 * 1e9:,.0f} ns, "
+               f"c2 = {c2 * 1e9:,.0f} ns a value)."),
         "",
-        *_wrap(
-            "The tanh recurrence has no such map, so it has no exact split. What can work is "
-            "to start each chunk some steps early from h = 0 and throw those steps away; the "
-            f"timed run above does so with {CORES_WARMUP_RUN} steps at w = {CORES_TANH_W:g}, "
-            "and its error column shows how close it came. Whether it works depends on the "
-            "weight:"),
+        *_wrap(f"The tanh split starts each chunk {CORES_WARMUP_RUN} steps early from h = 0. "
+               "Whether that works depends on the weight:"),
         *_render_warmup(result["warmup"]),
     ])
 
@@ -2738,25 +2626,16 @@ def _render_warmup(warmup):
                     for group in by_steps])
     last = {w["w"]: w["rows"][-1] for w in weights}
     steps = weights[0]["rows"][-1]["steps"]
-    reading = "; ".join(
-        f"at w = {w:g} the largest error after {steps:,} steps is {row['max_abs_error']:.1e}"
-        for w, row in last.items())
+    reading = "after " + f"{steps:,} steps, the error is " + " and ".join(
+        f"{row['max_abs_error']:.1e} at w = {w:g}" for w, row in last.items())
     return [
-        *_wrap(f"{warmup['n']:,} random inputs in [-0.5, 0.5) (seed {warmup['seed']}), "
-               f"{warmup['boundaries']} chunk boundaries; error = largest |chunk's state - "
-               "serial state| at a boundary; product = the factors |w(1 - h^2)| along the "
-               "serial states over the warm-up, times |h| where it starts"),
+        *_wrap(f"error: the largest |chunk's state - serial state| at {warmup['boundaries']} "
+               f"boundaries, {warmup['n']:,} random inputs; product: the factors "
+               "|w(1 - h^2)| along the serial states"),
         table,
-        *_wrap(
-            f"{reading[0].upper()}{reading[1:]}. At w = 0.9 every factor |w(1 - h^2)| is at "
-            "most 0.9 whatever h is: the step contracts from every start, so any two starting "
-            "states approach each other and the error follows the product down to rounding. "
-            "At w = 2 the step "
-            "has two stable states (near -0.96 and +0.96): a chunk started from 0 can settle "
-            "in the other one and stay there, although the product along the true states is "
-            "small. The condition for a warm-up split is contraction from every start, not a "
-            "vanishing gradient along one trajectory (Bengio et al. 1994 call such stable "
-            "states latching)."),
+        *_wrap(f"{reading[0].upper()}{reading[1:]}. At w = 0.9 the step contracts from every "
+               "start, which is enough; at w = 2 a chunk can settle in the wrong one of two "
+               "stable states."),
     ]
 
 
@@ -2806,7 +2685,10 @@ SECTIONS["cores"] = Section(
         {"task": task, "processes": p, "speedup": s}
         for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)
         for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2,
-        "ideal_every_state": 1.3})
+        "ideal_every_state": 1.3},
+    headline=lambda r: (f"on {r['most_processes']} processes, the linear recurrence's final "
+             f"state ran {_as_fast(r['rows'][-1]['speedup'] * 0 + [x for x in r['rows'] if x['task'] == FINAL_FAST and x['processes'] == r['most_processes']][0]['speedup'])}"
+             if r["available"] else f"not run: {r['reason']}"))
 
 
 # ============================================================================
@@ -3242,6 +3124,7 @@ def render_train(result):
     """Return the training table as text, and the sentences that read it."""
     rows = result["rows"]
     lengths = [c["length"] for c in result["constant"]]
+    constant = {c["length"]: c["test_mse"] for c in result["constant"]}
     models = list(dict.fromkeys(r["model"] for r in sorted(
         rows, key=lambda r: list(TRAIN_MODELS).index(r["model"]))))
     seeds = sorted({r["seed"] for r in rows})
@@ -3256,93 +3139,58 @@ def render_train(result):
                          format_seconds(sum(at[m, t, seed]["seconds"] for t in lengths))))
     table = _table(("held-out MSE", "", *(f"T = {t}" for t in lengths), "train time"),
                    body, left=2)
+
+    def cut(m, t):                      # error against predicting 1's, over the inits
+        shares = sorted(1 - at[m, t, seed]["test_mse"] / constant[t] for seed in seeds)
+        low, high = shares[0], shares[-1]
+        if low < 0 <= high:
+            return f"{-low:.0%} more to {high:.0%} less at T = {t}"
+        a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")
+        return (f"{a:.0%}" if f"{a:.0%}" == f"{b:.0%}" else f"{a:.0%} to {b:.0%}") + \
+            f" {side} at T = {t}"
+
+    readings = "; ".join(f"the {MODEL_NAMES[m]} {', '.join(cut(m, t) for t in lengths)}"
+                         for m in models)
     verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
-    readings = []
-    for m in models:
-        by_verdict = {}
-        for t in lengths:
-            by_verdict.setdefault(verdicts[m, t], []).append(f"{t:,}")
-        readings.append(f"the {MODEL_NAMES[m]} " + " and ".join(
-            f"{verdict} at T = {', '.join(ts)}" for verdict, ts in by_verdict.items()))
     depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
                        for d in result["depths"])
-    check = result["scan_check"]
-    processes = result["processes"]
-    text = [
+    check, processes = result["scan_check"], result["processes"]
+    return "\n".join([
         "=== learned, not inferred: three models trained on the adding problem ===",
-        *_wrap("; ".join(readings)[0].upper() + "; ".join(readings)[1:] + "."),
-        *_wrap(
-            "Can a model learn to carry a number across T steps? Three small models try, "
-            "on the adding problem: remember two marked numbers among T and output their "
-            "sum. One whose error stays near the first row's (always answering 1) learned "
-            "nothing."),
+        *_wrap("Error against predicting 1's, over the initializations: " + readings + "."),
+        *_wrap("The adding problem: T pairs (value, marker), two marked, one in each half; "
+               "the target is the sum of the two marked values."),
         table,
-        *_wrap(
-            "Each example is T pairs (value, marker), values uniform in [0, 1), two marked, "
-            "one in each half, so that one of them lies T/2 or more steps back; the target "
-            "is the plain sum of the two marked values (values in [0, 1] and the plain sum "
-            "as in Le, Jaitly and Hinton 2015; Hochreiter and Schmidhuber's 1997 original "
-            f"targets 0.5 + (X1 + X2)/4). Always predicting 1 scores "
-            f"{result['baseline']:.3f} (1/6) on average, and the first row on these held-out "
-            "examples. "
-            f"Adam, learning rate {result['learning_rate']:g}, gradient norm clipped to "
-            f"{result['clip']:g}, {result['steps']:,} single-example steps per model, T and "
-            f"initialization (inits: parameters uniform in +-0.5, seeded), the same examples "
-            f"for every run; MSE on {result['test_examples']} held-out examples, two "
-            f"significant digits (a rerun from another initialization moves the rest). "
-            f"Trained on {processes} process{'es' * (processes > 1)} in "
-            f"{format_seconds(result['wall_s'])}."
-            + (f" A worker process stopped: {result['pool_lost']}." if result["pool_lost"]
-               else "")),
-        "",
-        *_wrap(
-            "The verdicts above are against the first row (learned: a tenth of its MSE or "
-            "less from every initialization; learned nothing: 90% of it or more from every "
-            "one; varies: the initializations disagree), and hold for these widths, this "
-            "many steps and these settings, not for the architectures in general."),
-        *_wrap(_train_reading(verdicts, lengths)),
-        *_wrap(
-            f"The minGRU's states and its gradient through time run on the linear-recurrence "
-            f"scan; by scan and by loop they differ by at most "
-            f"{check['max_abs_diff_states']:.1e} and {check['max_abs_diff_gradient']:.1e}. "
-            f"The depth of its recurrence alone (part 4's count; its gates, read from the "
-            f"inputs beside it, and its output are left out), as a scan against as a loop: "
-            f"{depths}. Here the scan runs in one Python process; the depth is what parallel "
-            "hardware could use."),
-    ]
-    return "\n".join(text)
+        *_wrap(f"Adam, learning rate {result['learning_rate']:g}, gradients clipped to norm "
+               f"{result['clip']:g}, {result['steps']:,} steps per run; MSE on "
+               f"{result['test_examples']} held-out examples. Trained on "
+               f"{_quantity(processes, 'process', 'processes')} in "
+               f"{format_seconds(result['wall_s'])}."
+               + (f" A worker process stopped: {result['pool_lost']}." if result["pool_lost"]
+                  else "")),
+        *_wrap(_train_reading(verdicts, lengths, result["steps"])),
+        *_wrap(f"The minGRU runs on the linear-recurrence scan: scan and loop differ by at "
+               f"most {check['max_abs_diff_states']:.1e} in its states and "
+               f"{check['max_abs_diff_gradient']:.1e} in its gradient; its recurrence's depth, "
+               f"as a scan against as a loop: {depths}."),
+    ])
 
 
-def _train_reading(verdicts, lengths):
-    """Return the sentences that explain the verdicts, each only where it holds."""
+def _train_reading(verdicts, lengths, steps):
+    """Return the sentences that explain the verdicts, each only where the
+    numbers hold it: the tanh RNN's failure at long T is put down to its
+    gradient only where the minGRU, on the same budget, learned there."""
     short, long = lengths[0], lengths[-1]
-    sentences = []
-    if (verdicts.get(("tanh_rnn", short)) in (LEARNED, PART)
-            and verdicts.get(("tanh_rnn", long)) == NOTHING):
-        sentences.append(
-            f"The tanh RNN {verdicts['tanh_rnn', short]} at T = {short} and learned nothing "
-            f"at T = {long} from any initialization: a marked value T/2 or more steps back "
-            "reaches the output through a product of T/2 or more per-step factors (the "
-            "gradient section). Learning only the nearer marked value, at most T/2 steps "
-            "back, would halve the error (the far value's variance, 1/12, remains), so an "
-            "error between half the first row's and all of it can be part of that. This run "
-            "does not tune it: an identity-initialized RNN (Le et al. 2015) or an LSTM goes "
-            "further.")
-    if (verdicts.get(("mingru", long)) == LEARNED
-            and verdicts.get(("tanh_rnn", long)) in (NOTHING, PART)):
-        sentences.append(
-            f"The minGRU learned at T = {long} from every initialization. Its state is "
-            "carried from step to step by the factor 1 - z_t, with no tanh on the way, and "
-            "the gate can learn to hold 1 - z_t close to 1 where nothing is marked (a "
-            "sigmoid never reaches 1 exactly), so a marked value fades slowly. Its gate and "
-            "candidate read only the input, never the previous state (what Feng et al. 2024 "
-            "removed from the GRU): that is what makes each channel a linear recurrence, "
-            "computed by a scan.")
-    if verdicts.get(("attention", long)) == LEARNED:
-        sentences.append(
-            "The attention read is one read, not a transformer: what it shows is a path of "
-            "length 1 from any position to the output.")
-    return " ".join(sentences)
+    tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
+    mingru_long = verdicts.get(("mingru", long))
+    if tanh_short == LEARNED and tanh_long == NOTHING and mingru_long == LEARNED:
+        return (f"At T = {long} a marked value reaches the tanh RNN's output through T/2 or "
+                "more tanh factors (the gradient section); the minGRU carries it by a gate "
+                "that can stay near 1, with no tanh on the way.")
+    if tanh_long == NOTHING and mingru_long != LEARNED:
+        return (f"At T = {long} no recurrence learned in {steps:,} steps: too few to tell "
+                "why.")
+    return ""
 
 
 def figure_train(result):
@@ -3390,7 +3238,10 @@ SECTIONS["train"] = Section(
         {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
         for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
         for t in (10, 20) for seed in (1, 2)],
-        "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]})
+        "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
+    headline=lambda r: "at T = " + f"{r['constant'][-1]['length']}: " + ", ".join(
+             f"{MODEL_NAMES[v['model']]} {v['verdict']}" for v in r["verdicts"]
+             if v["length"] == r["constant"][-1]["length"]))
 
 
 # ============================================================================
@@ -3511,44 +3362,29 @@ def render_teacher(rows):
     big = sizes[-1]
     attention, rnn = at["attention", big], at["tanh RNN", big]
     scan = at["linear, by scan", big]
-    per_token = attention["generate_depth"] / big
     return "\n".join([
         "=== what runs in parallel: training on a known sequence, against generating ===",
-        *_wrap("Training sees the whole sequence at once; generating must make each token "
-               "before the next. Counted on three tiny models: attention's depth is short "
-               "when training and long when generating, like every model's."),
-        *_wrap("Three models of width 1, work and depth in operations measured on the code "
-               "that runs (part 4's count, with exp, tanh and 1/x one operation each): a "
-               "causal attention layer (scores, softmax, weighted sum), a tanh RNN "
-               f"(w = {TEACHER_W:g}) and a linear recurrence (decay {TEACHER_DECAY:g}) "
-               "computed by the scan. Training here is the forward pass on a known sequence "
-               "(teacher forcing, Williams and Zipser 1989); the backward pass is not counted."),
+        *_wrap(f"Training on a known sequence, attention and the scanned linear recurrence "
+               f"reach every position at once: depth {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,} at N = {big:,}, against the tanh RNN's "
+               f"{rnn['train_depth']:,}. Generating, every model makes one token after "
+               f"another: {attention['generate_depth']:,}, {scan['generate_depth']:,} and "
+               f"{rnn['generate_depth']:,}."),
+        *_wrap("Width-1 models, the forward pass only (teacher forcing), counted as in "
+               f"part 4 with exp, tanh and 1/x one operation each: causal attention, a tanh "
+               f"RNN (w = {TEACHER_W:g}) and a linear recurrence (decay {TEACHER_DECAY:g}) "
+               "run as a scan."),
         train,
         generate,
-        *_wrap("mean work/token: the work of generating N tokens over N (attention's grows "
-               "with the tokens behind each: 5(N + 1)/2 on average)."),
-        *_wrap(
-            f"Training on a known sequence, attention's depth at N = {big:,} is "
-            f"{attention['train_depth']:,} against the tanh RNN's {rnn['train_depth']:,} "
-            f"(3N - 1): every position at once, paid for with work that grows as N^2 "
-            f"({_format_count(attention['train_work'])} operations against "
-            f"{_format_count(rnn['train_work'])}). This is where the lesson's faster training "
-            "per epoch comes from; the scan gives a linear recurrence a short depth too "
-            f"({scan['train_depth']:,}, about 2 log2 N, against attention's about log2 N). "
-            "Generating, each output is the next input, so every model makes its tokens one "
-            "after another: the tanh RNN's depth is 3N - 1 again, the linear recurrence's "
-            f"2N - 1, and attention's {attention['generate_depth']:,} (about "
-            f"{per_token:.0f}N at N = {big:,}): each new token still reduces over the cache "
-            "behind it in depth about log2 of its length, so the total grows as N log N, "
-            "and its work per token grows with the tokens behind it while a recurrence's "
-            "does not (the stream section measures the memory side of this). Only the "
-            "prompt, whose tokens are all known, is processed all at once."),
+        *_wrap("mean work/token: attention's grows with the tokens behind each, 5(N + 1)/2 "
+               "on average; a recurrence's does not."),
     ])
 
 
 SECTIONS["teacher"] = Section(
     summary="training in parallel, generating one token at a time",
-    compute=lambda o: teacher_rows(), render=render_teacher)
+    compute=lambda o: teacher_rows(), render=render_teacher,
+    headline=lambda rows: "training in parallel, generating one token after another")
 
 
 # ============================================================================
@@ -3799,36 +3635,25 @@ def render_deer(result):
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
         *_wrap(_deer_opening(found["groups"])),
-        *_wrap("A tanh RNN cannot be regrouped into a scan, but Newton's method can still "
-               "solve all its states at once: guess, straighten every step around the guess, "
-               "solve that linear recurrence by one scan, repeat. The question is how many "
-               "rounds it takes."),
-        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs uniform in [-1, 1); Newton's method "
-               "as DEER runs it, from h = 0 until every state is finite and none moves by "
-               f"more than {DEER_TOLERANCE:g}; '> {rows[0]['cap']}': not within "
-               f"{rows[0]['cap']} iterations; '*': an iterate overflowed to inf or NaN on the "
-               "way."),
+        *_wrap("A tanh step has no exact scan, but Newton's method (DEER) solves all the "
+               "states at once: guess, straighten every step around the guess, solve that "
+               "linear recurrence by one scan, repeat."),
+        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs in [-1, 1), from h = 0 until no state "
+               f"moves by more than {DEER_TOLERANCE:g}. '> {rows[0]['cap']}': not within "
+               f"{rows[0]['cap']} iterations; '*': an iterate overflowed."),
         *tables[0].splitlines(), "",
         *tables[1].splitlines(),
     ]
     longest, best = found["longest_converged"], found["example"]
     if longest:
-        text += _wrap(
-            "Where it converged, largest difference from the serial states (tanh_states): "
-            f"{found['max_abs_diff']:.1e}. Depth in operations, counted as "
-            f"in part 4 (tanh one): one iteration is {longest['iteration_depth']} at "
-            f"T = {longest['length']:,} (the first step's 7 element-wise operations, 8 at "
-            f"each later step, then the scan's 2 a round), against "
-            f"{longest['serial_depth']:,} for the serial chain (3 a step, as the teacher "
-            "section counts it).")
+        text += _wrap(f"Converged runs differ from the serial states by at most "
+                      f"{found['max_abs_diff']:.1e}. One iteration's depth at "
+                      f"T = {longest['length']:,} is {longest['iteration_depth']} operations, "
+                      f"against {longest['serial_depth']:,} for the serial chain.")
     if best:
-        text += _wrap(f"So w = {best['w']:g} at T = {best['length']:,}: "
-                      f"{best['iterations']} iterations x {best['iteration_depth']} = "
-                      f"{best['depth']:,} at most against {best['serial_depth']:,} (each "
-                      "iteration counted on its own: chained through the guesses the "
-                      "chain is shorter; each iteration's stopping test adds a reduction "
-                      "of depth about 2 + log2 T); every iteration does the whole "
-                      "sequence's work again.")
+        text += _wrap(f"At w = {best['w']:g}, T = {best['length']:,}: {best['iterations']} "
+                      f"iterations x {best['iteration_depth']} = {best['depth']:,} at most, "
+                      "each iteration doing the whole sequence's work again.")
     text.append("")
     return "\n".join(text + _wrap(" ".join(r for r in _deer_reading(found) if r)))
 
@@ -3838,38 +3663,26 @@ def _deer_reading(found):
     steps = {g["steps"] for g in found["groups"]}
     reading = []
     if "contracts" in steps:
-        reading.append(
-            f"For |w| < 1 every linearized step contracts (|J_t| <= |w| < 1 whatever the "
-            f"guess), so an error in the guess fades within a few steps: at most "
-            f"{found['most_when_contracting']} iterations here, at every T.")
+        reading.append(f"For |w| < 1 every straightened step contracts, so an error fades "
+                       f"within a few steps: at most {found['most_when_contracting']} "
+                       "iterations, at every T.")
     if "expands" in steps:
-        reading.append(
-            "For w > 1, J_t = w(1 - f_t^2) is close to w wherever f_t is near 0, so a step "
-            "linearized around a wrong guess can expand an error along a stretch of the "
-            "sequence before it fades: the counts grow and vary from one T to the next.")
+        reading.append("For w > 1 a step straightened around a wrong guess can expand an "
+                       "error: the counts grow and vary with T.")
     overflows = found["overflows"]
     if overflows:
         cap = overflows[0]["reset"]["cap"]
         reading.append(
             "Plain Newton overflowed at " + "; ".join(
-                f"w = {o['w']:g}, T = {o['length']:,} (step {o['step']:,} of "
-                f"iteration {o['iteration']})" for o in overflows)
-            + ". In exact arithmetic T + 1 iterations always suffice, because k iterations "
-            "make the first k states exact; in floats an overflow turns every state after "
-            "it into inf or NaN, and plain Newton must win them back from there: "
+                f"w = {o['w']:g}, T = {o['length']:,}" for o in overflows)
+            + ": every later state became inf or NaN, and "
             + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
             + f" within {cap} iterations.")
         cured = [o["reset"] for o in overflows if o["reset"]["iterations"]]
         if cured:
-            reading.append(
-                "Resetting the non-finite states to 0 keeps the finite rest of the iterate: "
-                + ", ".join(f"{r['iterations']} iterations at w = {r['w']:g}, "
-                            f"T = {r['length']:,}" for r in cured) + ".")
-        reading += [f"At w = {r['w']:g}, T = {r['length']:,} the reset run overflowed only "
-                    f"up to iteration {r['last_overflow']} and still had not converged after "
-                    f"{r['cap']}: the overflow is not what holds it back, the expanding "
-                    "steps are." for r in (o["reset"] for o in overflows)
-                    if not r["iterations"] and r["last_overflow"]]
+            reading.append("Resetting the non-finite states to 0 converged: " + ", ".join(
+                f"{r['iterations']} iterations at w = {r['w']:g}, T = {r['length']:,}"
+                for r in cured) + ".")
     reading.append(_deer_lyapunov_reading(found["lyapunov"]))
     return reading
 
@@ -3896,14 +3709,9 @@ def _deer_lyapunov_reading(lyapunov):
     if not lyapunov["inverted"]:
         return ""
     a, b = lyapunov["inverted"]
-    exponents = ", ".join(f"{-math.inf if e['exponent'] is None else e['exponent']:+.2f} at "
-                          f"w = {e['w']:g}" for e in lyapunov["exponents"])
-    return (f"Along the true states the largest Lyapunov exponent, mean log |J_t|, is "
-            f"{exponents} at T = {lyapunov['length']:,} (Gonzalez et al. 2025 tie convergence "
-            f"to it). It does not order these counts: w = {a['w']:g} has the lower exponent "
-            f"and needed {_deer_cell(a)} iterations against {_deer_cell(b)} at "
-            f"w = {b['w']:g}. Newton's error travels through the Jacobians at the current "
-            "guess, not at the true states, and the guess starts at h = 0.")
+    return (f"The Lyapunov exponent along the true states does not order these counts: "
+            f"w = {a['w']:g} has the lower one and needed {_deer_cell(a)} iterations "
+            f"against {_deer_cell(b)} at w = {b['w']:g}.")
 
 
 def figure_deer(result):
@@ -3930,7 +3738,8 @@ def figure_deer(result):
 SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
     compute=lambda o: deer_section(), render=render_deer, figure=figure_deer,
-    sample=lambda: deer_section(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30))
+    sample=lambda: deer_section(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30),
+    headline=lambda r: _deer_opening(r["findings"]["groups"]).split(";")[0])
 
 
 # ============================================================================
@@ -4124,35 +3933,22 @@ def render_linear(result):
                      format_bytes(r["held_bytes"]), _format_count(r["work"]),
                      f"{r['depth']:,}") for r in rows], left=2)
     d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
-    recall = "; ".join(
-        f"at n = {r['n']}, {r['matrix']:.3f} from S (an estimate from {r['draws']} draws) "
-        f"against the exact {r['exact']:.4f} for a {r['d']}-number state"
-        for r in result["recall"])
+    recall = "; ".join(f"recall {r['matrix']:.2f} at n = {r['n']}, {r['exact']:.2f} exactly for "
+                       f"a {r['d']}-number state" for r in result["recall"])
     return "\n".join([
         "=== linear attention is an RNN: one computation, three ways ===",
-        *_wrap("Linear attention replaces attention's softmax with a feature map, which lets "
-               "one computation run three ways: as attention over all pairs, as an RNN with "
-               "a d x d state, or in chunks. All three give the same numbers."),
-        *_wrap(f"causal linear attention, feature map elu(x) + 1 (x + 1 above 0, e^x below: "
-               f"always positive), d = {d}, chunks of C = {rows[0]['chunk']}; time measured "
-               "once on this machine; holds = what each form keeps at its peak beside its "
-               "inputs and outputs, as Python objects: parallel phi(q), phi(k) for all N and "
-               "the N(N + 1)/2 scores, recurrent the d x d state S, the d-vector z and one "
-               "token's phi(q), phi(k), chunked S, z, a chunk's phi(q), phi(k) and one row of "
-               "scores. Work in multiply-adds; depth in additions, sums as trees (the "
-               "multiplies and the division add the same 3 steps to every form): parallel "
-               "log2 N + log2 d, recurrent N - 1 + log2 d, chunked N/C + log2 C + log2 d."),
+        *_wrap(f"With a feature map in place of the softmax, one computation runs as "
+               f"attention over all pairs, as an RNN with a d x d state, or in chunks: the "
+               f"three agree to {worst:.1e}."),
+        *_wrap(f"causal linear attention, feature map elu(x) + 1, d = {d}, chunks of "
+               f"C = {rows[0]['chunk']}; time measured once here; holds = what each form keeps "
+               "at its peak, as Python objects. Work in multiply-adds; depth in additions, "
+               "sums as trees."),
         table,
-        *_wrap(
-            f"The three forms agree to {worst:.1e}. Parallel, it is attention: N^2 scores, "
-            "short depth. Recurrent, it is an RNN: a fixed d x d state, one token at a time, "
-            "work 2N d^2 and depth about N. Chunked, it is both: parallel inside a chunk, a state "
-            "carried from chunk to chunk, the form Mamba-2 and xLSTM train with. The state S "
-            "is d copies of the capacity section's state s = sum of v k, one for each "
-            "coordinate of the values: it holds wider values, not more pairs. Share of value "
-            f"coordinates read back right: {recall}. S's exact share is the same (each of its "
-            "columns is such a state): the differences are the estimate's noise. Reads fill "
-            "with crosstalk as n grows past d, where a KV cache does not."),
+        *_wrap("Chunked, it is both: parallel inside a chunk, a state carried from chunk to "
+               "chunk, as Mamba-2 and xLSTM train. The state S is d copies of the capacity "
+               "section's state, one per value coordinate: wider values, not more pairs "
+               f"({recall}). Crosstalk enters from the second pair on; a KV cache has none."),
     ])
 
 
@@ -4180,7 +3976,9 @@ def figure_linear(result):
 SECTIONS["linear"] = Section(
     summary="linear attention as an RNN, computed three ways",
     compute=lambda o: linear_section(), render=render_linear, figure=figure_linear,
-    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4), "recall": []})
+    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4), "recall": []},
+    headline=lambda r: f"linear attention's three forms agree to "
+             f"{max(x['max_abs_diff'] for x in r['forms']):.0e}")
 
 
 # ============================================================================
@@ -5901,9 +5699,9 @@ GLOSSARY = {
              "unlimited processors, the time follows the depth.",
     "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
                 "operations a step instead of width^2.",
-    "dilated": "a dilated convolution reads inputs a gap apart (every 2nd, 4th, ...); with "
-               "the gap doubling layer by layer, each layer reaches twice as far back as "
-               "the one before.",
+    "dilated": "a dilated convolution reads inputs a gap apart; with the gap k times larger "
+               "each layer (k the kernel's width), ceil(log_k n) layers reach n positions "
+               "back.",
     "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
                  "inclusive one includes it.",
     "feature map": "a function applied to queries and keys so that attention's weights can "
@@ -5988,7 +5786,8 @@ GLOSSARY = {
                  "it can run as a tree.",
     "regrouped": "computed in another grouping: ((a + b) + c) + d as (a + b) + (c + d). "
                  "Allowed for associative operations.",
-    "restricted self-attention": "attention that looks only at the r nearest positions.",
+    "restricted self-attention": "attention that looks only at a window of r positions: "
+                                 "each one and the r - 1 before it.",
     "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
            "to the next.",
     "scan": "every prefix sum of a sequence under an associative operation: one at a time "
