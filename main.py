@@ -430,16 +430,6 @@ TAKEAWAY = """\
 takeaway: a recurrence is a chain of N steps; a sum can be a tree of depth
 log2 N. Full attention, over all pairs, costs N^2 work but few steps."""
 
-TAKEAWAY_ALL = """\
-takeaway: a recurrence run step by step is a chain of N steps; a reduction can
-be a tree of depth log2 N. A linear recurrence can be regrouped into a scan of depth about log2 N
-(ssm, work): that is how state-space models train in parallel. A tanh
-recurrence cannot be regrouped; Newton's method solves it in a few scans where
-every step shrinks errors, in many or not at all where steps expand (deer).
-Attention reduces over all N positions at once and pays N^2 work, and N^2
-memory when it stores the scores (cost); linear attention and state-space
-models lie between the two (linear); and generating, every model goes one
-token at a time (teacher)."""
 
 
 # ============================================================================
@@ -500,8 +490,8 @@ SECTIONS["depth"] = Section(
     summary="serial depth of the recurrence and the reduction",
     compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth,
     sample=depth_rows,
-    headline=lambda rows: f"a chain of N steps against a tree of ceil(log2 N): "
-             f"{rows[-1]['depth_ratio']:,.0f}x at N = {rows[-1]['n']:,}")
+    headline=lambda rows: f"the chain is {rows[-1]['depth_ratio']:,.0f}x the tree's depth at "
+             f"N = {rows[-1]['n']:,}")
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
@@ -512,8 +502,9 @@ SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length), render=render_scan,
     options={LENGTH: SCAN_LENGTH},
-    headline=lambda r: f"parallel_scan matched serial_scan: {r['parallel_steps']} rounds "
-             f"against {r['serial_steps']:,} chained combines")
+    headline=lambda r: (f"parallel_scan {'matched' if r['mismatches'] == 0 else 'differed from'} "
+                        f"serial_scan: {r['parallel_steps']} rounds against "
+                        f"{r['serial_steps']:,} chained combines"))
 
 
 # ============================================================================
@@ -652,8 +643,8 @@ SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
     options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
-    headline=lambda rows: f"width {rows[-1]['width']}: {rows[-1]['growth']:,.1f}x the time of a "
-             f"step of width {rows[0]['width']}; the chain stays N long")
+    headline=lambda rows: f"a step of width {rows[-1]['width']} took {rows[-1]['growth']:,.1f}x "
+             f"width {rows[0]['width']}'s time")
 
 
 # ============================================================================
@@ -942,10 +933,9 @@ def render_ssm(result):
     matches = "yes" if r["last_matches_rnn_style"] else "NO"
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap(f"The lesson's step h = a*h + x is linear in h, so two steps compose into one: "
-               f"all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
-               f"where the loop takes {r['serial_steps']:,} dependent steps. "
-               "State-space models such as Mamba train this way."),
+        *_wrap(f"The lesson's step h = a*h + x is linear, so two steps compose into one. All "
+               f"{r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
+               "as state-space models such as Mamba train."),
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
@@ -1212,8 +1202,8 @@ def render_work(result):
         growth_table,
         "",
         *_wrap("Work counts every add and multiply; depth, the longest chain of them. "
-               f"blelloch's 2N - 2 include log2 N combines with the identity. sum() is one "
-               f"loop in C: depth N. tree_reduce's depth {agrees} ceil(log2 N) at every N."),
+               f"blelloch's 2N - 2 include log2 N combines with the identity. tree_reduce's "
+               f"depth {agrees} ceil(log2 N) at every N."),
     ])
 
 
@@ -1470,12 +1460,11 @@ def render_lanes(result):
     agree = result["simulation_agrees"] and result["rnn_simulation_agrees"]
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
-        *_wrap("On P lanes, each doing one operation a step, the recurrence keeps one lane "
-               "busy whatever P is; the sum splits across all of them until its chunks get "
-               "short (at most work / P + depth steps: Brent's bound)."),
+        *_wrap("On P lanes, the recurrence keeps one lane busy whatever P is; the sum uses "
+               "all of them until its chunks get short (Brent's bound: work / P + depth)."),
         table,
-        *_wrap("speedup = (N - 1) / reduce steps. busy = the share of lane-steps doing "
-               "work. A recurrence step counts as one multiply-add here."),
+        *_wrap("speedup = (N - 1) / reduce steps; busy = the share of lane-steps at work; a "
+               "recurrence step is one multiply-add."),
         "",
         *_wrap("One step of a dense RNN layer, h' = W.h + b*x, width d, batch B: "
                "B*d*(d+1) independent multiplies, then pairwise sums. busy on P lanes:"),
@@ -1516,8 +1505,8 @@ SECTIONS["lanes"] = Section(
     summary=f"a simulated machine of {LANES[0]:,} ... {LANES[-1]:,} lanes",
     compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
     options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100),
-    headline=lambda r: f"on {r['rows'][-1]['lanes']:,} lanes the recurrence keeps one busy; "
-             f"the sum runs {_format_ratio(r['rows'][-1]['reduction_speedup'])} faster")
+    headline=lambda r: f"the sum runs {_format_ratio(r['rows'][-1]['reduction_speedup'])} "
+             f"faster on {r['rows'][-1]['lanes']:,} lanes; the recurrence, not at all")
 
 
 # ============================================================================
@@ -1630,19 +1619,19 @@ def render_cost(result):
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         *_wrap("Self-attention has no chain of steps and a path of length 1, but its "
-               f"operations grow as n^2: fewer than a recurrent layer's only while n < d = "
-               f"{d} by Table 1's counts, and n < 2d = {result['attention_cheaper_below_n']:,} "
-               "with their constants (4nd^2 + 2n^2d against an LSTM's 8nd^2)."),
+               f"operations grow as n^2. It does fewer than a recurrent layer only while "
+               f"n < d = {d} (Table 1), or n < {result['attention_cheaper_below_n']:,} with "
+               "constants (4nd^2 + 2n^2d against an LSTM's 8nd^2)."),
         f"model width d = {d}, convolution kernel k = {result['k']}, "
         f"attention window r = {result['r']}",
         ops_table,
         f"self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap("Table 1 counts a matrix multiply as one sequential operation; as additions, "
-               "its sums have depth log2 d and log2 n. A path counts layers: a window of r "
-               "reaches r - 1 positions back, a dilated kernel k times further each layer, "
-               f"contiguous kernels k - 1 ({contiguous[big]:,} layers at n = {big:,})."),
+        *_wrap("Table 1 counts a matrix multiply as one sequential operation (as additions, "
+               "depth log2 n). A path counts layers: a window reaches r - 1 back, a dilated "
+               f"kernel k times further each layer, contiguous kernels k - 1 "
+               f"({contiguous[big]:,} layers at n = {big:,})."),
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
@@ -1654,8 +1643,8 @@ def render_cost(result):
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
     compute=lambda o: cost_table(), render=render_cost,
-    headline=lambda r: f"attention: no chain, but n^2 work; one {r['memory'][-1]['n']:,}-token "
-             f"matrix takes {format_bytes(r['memory'][-1]['bytes'])}")
+    headline=lambda r: f"attention has no chain but n^2 work: "
+             f"{format_bytes(r['memory'][-1]['bytes'])} at n = {r['memory'][-1]['n']:,}")
 
 
 # ============================================================================
@@ -1761,22 +1750,15 @@ def render_gradient(result):
         *_wrap(f"Through the tanh RNN (w = {r['w']:g}), an input {far} steps back moves the "
                f"last state by {at[far]['tanh']:.1e}: {share:.0e} of what the last input "
                "does. Through attention it is one weight, whatever the distance."),
-        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1) (seed {r['seed']}): the tanh columns",
-        "by the chain rule; the linear recurrence 0.9^k, a gated cell's memory f^k and",
-        "attention's weight d out / d v_j in closed form.",
+        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
+        "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
-        *_wrap(f"A recurrence passes a product of k factors, w * (1 - h^2) for tanh. At w = "
-               f"{r['w_wide']:g} a factor passes 1 only while |h| < "
-               f"{r['wide_factor_above_1_below_h']:.3f}; {r['wide_share_beyond']:.0%} of its "
-               f"states lie beyond, and the signal fades {faster} than at w = {r['w']:g}."),
-        *_wrap("A far input's term is drowned by the near ones in a weight's gradient "
-               "(Bengio et al. 1994): float64 keeps it, learning cannot use it. A gated "
-               f"cell fades as f^k: {r['gated_at_1000']:.1e} after 1,000 steps at "
-               f"f = {r['forget_gate']:g}."),
-        *_wrap(f"Attention's weight follows content: a score {r['score_gap']:g} above the "
-               f"rest gets {rows[0]['attention']:.2f} of the output at n = {r['n']} and "
-               f"{r['attention_long']:.3f} at n = {r['attention_long_n']:,}, at any distance. "
-               "Without positions it assumes order does not matter; an RNN assumes recency."),
+        *_wrap(f"A recurrence passes a product of k factors, w * (1 - h^2) for tanh: at "
+               f"w = {r['w_wide']:g} the signal fades {faster} than at w = {r['w']:g}. Near "
+               "inputs then drown the far one in a weight's gradient (Bengio et al. 1994)."),
+        *_wrap(f"A score {r['score_gap']:g} above the rest gets attention's weight "
+               f"{rows[0]['attention']:.2f} at n = {r['n']}, at any distance: without "
+               "positions, attention assumes order does not matter; an RNN assumes recency."),
     ])
 
 
@@ -1801,8 +1783,8 @@ SECTIONS["gradient"] = Section(
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
     sample=gradient_rows,
     headline=lambda r: f"{r['far']} steps back, a tanh RNN passes "
-             f"{r['rows'][0]['tanh'] * 0 + [x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; "
-             f"attention's weight does not fade")
+             f"{[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; attention does "
+             "not fade")
 
 
 # ============================================================================
@@ -1940,10 +1922,9 @@ def render_capacity(rows):
         f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
         f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
         table,
-        *_wrap(f"measured: about {first['n'] * first['draws']:,} reads a row. exact: counted "
-               "over every sum the other pairs' crosstalk can take. normal: that sum as a "
-               "normal, Phi(sqrt(d / (n - 1))). The cache reads back the value of the stored "
-               "key that best matches the query."),
+        *_wrap(f"measured: about {first['n'] * first['draws']:,} reads a row; exact: over "
+               "every sum the crosstalk can take; normal: Phi(sqrt(d / (n - 1))). The cache "
+               "returns the value of the best-matching stored key."),
     ])
 
 
@@ -2137,10 +2118,8 @@ def _cache_growth(rows, d):
         return (f"The cache holds {large['cache_bytes'] / large['tokens']:,.0f} bytes a token "
                 "here; the state stays one size.")
     per_token = (large["cache_bytes"] - small["cache_bytes"]) / (large["tokens"] - small["tokens"])
-    return (f"The cache grows by {per_token:,.0f} bytes a token here (Python floats; "
-            f"{4 * d:,} in fp16). The next token reads every cached pair, T dot products, "
-            "so T tokens cost work growing as T^2; the state's step costs the same whatever "
-            "T is.")
+    return (f"The cache grows by {per_token:,.0f} bytes a token ({4 * d:,} in fp16). The "
+            "next token reads all of it, so T tokens cost work growing as T^2.")
 
 
 def render_stream(result):
@@ -2176,20 +2155,15 @@ def render_stream(result):
         "=== streaming: one token at a time, with a state or with a KV cache ===",
         *_wrap(found + " Generating, a transformer keeps every past token's key and value "
                "(its KV cache); a recurrent model keeps only its state."),
-        *_wrap(f"A toy decoder of width d = {result['d']} in plain Python: memory as "
-               "sys.getsizeof counts it, and the best time of one step with T tokens behind "
-               "it."),
         table,
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),
         "",
-        *_wrap("At model scale, in fp16: > SSM is the context at which the cache passes the "
-               "SSM's state; fit, the tokens of cache beside the weights on a 24 and an "
-               "80 GiB device."),
+        *_wrap("At model scale, in fp16: > SSM, the context where the cache passes the SSM's "
+               "state; fit, the tokens of cache beside the weights on 24 and 80 GiB."),
         model_table,
-        *_wrap(f"{shapes}. A {ssm['name']} carries a constant "
-               f"{format_bytes(ssm['state_bytes'])} whatever the context: for streaming, "
-               "long contexts and small devices, the lesson picks a recurrent state."),
+        *_wrap(f"{shapes}. A {ssm['name']} carries {format_bytes(ssm['state_bytes'])} "
+               "whatever the context."),
     ])
 
 
@@ -2562,6 +2536,12 @@ def _cores_errors(n, results, counts):
     return errors
 
 
+def _cores_speedup(result, task):
+    """Return the task's speedup on the most processes the run had."""
+    return next(r["speedup"] for r in result["rows"]
+                if r["task"] == task and r["processes"] == result["most_processes"])
+
+
 def _as_fast(speedup):
     """Return a measured speedup as words: faster, or a slowdown, never a speedup below 1."""
     return (f"{speedup:.2f}x as fast" if speedup >= 1 else
@@ -2597,20 +2577,16 @@ def render_cores(result):
         f"started by {result['start_method']}",
         table,
         *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
-        *_wrap(f"speedup = the serial time / the row's. A pure-Python spin got "
-               f"{spin['cores_used']:.2f} cores' worth of work from {spin['processes']} workers"
-               + (": this run was short of cores" if spin["short_of_cores"] else "")
-               + f". A warm dispatch costs {format_seconds(result['dispatch_s'])}: the mean "
-               f"gains from two processes above about N = {result['break_even_n']:,}."),
-        "",
-        *_wrap(f"A linear recurrence's chunk is one affine map h -> A*h + B: with "
-               f"{slow['chunk']:,} steps, A = 0.9^{slow['chunk']:,} = {slow_a}, and the chunks "
-               f"{coupling}. Every state needs a second pass: from the serial costs, about "
-               f"P*c2 / (c1 + c2) = {ideal:.2f}x on {top} (c1 = {c1 * 1e9:,.0f} ns, "
-               f"c2 = {c2 * 1e9:,.0f} ns a value)."),
-        "",
-        *_wrap(f"The tanh split starts each chunk {CORES_WARMUP_RUN} steps early from h = 0. "
-               "Whether that works depends on the weight:"),
+        *_wrap(f"A pure-Python spin got {spin['cores_used']:.2f} cores' worth of work from "
+               f"{spin['processes']} workers"
+               + (", short of the cores asked for" if spin["short_of_cores"] else "")
+               + f". The mean gains from two processes above about "
+               f"N = {result['break_even_n']:,}."),
+        *_wrap(f"A linear recurrence's chunk is one map h -> A*h + B (A = {slow_a} for 0.9 "
+               f"over {slow['chunk']:,} steps). Every state needs a second pass: about "
+               f"P*c2 / (c1 + c2) = {ideal:.2f}x on {top}, from the serial pass costs."),
+        *_wrap(f"The tanh split starts each chunk {CORES_WARMUP_RUN} steps early; whether "
+               "that works depends on the weight:"),
         *_render_warmup(result["warmup"]),
     ])
 
@@ -2629,13 +2605,11 @@ def _render_warmup(warmup):
     reading = "after " + f"{steps:,} steps, the error is " + " and ".join(
         f"{row['max_abs_error']:.1e} at w = {w:g}" for w, row in last.items())
     return [
-        *_wrap(f"error: the largest |chunk's state - serial state| at {warmup['boundaries']} "
-               f"boundaries, {warmup['n']:,} random inputs; product: the factors "
-               "|w(1 - h^2)| along the serial states"),
         table,
-        *_wrap(f"{reading[0].upper()}{reading[1:]}. At w = 0.9 the step contracts from every "
-               "start, which is enough; at w = 2 a chunk can settle in the wrong one of two "
-               "stable states."),
+        *_wrap(f"{reading[0].upper()}{reading[1:]} (error at the chunk boundaries; product "
+               "of the factors |w(1 - h^2)| over the warm-up). At w = 0.9 the step contracts "
+               "from every start, which is enough; at w = 2 a chunk can settle in the wrong "
+               "one of two stable states."),
     ]
 
 
@@ -2686,9 +2660,9 @@ SECTIONS["cores"] = Section(
         for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)
         for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2,
         "ideal_every_state": 1.3},
-    headline=lambda r: (f"on {r['most_processes']} processes, the linear recurrence's final "
-             f"state ran {_as_fast(r['rows'][-1]['speedup'] * 0 + [x for x in r['rows'] if x['task'] == FINAL_FAST and x['processes'] == r['most_processes']][0]['speedup'])}"
-             if r["available"] else f"not run: {r['reason']}"))
+    headline=lambda r: (f"a linear recurrence ran {_as_fast(_cores_speedup(r, FINAL_FAST))} "
+                        f"on {r['most_processes']} processes" if r["available"] else
+                        f"not run: {r['reason']}"))
 
 
 # ============================================================================
@@ -3140,16 +3114,8 @@ def render_train(result):
     table = _table(("held-out MSE", "", *(f"T = {t}" for t in lengths), "train time"),
                    body, left=2)
 
-    def cut(m, t):                      # error against predicting 1's, over the inits
-        shares = sorted(1 - at[m, t, seed]["test_mse"] / constant[t] for seed in seeds)
-        low, high = shares[0], shares[-1]
-        if low < 0 <= high:
-            return f"{-low:.0%} more to {high:.0%} less at T = {t}"
-        a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")
-        return (f"{a:.0%}" if f"{a:.0%}" == f"{b:.0%}" else f"{a:.0%} to {b:.0%}") + \
-            f" {side} at T = {t}"
-
-    readings = "; ".join(f"the {MODEL_NAMES[m]} {', '.join(cut(m, t) for t in lengths)}"
+    readings = "; ".join(f"the {MODEL_NAMES[m]} "
+                         + ", ".join(f"{_error_cut(result, m, t)} at T = {t}" for t in lengths)
                          for m in models)
     verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
     depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
@@ -3158,8 +3124,8 @@ def render_train(result):
     return "\n".join([
         "=== learned, not inferred: three models trained on the adding problem ===",
         *_wrap("Error against predicting 1's, over the initializations: " + readings + "."),
-        *_wrap("The adding problem: T pairs (value, marker), two marked, one in each half; "
-               "the target is the sum of the two marked values."),
+        *_wrap("The adding problem: T (value, marker) pairs; the target is the sum of the two "
+               "marked values, one in each half."),
         table,
         *_wrap(f"Adam, learning rate {result['learning_rate']:g}, gradients clipped to norm "
                f"{result['clip']:g}, {result['steps']:,} steps per run; MSE on "
@@ -3169,11 +3135,22 @@ def render_train(result):
                + (f" A worker process stopped: {result['pool_lost']}." if result["pool_lost"]
                   else "")),
         *_wrap(_train_reading(verdicts, lengths, result["steps"])),
-        *_wrap(f"The minGRU runs on the linear-recurrence scan: scan and loop differ by at "
-               f"most {check['max_abs_diff_states']:.1e} in its states and "
-               f"{check['max_abs_diff_gradient']:.1e} in its gradient; its recurrence's depth, "
-               f"as a scan against as a loop: {depths}."),
+        *_wrap(f"The minGRU runs on the scan (within {check['max_abs_diff_states']:.0e} of the "
+               f"loop); its recurrence's depth, scan against loop: {depths}."),
     ])
+
+
+def _error_cut(result, model, length):
+    """Return how far each initialization's held-out MSE fell below predicting
+    1's (or rose above it), as words: '86% to 95% less', '3% more'."""
+    constant = {c["length"]: c["test_mse"] for c in result["constant"]}[length]
+    shares = sorted(1 - r["test_mse"] / constant for r in result["rows"]
+                    if r["model"] == model and r["length"] == length)
+    low, high = shares[0], shares[-1]
+    if low < 0 <= high:
+        return f"{-low:.0%} more to {high:.0%} less"
+    a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")
+    return (f"{a:.0%}" if f"{a:.0%}" == f"{b:.0%}" else f"{a:.0%} to {b:.0%}") + f" {side}"
 
 
 def _train_reading(verdicts, lengths, steps):
@@ -3239,9 +3216,10 @@ SECTIONS["train"] = Section(
         for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
         for t in (10, 20) for seed in (1, 2)],
         "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
-    headline=lambda r: "at T = " + f"{r['constant'][-1]['length']}: " + ", ".join(
-             f"{MODEL_NAMES[v['model']]} {v['verdict']}" for v in r["verdicts"]
-             if v["length"] == r["constant"][-1]["length"]))
+    headline=lambda r: f"at T = {r['constant'][-1]['length']}, error against predicting 1: "
+             + ", ".join(f"{name} {_error_cut(r, m, r['constant'][-1]['length'])}"
+                         for m, name in (("tanh_rnn", "tanh RNN"), ("mingru", "minGRU"),
+                                         ("attention", "attention"))))
 
 
 # ============================================================================
@@ -3370,21 +3348,22 @@ def render_teacher(rows):
                f"{rnn['train_depth']:,}. Generating, every model makes one token after "
                f"another: {attention['generate_depth']:,}, {scan['generate_depth']:,} and "
                f"{rnn['generate_depth']:,}."),
-        *_wrap("Width-1 models, the forward pass only (teacher forcing), counted as in "
-               f"part 4 with exp, tanh and 1/x one operation each: causal attention, a tanh "
-               f"RNN (w = {TEACHER_W:g}) and a linear recurrence (decay {TEACHER_DECAY:g}) "
-               "run as a scan."),
+        *_wrap("Width-1 models, forward pass only, in operations (exp, tanh and 1/x one "
+               "each): causal attention, a tanh RNN and a linear recurrence as a scan."),
         train,
         generate,
-        *_wrap("mean work/token: attention's grows with the tokens behind each, 5(N + 1)/2 "
-               "on average; a recurrence's does not."),
+        *_wrap("mean work/token: attention's grows with the tokens behind each; a "
+               "recurrence's does not."),
     ])
 
 
 SECTIONS["teacher"] = Section(
     summary="training in parallel, generating one token at a time",
     compute=lambda o: teacher_rows(), render=render_teacher,
-    headline=lambda rows: "training in parallel, generating one token after another")
+    headline=lambda rows: (lambda big: f"attention's depth at N = {big['n']:,}: "
+                           f"{big['train_depth']:,} training, {big['generate_depth']:,} "
+                           "generating")(max((r for r in rows if r["model"] == "attention"),
+                                             key=lambda r: r["n"])))
 
 
 # ============================================================================
@@ -3635,25 +3614,20 @@ def render_deer(result):
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
         *_wrap(_deer_opening(found["groups"])),
-        *_wrap("A tanh step has no exact scan, but Newton's method (DEER) solves all the "
-               "states at once: guess, straighten every step around the guess, solve that "
-               "linear recurrence by one scan, repeat."),
-        *_wrap(f"h_t = tanh(w h_(t-1) + x_t), inputs in [-1, 1), from h = 0 until no state "
-               f"moves by more than {DEER_TOLERANCE:g}. '> {rows[0]['cap']}': not within "
-               f"{rows[0]['cap']} iterations; '*': an iterate overflowed."),
+        *_wrap("Newton's method (DEER) solves all the states of h_t = tanh(w h_(t-1) + x_t) "
+               "at once: straighten every step around a guess, solve that by one scan, "
+               f"repeat. '> {rows[0]['cap']}': not within {rows[0]['cap']} iterations; '*': "
+               "an iterate overflowed."),
         *tables[0].splitlines(), "",
         *tables[1].splitlines(),
     ]
     longest, best = found["longest_converged"], found["example"]
-    if longest:
-        text += _wrap(f"Converged runs differ from the serial states by at most "
-                      f"{found['max_abs_diff']:.1e}. One iteration's depth at "
-                      f"T = {longest['length']:,} is {longest['iteration_depth']} operations, "
-                      f"against {longest['serial_depth']:,} for the serial chain.")
-    if best:
-        text += _wrap(f"At w = {best['w']:g}, T = {best['length']:,}: {best['iterations']} "
-                      f"iterations x {best['iteration_depth']} = {best['depth']:,} at most, "
-                      "each iteration doing the whole sequence's work again.")
+    if longest and best:
+        text += _wrap(f"Converged runs match the serial states to {found['max_abs_diff']:.0e}. "
+                      f"At w = {best['w']:g}, T = {best['length']:,}: {best['iterations']} "
+                      f"iterations of depth {best['iteration_depth']} ({best['depth']:,} in "
+                      "all), against "
+                      f"{best['serial_depth']:,} for the chain.")
     text.append("")
     return "\n".join(text + _wrap(" ".join(r for r in _deer_reading(found) if r)))
 
@@ -3662,27 +3636,18 @@ def _deer_reading(found):
     """Return the closing sentences, each present where its finding is."""
     steps = {g["steps"] for g in found["groups"]}
     reading = []
-    if "contracts" in steps:
-        reading.append(f"For |w| < 1 every straightened step contracts, so an error fades "
-                       f"within a few steps: at most {found['most_when_contracting']} "
-                       "iterations, at every T.")
     if "expands" in steps:
         reading.append("For w > 1 a step straightened around a wrong guess can expand an "
-                       "error: the counts grow and vary with T.")
+                       "error, so the counts grow.")
     overflows = found["overflows"]
     if overflows:
         cap = overflows[0]["reset"]["cap"]
-        reading.append(
-            "Plain Newton overflowed at " + "; ".join(
-                f"w = {o['w']:g}, T = {o['length']:,}" for o in overflows)
-            + ": every later state became inf or NaN, and "
-            + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
-            + f" within {cap} iterations.")
         cured = [o["reset"] for o in overflows if o["reset"]["iterations"]]
-        if cured:
-            reading.append("Resetting the non-finite states to 0 converged: " + ", ".join(
-                f"{r['iterations']} iterations at w = {r['w']:g}, T = {r['length']:,}"
-                for r in cured) + ".")
+        reading.append(
+            f"{_quantity(len(overflows), 'run')} overflowed, and "
+            + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
+            + f" within {cap} iterations"
+            + (f"; resetting the non-finite states to 0 cured {len(cured)}." if cured else "."))
     reading.append(_deer_lyapunov_reading(found["lyapunov"]))
     return reading
 
@@ -3940,10 +3905,8 @@ def render_linear(result):
         *_wrap(f"With a feature map in place of the softmax, one computation runs as "
                f"attention over all pairs, as an RNN with a d x d state, or in chunks: the "
                f"three agree to {worst:.1e}."),
-        *_wrap(f"causal linear attention, feature map elu(x) + 1, d = {d}, chunks of "
-               f"C = {rows[0]['chunk']}; time measured once here; holds = what each form keeps "
-               "at its peak, as Python objects. Work in multiply-adds; depth in additions, "
-               "sums as trees."),
+        *_wrap(f"Feature map elu(x) + 1, d = {d}, chunks of C = {rows[0]['chunk']}; holds: "
+               "what a form keeps at its peak; work in multiply-adds, depth in additions."),
         table,
         *_wrap("Chunked, it is both: parallel inside a chunk, a state carried from chunk to "
                "chunk, as Mamba-2 and xLSTM train. The state S is d copies of the capacity "
@@ -6064,10 +6027,12 @@ def _parse_args(argv, prog):
 
 def _run(opts, prog):
     """Compute each chosen section and write it as soon as it is done (as text),
-    or all of them at the end as one JSON object; then the closing lines.
-    Return the exit status: 1 when a section ran out of memory, after what
-    was done is written."""
-    results = {}
+    or all of them at the end as one JSON object; `all` first computes every
+    section and opens with what each found. Then the closing lines. Return the
+    exit status: 1 when a section ran out of memory, after what was done is
+    written."""
+    results, texts = {}, []
+    everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
         given = _given(name, opts)
         label = f"{prog}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
@@ -6078,20 +6043,38 @@ def _run(opts, prog):
         except MemoryError:
             results.pop(name, None)
             _write_results(results, opts)
+            _write_texts(texts, results if everything else {})
             _complain(f"{prog}: error: out of memory in section {name}; "
                       "the sections before it are complete")
             return 1
-        if text is not None:
+        if everything:
+            texts.append(text)
+        elif text is not None:
             _write(sys.stdout, "\n" * (len(results) > 1) + text + "\n")
         if opts.svg and SECTIONS[name].figure:
             drawing = SECTIONS[name].figure(results[name])
             if drawing is not None:
                 opts.figures.append(_write_figure(opts.svg, name, drawing))
     _write_results(results, opts)
+    _write_texts(texts, results if everything else {})
     closing = None if opts.json else _closing(opts.sections, prog)
     if closing is not None:
         _write(sys.stdout, "\n" + closing + "\n")
     return 0
+
+
+def _write_texts(texts, results):
+    """Write the opening of `all` (each section's headline), then the sections' texts."""
+    if not texts:
+        return
+    lines = ["=== what each section found ==="]
+    for name, result in results.items():
+        headline = SECTIONS[name].headline
+        if headline:
+            said = headline(result)
+            lines += textwrap.wrap(f"{name}: {said[0].lower()}{said[1:]}.", 79,
+                                   subsequent_indent="  ")
+    _write(sys.stdout, "\n".join(lines) + "\n\n" + "\n\n".join(texts) + "\n")
 
 
 def _write_results(results, opts):
@@ -6108,8 +6091,6 @@ def _closing(sections, prog="main.py"):
     if sections == list(DEFAULT_SECTIONS):
         return (f"{TAKEAWAY}\nMore: {_run_command(prog)} all; every term: "
                 f"{_run_command(prog)} terms")
-    if sections == list(SECTIONS):
-        return TAKEAWAY_ALL
     return None
 
 
