@@ -786,7 +786,7 @@ def render_sweep(result):
         *_wrap(_slope_reading(result["slopes"])),
         _timing_table(rows),
         "",
-        "time per call (log)   r = rnn_style   a = attention_style   # = both",
+        "time per call, log-log   r = rnn_style   a = attention_style   # = both",
         *chart,
         "",
         fit,
@@ -1471,7 +1471,7 @@ def render_lanes(result):
         rnn_table,
         *_wrap("A wide state or a batch fills the lanes within a step; the chain of N "
                "steps stays."),
-        f"Both tables {'agree' if agree else 'DO NOT AGREE'} with step-by-step simulations "
+        f"Both tables {'agree' if agree else 'do not agree'} with step-by-step simulations "
         f"(N = {result['simulated_n']:,}; (width, batch) = {simulated}).",
     ])
 
@@ -1757,8 +1757,9 @@ def render_gradient(result):
                f"w = {r['w_wide']:g} the signal fades {faster} than at w = {r['w']:g}. Near "
                "inputs then drown the far one in a weight's gradient (Bengio et al. 1994)."),
         *_wrap(f"A score {r['score_gap']:g} above the rest gets attention's weight "
-               f"{rows[0]['attention']:.2f} at n = {r['n']}, at any distance: without "
-               "positions, attention assumes order does not matter; an RNN assumes recency."),
+               f"{rows[0]['attention']:.2f} at n = {r['n']}, at any distance. The inductive "
+               "bias of attention without positions: order does not matter; an RNN's: "
+               "recency."),
     ])
 
 
@@ -1919,8 +1920,8 @@ def render_capacity(rows):
                f"{first['n']:,} stored pairs{middle} and {last['exact_recall']:.2f} of "
                f"n = {last['n']:,}, sliding toward a coin flip (0.5). A KV cache keeps every "
                f"pair: {cache}, for n*(d+1) numbers."),
-        f"n random key -> value pairs (keys of {d} +-1s, values +-1) written into a",
-        f"state of {d} numbers, s = sum of v * k, then read back: sign(s . k) is right?",
+        f"Associative recall: n key -> value pairs (keys of {d} +-1s, values +-1) in",
+        f"a state of {d} numbers, s = sum of v * k, then read back: is sign(s . k) right?",
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} reads a row; exact: over "
                "every sum the crosstalk can take; normal: Phi(sqrt(d / (n - 1))). The cache "
@@ -2143,7 +2144,7 @@ def render_stream(result):
                           for m in caches], left=1)
     shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
                        for m in caches)
-    small, large = rows[0], rows[-1]
+    small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
     states = [format_bytes(b) for b in sorted({r["state_bytes"] for r in rows})]
     found = (f"The KV cache grew from {format_bytes(small['cache_bytes'])} at T = "
              f"{small['tokens']:,} to {format_bytes(large['cache_bytes'])} at T = "
@@ -3348,8 +3349,9 @@ def render_teacher(rows):
                f"{rnn['train_depth']:,}. Generating, every model makes one token after "
                f"another: {attention['generate_depth']:,}, {scan['generate_depth']:,} and "
                f"{rnn['generate_depth']:,}."),
-        *_wrap("Width-1 models, forward pass only, in operations (exp, tanh and 1/x one "
-               "each): causal attention, a tanh RNN and a linear recurrence as a scan."),
+        *_wrap("Width-1 models on a known sequence (teacher forcing), forward pass only, in "
+               "operations (exp, tanh, 1/x one each): causal attention, a tanh RNN, and a "
+               "linear recurrence as a scan."),
         train,
         generate,
         *_wrap("mean work/token: attention's grows with the tokens behind each; a "
@@ -5761,7 +5763,6 @@ GLOSSARY = {
     "selective": "a selective scan is a linear recurrence whose decay depends on each input "
                  "(Mamba): still a scan.",
     "serial": "one after another, each waiting for the one before.",
-    "sigmoid": "1 / (1 + e^-x): squeezes any number into (0, 1), as a gate needs.",
     "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
                "e^s_n).",
     "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",

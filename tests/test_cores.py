@@ -204,7 +204,7 @@ class TestCoresSection(unittest.TestCase):
             # assumed (one rescan can measure faster than the first pass on a busy machine).
             self.assertAlmostEqual(ideal, int(p) * c2 / (c1 + c2))
         top = max(costs["ideal_every_state"], key=int)
-        self.assertIn(f"= {costs['ideal_every_state'][top]:.2f}x as fast", " ".join(
+        self.assertIn(f"= {costs['ideal_every_state'][top]:.2f}x on {top}", " ".join(
             main.render_cores(self.data).split()))
 
     def test_a_run_short_of_cores_is_found_and_said(self):
@@ -214,12 +214,12 @@ class TestCoresSection(unittest.TestCase):
         self.assertEqual(spin["short_of_cores"], spin["cores_used"] < 0.8 * spin["processes"])
         for short in (False, True):
             data = dict(self.data, spin=dict(spin, short_of_cores=short))
-            said = "did not give this run" in " ".join(main.render_cores(data).split())
+            said = "short of the cores" in " ".join(main.render_cores(data).split())
             self.assertEqual(said, short)
 
     def test_a_speedup_below_one_is_called_a_slowdown(self):
-        self.assertEqual(main._speed(0.85, 2), "a slowdown on 2 processes: 0.85x the serial speed")
-        self.assertEqual(main._speed(1.52, 2), "1.52x as fast on 2 processes")
+        self.assertEqual(main._as_fast(0.85), "slower (0.85x the serial speed)")
+        self.assertEqual(main._as_fast(1.52), "1.52x as fast")
 
     def test_processes_that_cannot_start_are_one_line_and_the_run_goes_on(self):
         # Two CPUs as far as the section can tell, so that it tries to start processes.

@@ -67,8 +67,7 @@ class TestLanesAndCostSections(unittest.TestCase):
         out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)
-        self.assertIn("without constants", out)
-        self.assertIn("65,536 at n = 131,072", " ".join(out.split()))      # 131,071 / 2
+        self.assertIn("65,536 layers at n = 131,072", " ".join(out.split()))   # 131,071 / 2
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 1_024)

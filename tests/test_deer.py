@@ -78,15 +78,8 @@ class TestDeer(unittest.TestCase):
         found = result["findings"]
         self.assertEqual([(o["w"], o["length"], o["converged"], o["reset"]["iterations"])
                           for o in found["overflows"]], [(100.0, 200, False, 4)])
-        self.assertIn("Plain Newton overflowed at w = 100, T = 200", " ".join(text.split()))
-        self.assertIn("4 iterations at w = 100, T = 200", " ".join(text.split()))  # cured
-        # the same reset run, had it not converged: the overflow is not what held it back
-        stuck = [dict(r, iterations=None) if r["method"] == main.DEER_RESET
-                 and r["w"] == 100.0 and r["length"] == 200 else r for r in rows]
-        text = " ".join(main.render_deer({"rows": stuck,
-                                          "findings": main.deer_findings(stuck)}).split())
-        self.assertIn("At w = 100, T = 200 the reset run overflowed only up to iteration 1 and "
-                      "still had not converged after 12", text)
+        self.assertIn("1 run overflowed, and it did not converge within 12 iterations; "
+                      "resetting the non-finite states to 0 cured 1", " ".join(text.split()))
         # the opening is chosen from the counts: a run that did not converge is said so
         self.assertEqual([(g["steps"], g["fewest"], g["most"], g["not_converged"])
                           for g in found["groups"]],
@@ -99,8 +92,7 @@ class TestDeer(unittest.TestCase):
         self.assertEqual((calm_found["overflows"], calm_found["most_when_contracting"]), ([], 5))
         calm = main.render_deer({"rows": calm_rows, "findings": calm_found})
         self.assertNotIn("expand (w", calm)
-        self.assertNotIn("Plain Newton overflowed", " ".join(calm.split()))
-        self.assertIn("at most 5 iterations", " ".join(calm.split()))
+        self.assertNotIn("overflowed, and", " ".join(calm.split()))
 
 
 if __name__ == "__main__":

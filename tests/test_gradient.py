@@ -89,7 +89,7 @@ class TestGradientSection(unittest.TestCase):
         self.assertLess(rows[50]["tanh"], 1e-10)                 # the lesson's 50 tokens back
         self.assertGreater(rows[100]["gated"], 0.3)
         self.assertIn("3.3e-11", out)
-        self.assertIn("0.43 at n = 200 and 0.127 at n = 1,024", " ".join(out.split()))
+        self.assertIn("attention's weight 0.43 at n = 200", " ".join(out.split()))
         # the finding follows the rows, and the sentence the finding
         far = rows[data["far"]]
         self.assertEqual(data["wide_fades_faster"], far["tanh_wide"] < far["tanh"])

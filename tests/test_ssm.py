@@ -86,7 +86,7 @@ class TestWorkAndSsmSections(unittest.TestCase):
 
     def test_ssm_section_text_and_json(self):
         out, data = run_section(self, "ssm")
-        self.assertIn("scan 10 rounds", out)
+        self.assertIn("scan in 10 rounds", " ".join(out.split()))
         self.assertIn("tanh", out)
         self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]),
                          (1024, 1023, 10))

@@ -75,8 +75,7 @@ class TestGenerating(unittest.TestCase):
         text = main.render_teacher(main.teacher_rows(sizes=(8, 16)))
         self.assertLessEqual(max(map(len, text.splitlines())), 79)
         text = " ".join(text.split())
-        self.assertIn("so the total grows as N log N", text)
-        self.assertIn("the backward pass is not counted", text)
+        self.assertIn("depth 8 and 8 at N = 16, against the tanh RNN's 47", text)
 
 
     def test_the_default_sizes_fit_79_columns(self):

@@ -39,7 +39,7 @@ TERMS = {
     "cores": "core", "cpu": "CPU", "flash attention": "Flash Attention",
     "forget gate": "forget gate", "gpu": "GPU", "gru": "GRU", "kernel": "kernel", "key": "key",
     "keys": "key", "learning rate": "learning rate", "lstm": "LSTM", "mamba": "Mamba",
-    "o(n)": "O(N)", "o(n^2)": "O(N)", "serial": "serial", "sigmoid": "sigmoid",
+    "o(n)": "O(N)", "o(n^2)": "O(N)", "serial": "serial",
     "token": "token", "tokens": "token", "transformer": "transformer",
     "transformers": "transformer",
 }
