@@ -5784,6 +5784,25 @@ GLOSSARY = {
     "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
                "the hope that the state has forgotten the wrong start.",
     "work": "how many operations run in all.",
+    "serial depth": "the longest chain of operations that must run one after another: a "
+                    "bound on the time however many processors there are (depth).",
+    "context window": "how many tokens a model reads at once: attention's n.",
+    "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
+    "quadratic bottleneck": "attention's n x n scores: work, and memory if they are stored, "
+                            "grow as n^2 (Flash Attention hides constants, not the n^2).",
+    "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
+    "Mamba-2": "Mamba with a scalar decay per step, trained in chunks like linear attention "
+               "(Dao and Gu 2024).",
+    "xLSTM": "an LSTM with exponential gates and a matrix memory, trained in chunks (Beck "
+             "et al. 2024).",
+    "forward pass": "computing a model's outputs from its inputs; the backward pass then "
+                    "computes the gradients.",
+    "clipped": "gradient clipping: a gradient longer than a set norm is scaled down to it.",
+    "ceil": "ceil(x): the smallest whole number at or above x.",
+    "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
+                   "everywhere (a kernel).",
+    "elu": "elu(x) = x above 0, e^x - 1 below: linear attention adds 1 to keep it positive.",
+    "spin": "a loop that only counts: work that needs nothing but a core.",
 }
 
 
@@ -5793,8 +5812,11 @@ def render_term(word, glossary=GLOSSARY):
     import difflib
     by_case = {term.casefold(): term for term in glossary}
     term = by_case.get(word.casefold())
-    if term is None:
-        near = difflib.get_close_matches(word.casefold(), by_case, n=1)
+    if term is None:                    # a term that holds the word, or else one spelt near it
+        folded = word.casefold()
+        near = ([t for t in by_case if folded in t.split()]
+                or [t for t in by_case if difflib.get_close_matches(folded, t.split(), 1, 0.8)]
+                or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75))
         hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
         raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
                           f"(every term: {_run_command(_program_name())} terms)")

@@ -137,6 +137,25 @@ class TestSections(unittest.TestCase):
                       " ".join(two.split()))
 
 
+def prose(text):
+    """Return the words and sentences of text outside its tables, charts and
+    headings (a table row has two spaces or more between its cells)."""
+    lines = [line for line in text.splitlines() if line.strip()
+             and not line.lstrip().startswith("===") and not re.search(r"\S {2,}\S|[|]", line)]
+    words = " ".join(lines).split()
+    return words, re.split(r"(?<=[.;!?])\s+", " ".join(words))
+
+
+class TestProseBudget(unittest.TestCase):
+    def test_the_default_run_is_short_and_its_sentences_too(self):
+        with mock.patch.object(main, "benchmark", lambda n, reps=3: (3e-8 * n, 5e-9 * n)):
+            status, out, _ = run_main()
+        words, sentences = prose(out)
+        self.assertEqual(status, 0)
+        self.assertLessEqual(len(words), 170)
+        self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
+
+
 class TestJson(unittest.TestCase):
     def test_json_has_one_key_per_section_with_the_documented_fields(self):
         status, out, _ = run_main("--json", *FAST)
