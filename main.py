@@ -520,12 +520,6 @@ Madds = collections.namedtuple("Madds", "step dense_combine diagonal_combine")
 def hidden_weights(width, decay=0.9):
     """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
 
-    A[i][j] is proportional to 1 / (1 + |i - j|), every row scaled to sum to
-    `decay`: every unit reads every unit (dense), and since the entries are
-    positive with row sums decay < 1, the state stays bounded for bounded
-    input. b[i] = 1 / (1 + i), so that the units differ. With width 1 this is
-    A = [[decay]], b = [1.0]: exactly rnn_style.
-
     >>> hidden_weights(1, 0.9)
     ([[0.9]], [1.0])
     >>> A, b = hidden_weights(2, 0.9)
@@ -546,11 +540,6 @@ def hidden_weights(width, decay=0.9):
 
 def rnn_style_vector(xs, width=64, decay=0.9):
     """Return the final hidden state (width floats) of h = A.h + b*x, from h = 0.
-
-    A dense recurrence as in a real RNN layer: each step computes every unit
-    from all units of the previous state, width**2 multiply-adds a step, and
-    the steps still form one chain: depth N, whatever the width. Weights from
-    hidden_weights(width, decay). width=1 gives [rnn_style(xs, decay)].
 
     >>> rnn_style_vector([1.0, 1.0, 1.0], width=1) == [rnn_style([1.0, 1.0, 1.0])]
     True
@@ -574,12 +563,6 @@ def combine_madds(width):
     of one step h -> A.h + b*x of a `width`-unit state (A.h: width**2), and of
     one scan combine of two such steps.
 
-    The step is linear, so it can be scanned as an affine map (A, c): the
-    map (A1, c1) followed by (A2, c2) is (A2.A1, A2.c1 + c2), a width x width
-    matrix product (width**3 multiplications) and a matrix-vector product
-    (width**2). With diagonal A's, as in state-space models, both are
-    elementwise: 2 * width.
-
     >>> combine_madds(64)
     Madds(step=4096, dense_combine=266240, diagonal_combine=128)
     """
@@ -588,13 +571,7 @@ def combine_madds(width):
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     """Return the best time per step of the vector recurrence at each width, its
-    growth against the first width, and its spread (worst / best sample).
-
-    Each width's weights are built just before it is timed (only the steps
-    are timed), and dropped after: memory for two widths at a time, whatever
-    the number of widths. Its samples alternate with the first width's, so
-    that its growth is a ratio measured side by side.
-    """
+    growth against the first width, and its spread (worst / best sample)."""
     widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
     _require_size("hidden_rows", "reps", reps, high=MAX_REPS)
     xs = seed_input(_require_size("hidden_rows", "steps", steps))
@@ -658,8 +635,6 @@ FIT_MIN_N = 1_024       # below this the fixed cost of a call is a visible share
 def fit_exponent(ns, seconds):
     """Return the slope of log(seconds) against log(n), by least squares.
 
-    A time growing as c * n**k has slope k.
-
     >>> round(fit_exponent([10, 100, 1000], [2e-6, 2e-5, 2e-4]), 6)
     1.0
     """
@@ -672,11 +647,7 @@ def fit_exponent(ns, seconds):
 
 
 def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
-    """Return the length sweep: per-call times at each size, and the fitted exponents.
-
-    The exponents are fitted over the sizes >= FIT_MIN_N when there are two
-    or more of them, otherwise over every size.
-    """
+    """Return the length sweep: per-call times at each size, and the fitted exponents."""
     rows = wallclock_rows(_require_sizes("sweep", "size", sizes),
                           _require_size("sweep", "reps", reps, high=MAX_REPS))
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
@@ -708,15 +679,7 @@ def slopes(rnn_exponent, attn_exponent):
 
 
 def plot_loglog(series, width=56, height=14):
-    """Return a log-log chart of the series as lines of text.
-
-    `series` maps a one-character marker to a list of (n, seconds) points,
-    each value > 0. The smallest n is in the first column and the largest in
-    the last; the smallest time is on the bottom row and the largest on the
-    top. Where two series share a cell the cell shows '#'. The y axis is
-    labelled at the powers of ten within range, the x axis at the smallest,
-    the middle and the largest n of the points.
-    """
+    """Return a log-log chart of the series as lines of text."""
     points = [(marker, n, t) for marker, pts in series.items() for n, t in pts]
     n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
     t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
@@ -835,8 +798,6 @@ SSM_SEED = 11
 def compose_affine(first, second):
     """Return the affine map `first` followed by `second`, each a pair (a, x) for h -> a*h + x.
 
-    Associative but not commutative.
-
     >>> compose_affine((0.5, 1.0), (2.0, 3.0))      # h -> 2*(0.5*h + 1) + 3
     (1.0, 5.0)
     """
@@ -846,11 +807,6 @@ def compose_affine(first, second):
 
 def rnn_states(xs, decay=0.9):
     """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
-
-    decay is a number (a_t = decay for every t; Fractions stay exact) or a
-    sequence of one decay per step. h_1 = x_1 (that is a_1*0 + x_1), so the
-    states have the same types as linear_recurrence_scan's. The last state
-    equals rnn_style(xs, decay).
 
     >>> rnn_states([1.0, 1.0, 1.0])
     [1.0, 1.9, 2.71]
@@ -865,12 +821,6 @@ def rnn_states(xs, decay=0.9):
 
 def linear_recurrence_scan(xs, decay=0.9):
     """Return every hidden state of h_t = a_t*h_{t-1} + x_t, computed by parallel_scan.
-
-    Same states as rnn_states(xs, decay), up to rounding: the scan composes
-    the pairs (a_t, x_t) with compose_affine, and the composition of the
-    first t maps sends h_0 = 0 to its second component, h_t. Depth
-    ceil(log2 N) rounds instead of N steps. decay is a number or a sequence
-    of one decay per step (the input-dependent decay of a selective scan).
 
     >>> [round(h, 12) for h in linear_recurrence_scan([1.0, 1.0, 1.0])]
     [1.0, 1.9, 2.71]
@@ -967,14 +917,6 @@ WORK_SIZES = (64, 1_024, 4_096)
 def brent_kung_scan(xs, op=operator.add):
     """Return the inclusive scan of xs with the work-efficient tree of Brent and Kung (1982).
 
-    Same result as serial_scan. An up-sweep combines pairs, then pairs of
-    pairs, up a balanced tree, so that out[i] holds the combination of the
-    block that ends at i; a down-sweep then completes every other position
-    from the block before it. Each level's combines are independent. For N a
-    power of two: 2N - log2(N) - 2 combines, O(N) work like the serial scan,
-    and depth 2*log2(N) - 2 for N >= 4 (N = 2: one combine, depth 1), O(log N)
-    like Hillis-Steele. Any length, no identity element needed.
-
     >>> brent_kung_scan([1, 2, 3, 4, 5, 6])
     [1, 3, 6, 10, 15, 21]
     """
@@ -995,13 +937,6 @@ def brent_kung_scan(xs, op=operator.add):
 def blelloch_scan(xs, op=operator.add, identity=0):
     """Return the exclusive scan of xs as Blelloch (1990) computes it:
     out[0] == identity, out[i] == xs[0] op ... op xs[i-1].
-
-    The same up-sweep as brent_kung_scan builds a tree of block sums; then
-    the root is replaced by the identity, and a down-sweep hands each node's
-    prefix down: its left child gets the prefix, its right child the prefix
-    combined with the left child's sum. For N a power of two: 2(N - 1)
-    combines and 2 log2 N levels. Other lengths are padded with the identity
-    up to a power of two.
 
     >>> blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3])       # Blelloch's own example
     [0, 3, 4, 11, 11, 15, 16, 22]
@@ -1058,10 +993,6 @@ def _counted(fn, reverse=False):
 
 class Counted:
     """A number that counts the operations that produce it.
-
-    Adding, subtracting or multiplying a Counted (with another or a plain number)
-    is one operation: the tally's work goes up by one, and the result's
-    depth is 1 + the deeper input (a plain number has depth 0).
 
     >>> tally = Tally()
     >>> a, b, c = (Counted(v, tally) for v in (1, 2, 3))
@@ -1269,12 +1200,6 @@ RNN_SIMULATED = ((1, 1), (1, 32), (64, 1))     # (width, batch) simulated step b
 def lane_steps(n, lanes):
     """Return (recurrence_steps, reduction_steps) for n values on `lanes` processors.
 
-    The recurrence takes n steps whatever the number of lanes: each waits for
-    the one before. The reduction cuts the input into at most `lanes` chunks
-    of ceil(n / lanes) values, folds them side by side (ceil(n / lanes) - 1
-    steps), then combines the partial results pairwise (ceil(log2 chunks)
-    steps): n - 1 steps on one lane, ceil(log2 n) with n lanes or more.
-
     >>> lane_steps(1_024, 1)
     (1024, 1023)
     >>> lane_steps(1_024, 1_024)
@@ -1289,9 +1214,6 @@ def lane_steps(n, lanes):
 
 def simulate_reduction(xs, lanes):
     """Return (total, steps, operations): the chunked reduction of xs run step by step.
-
-    Each step, every lane does at most one addition; a step counts if any lane
-    worked. total == sum(xs) up to rounding, steps == lane_steps(len(xs), lanes)[1].
 
     >>> simulate_reduction([1, 2, 3, 4, 5, 6, 7], 2)     # chunks [1..4], [5..7]
     (28, 4, 6)
@@ -1331,11 +1253,6 @@ def rnn_step_steps(width, batch, lanes):
     """Return (steps, operations): one dense RNN step h' = W.h + b*x, `width`
     units for each of `batch` sequences, on `lanes` lanes.
 
-    A sequence's width*(width + 1) products (W.h and b*x) are independent, so
-    they go side by side, `lanes` at a time; then every unit adds its
-    width + 1 terms as a pairwise tree, a level at a time. operations =
-    batch*width*(2*width + 1), whatever the lanes.
-
     >>> rnn_step_steps(1, 1, 8)         # h*w and x*b side by side, then one add
     (2, 3)
     >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
@@ -1355,12 +1272,6 @@ def rnn_step_steps(width, batch, lanes):
 def simulate_rnn_step(width, batch, lanes, seed=0):
     """Return (steps, operations, states): one dense step h' = W.h + b*x for
     `batch` random states (fixed seed), run on `lanes` lanes step by step.
-
-    The operations that are ready wait in a queue and each step runs at most
-    `lanes` of them: first every product, then level by level each unit's
-    neighbouring terms in pairs (an odd last term waits for the next level).
-    steps and operations equal rnn_step_steps(width, batch, lanes); states
-    are the new states, states[s][i] == math.fsum of unit i's terms.
 
     >>> simulate_rnn_step(1, 1, 8)[:2]
     (2, 3)
@@ -1558,20 +1469,7 @@ def attention_matrix_bytes(n, bytes_per_value=2):
 
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
-    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory.
-
-    d is the model width, k the convolution kernel (k >= 2: a path through
-    kernels of width 1 never grows) and r the neighbourhood of restricted
-    self-attention. The counts are Table 1's, without constants; a path
-    length is a number of layers, each reaching k - 1 (or r - 1) positions
-    further back: ceil(log_k n) layers of dilated kernels, and ceil((n - 1) /
-    (r - 1)) of restricted attention. Beside them: the layers of contiguous
-    (not dilated) kernels, ceil((n - 1) / (k - 1)), which the paper's section
-    4 gives as O(n/k); and the n below which a self-attention
-    layer costs less than an LSTM layer once the constants are counted:
-    4nd^2 + 2n^2d (four projections; scores and weighted sum) against 8nd^2
-    (four gates, each with an input and a recurrent d x d matrix), so n < 2d.
-    """
+    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory."""
     sizes = [_require_size("cost_table", "each size", n, high=MAX_COST_N) for n in sizes]
     memory_sizes = [_require_size("cost_table", "each memory size", n, high=MAX_COST_N)
                     for n in memory_sizes]
@@ -1670,12 +1568,6 @@ def input_gradients(xs, w=0.9):
     """Return [d h_N / d x_{N-k} for k = 0, 1, ..., N-1] for the tanh recurrence
     h_t = tanh(w*h_{t-1} + x_t) from h_0 = 0 (rnn_tanh's last state).
 
-    Exact, by the chain rule in one backward pass: d h_t / d x_t = 1 - h_t**2
-    and d h_t / d h_{t-1} = w * (1 - h_t**2), so the derivative for the input
-    k steps back is (1 - h_{N-k}**2) times the k factors w * (1 - h_t**2) of
-    the steps after it. Each factor is at most |w|, so for |w| < 1 the signal
-    from far back fades at least geometrically.
-
     >>> [round(g, 6) for g in input_gradients([0.0, 0.0], w=0.5)]    # h stays 0
     [1.0, 0.5]
     """
@@ -1689,9 +1581,6 @@ def input_gradients(xs, w=0.9):
 def attention_weight(n, gap=SCORE_GAP):
     """Return the attention weight a_j = e^gap / (e^gap + n - 1) of the one token
     whose score stands `gap` above the n - 1 others, whatever its distance.
-
-    The output is the weighted sum of the values, so d out / d v_j = a_j: one
-    hop from any position.
 
     >>> round(attention_weight(200), 2)
     0.43
@@ -1806,15 +1695,7 @@ CAPACITY_SEED = 3
 
 def recall_draw(n, d, rng):
     """Return (state_right, cache_right): how many of n reads come back right from
-    one random draw of n key -> value pairs, keys in {-1, +1}^d, values +-1.
-
-    The state is s = sum of v_i * k_i: d numbers, one additive write per pair.
-    Reading key k_j from it returns the sign of s . k_j (= v_j * d plus the
-    crosstalk of the other n - 1 pairs), right when it equals v_j. The cache
-    keeps every pair and reads the value of the stored key with the highest
-    dot product with k_j. Keys are drawn as d random bits: bit t set is a +1
-    in coordinate t, clear a -1.
-    """
+    one random draw of n key -> value pairs, keys in {-1, +1}^d, values +-1."""
     keys = [rng.getrandbits(d) for _ in range(n)]
     values = [rng.choice((-1, 1)) for _ in range(n)]
     vectors = [[1 if key >> t & 1 else -1 for t in range(d)] for key in keys]
@@ -1834,11 +1715,6 @@ def exact_recall(n, d):
     """Return the exact share of right reads from a d-number state holding n
     pairs, for recall_draw's write and read: P(B > (n - 2) * d / 2) with
     B ~ Binomial((n - 1) * d, 1/2), a tie counting as wrong.
-
-    Reading k_j returns the sign of d * v_j plus the crosstalk, what the other
-    pairs add: (n - 1) * d independent random +-1s, 2B - (n - 1) * d in all.
-    Computed as 1 minus the lower tail, summed in floats from its largest
-    term down (to about 1e-10, relative).
 
     >>> exact_recall(1, 64), round(exact_recall(64, 64), 4)
     (1.0, 0.8394)
@@ -2041,11 +1917,6 @@ def _kv_pairs(xs):
 def object_bytes(obj):
     """Return the bytes of obj and of every object inside it, for nested lists
     and tuples of numbers, as sys.getsizeof counts each.
-
-    Deterministic, unlike tracemalloc, which misses the floats CPython
-    recycles through its free list. Each float counts 24 bytes on 64-bit
-    CPython, its object's size; the allocator sets aside 32 for it (pymalloc
-    rounds to 16 bytes), which is not counted here.
 
     >>> object_bytes([1.0, 2.0]) == sys.getsizeof([1.0, 2.0]) + 2 * sys.getsizeof(1.0)
     True
@@ -2386,13 +2257,7 @@ def warmup_errors(n, w, parts, warmups, inputs=None):
     on `inputs` (default seed_input(n)) starts that many steps early from
     h = 0, against the serial states; beside it the product of the factors
     |w * (1 - h**2)| along the serial states over the warm-up, times |h| at
-    its start.
-
-    The error follows that product where the step contracts from every start
-    (|w| < 1: every factor is below 1 whatever h is). Where it does not (w = 2
-    has two stable states), a chunk can settle in the wrong one and stay
-    there, however small the product along the true states.
-    """
+    its start."""
     xs = seed_input(n) if inputs is None else list(inputs)
     serial = tanh_states(xs, w)
     rows = []
@@ -3996,10 +3861,6 @@ def _ceil_div(n, k):
 def seed_input(n):
     """Return the seed script's input: [0.001 * (i % 17) for i in range(n)].
 
-    The same floats, built in C: one period of i % 17 repeated as an array of
-    doubles, then tolist(), which makes a new float object per element as
-    the comprehension does, in about 40% of its time.
-
     >>> seed_input(3)
     [0.0, 0.001, 0.002]
     >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
@@ -4050,16 +3911,6 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
                     progress=False):
     """Return, for each function (called with no arguments), a list of `reps`
     samples of its seconds per call.
-
-    Timed as the timeit module times: a timeit.Timer per function, the
-    garbage collector off during a sample. A function's first call warms the
-    caches and sizes its samples, each of which runs enough calls to last
-    about `seconds`; a first call that already lasts that long is the first
-    sample. Then rounds take one sample of every function in turn (a,
-    b, a, b, ...), so that a change in the machine's speed hits them all.
-    Every sample is kept: the best is the measurement, the worst says how
-    noisy the machine was. With progress, each sample is told to the
-    section's progress line (_advance).
 
     >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
     [2, 2]
@@ -4116,10 +3967,6 @@ COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 1
 def format_seconds(seconds):
     """Return a duration in the unit that keeps three significant digits.
 
-    Never "0.00": a duration under a nanosecond reads "< 1 ns". Rounded once,
-    from the exact value of the float (0.0009995 is stored as
-    0.00099949999..., so it reads 999 µs; 0.0009996 reads 1.00 ms).
-
     >>> format_seconds(0.0000312)
     '31.2 µs'
     >>> format_seconds(2.5)
@@ -4134,8 +3981,6 @@ def format_seconds(seconds):
 
 def format_bytes(size):
     """Return a byte count in binary units with three significant digits.
-
-    Under 1 KiB the exact count: '512 B'.
 
     >>> format_bytes(8 * 2**20)
     '8.00 MiB'
@@ -6239,14 +6084,7 @@ def _complain(message):
 
 
 def main(argv=None):
-    """Run the command line with argv (default sys.argv[1:]); return the exit status.
-
-    0 on success; 2 for a bad argument (one line on stderr); 1 when the output
-    cannot be written or a section ran out of memory (one line on stderr), or
-    when the output's reader went away (python main.py | head -1, quietly);
-    130 on Ctrl-C; 143 and 129 on SIGTERM and SIGHUP while worker processes
-    run (which end with this one).
-    """
+    """Run the command line with argv (default sys.argv[1:]); return the exit status."""
     import signal
     prog = _program_name()
     argv = list(sys.argv[1:] if argv is None else argv)
