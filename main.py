@@ -6177,7 +6177,7 @@ class _Progress:
         global _PROGRESS
         if hasattr(signal, "setitimer") and sys.stderr is not None:
             _PROGRESS, self.handler = self, signal.signal(signal.SIGALRM, self.show)
-            signal.setitimer(signal.ITIMER_REAL, 0.25, 0.25)
+            signal.setitimer(signal.ITIMER_REAL, PROGRESS_TICK, PROGRESS_TICK)
         return self
 
     def __exit__(self, *exc):
@@ -6192,7 +6192,7 @@ class _Progress:
 
     def show(self, signum=None, frame=None):
         now = time.monotonic()
-        elapsed, every = now - self.began, 0.25 if self.tty else PROGRESS_PIPE_SECONDS
+        elapsed, every = now - self.began, PROGRESS_TICK if self.tty else PROGRESS_PIPE_SECONDS
         if elapsed < PROGRESS_AFTER or (self.shown and now - self.shown < every):
             return
         line = f"{self.label}: {_duration(elapsed)} so far"
@@ -6224,6 +6224,7 @@ class _Progress:
 
 _PROGRESS = None                # the _Progress of the section running, if any
 PROGRESS_AFTER = 1.0            # a section shows its progress once it has run this long
+PROGRESS_TICK = 0.25            # how often the timer looks
 PROGRESS_PIPE_SECONDS = 5       # where stderr is no terminal: a line at most this often
 
 

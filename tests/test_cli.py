@@ -381,11 +381,11 @@ class TestProgress(unittest.TestCase):
     def test_a_section_that_runs_long_shows_it_and_a_short_one_says_nothing(self):
         def slow(opts):
             main._advance("naps", 0, 2)
-            time.sleep(0.3)             # the timer ticks every 0.25 s
+            time.sleep(0.1)             # the timer ticks every 0.02 s here
             return main.depth_rows()
         slow_depth = main.SECTIONS["depth"]._replace(compute=slow)
         with mock.patch.dict(main.SECTIONS, depth=slow_depth), \
-                mock.patch.object(main, "PROGRESS_AFTER", 0.0):
+                mock.patch.multiple(main, PROGRESS_AFTER=0.0, PROGRESS_TICK=0.02):
             status, out, err = run_main("depth")
         self.assertEqual(status, 0)
         self.assertEqual(err, "main.py: depth: 0 s so far; 0 of 2 naps\n")

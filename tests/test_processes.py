@@ -138,7 +138,7 @@ class TestOutput(unittest.TestCase):
         # main._write writes straight to the non-blocking pipe: a write takes what
         # fits, and the rest waits until the reader makes room.
         import fcntl
-        sections = ["depth", "scan", "cost", "gradient", "work"]
+        sections = ["depth", "scan", "cost", "gradient", "ssm"]
         reader, writer = os.pipe()
         fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
         os.set_blocking(writer, False)
