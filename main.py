@@ -392,15 +392,15 @@ def figure_depth(rows):
     chain_depth, tree_depth = depth(n)
     fig = Figure(f"N = {n}: a recurrence is a chain, a reduction is a tree",
                  f"depth = longest path of dependent steps; the table's depth ratio at "
-                 f"N = {rows[-1]['n']:,} is {rows[-1]['depth_ratio']:,.0f}x", height=600)
-    xs = [38 + 37.5 * i for i in range(n)]
+                 f"N = {rows[-1]['n']:,} is {rows[-1]['depth_ratio']:,.0f}x", height=630)
+    xs = [38 + 34 * i for i in range(n)]
     fig.text(20, 66, f"recurrence h_t = f(h_(t-1), x_t): depth {chain_depth}", size=12,
              weight="bold")
     for i, x in enumerate(xs):
         if i:
             fig.line(xs[i - 1] + 9, 90, x - 9, 90, width=1.4)
         fig.node(x, 90, f"h{i + 1}", "chain")
-    fig.text(20, 136, f"reduction x_1 + ... + x_{n}, a tree: depth {tree_depth}", size=12,
+    fig.text(20, 136, f"a sum, as a tree: depth {tree_depth}", size=12,
              weight="bold")
     level, y = [(x, f"x{i + 1}") for i, x in enumerate(xs)], 300
     for x, label in level:
@@ -423,6 +423,13 @@ def figure_depth(rows):
                 if i >= rounds[r - 1]:
                     fig.line(xs[i - rounds[r - 1]], y - 43, x, y - 9, color=PALETTE[0], width=1.0)
             fig.node(x, y, "", "scan", color="#fff" if r == 0 else "#fde0c5")
+        fig.text(xs[-1] + 18, y + 4, f"x_1 ... x_{n}" if r == 0 else
+                 f"step {rounds[r - 1]}", size=10)
+    y += 32
+    fig.line(20, y, 44, y, color=PALETTE[0], width=1.0)
+    fig.text(50, y + 4, "adds the value `step` places back", size=10)
+    fig.line(290, y, 314, y, color="#888", width=0.8)
+    fig.text(320, y + 4, "keeps its own value", size=10)
     return fig.svg()
 
 
@@ -3013,10 +3020,13 @@ def _error_cut(result, model, length):
     shares = sorted(1 - r["test_mse"] / constant for r in result["rows"]
                     if r["model"] == model and r["length"] == length)
     low, high = shares[0], shares[-1]
+
+    def pct(x):                         # 99.97% is not 100%
+        return f"{x:.0%}" if x < 0.99 else "over 99%"
     if low < 0 <= high:
-        return f"{-low:.0%} more to {high:.0%} less"
+        return f"{pct(-low)} more to {pct(high)} less"
     a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")
-    return (f"{a:.0%}" if f"{a:.0%}" == f"{b:.0%}" else f"{a:.0%} to {b:.0%}") + f" {side}"
+    return (pct(a) if pct(a) == pct(b) else f"{pct(a)} to {pct(b)}") + f" {side}"
 
 
 def _train_reading(verdicts, lengths, steps):
@@ -3026,11 +3036,11 @@ def _train_reading(verdicts, lengths, steps):
     short, long = lengths[0], lengths[-1]
     tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
     mingru_long = verdicts.get(("mingru", long))
-    if tanh_short == LEARNED and tanh_long == NOTHING and mingru_long == LEARNED:
+    if tanh_short in (LEARNED, PART) and tanh_long == NOTHING and mingru_long == LEARNED:
         return (f"At T = {long} a marked value reaches the tanh RNN's output through T/2 or "
                 "more tanh factors (the gradient section); the minGRU carries it by a gate "
                 "that can stay near 1, with no tanh on the way.")
-    if tanh_long == NOTHING and mingru_long != LEARNED:
+    if tanh_long == NOTHING and mingru_long == NOTHING:
         return (f"At T = {long} no recurrence learned in {steps:,} steps: too few to tell "
                 "why.")
     return ""
@@ -4309,10 +4319,11 @@ class Figure:
 
     def node(self, x, y, label, group, color="#fff"):
         """A labelled circle of a dependency graph."""
-        self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="9" fill="{color}" '
-                          f'stroke="#000" class="{group}"/>')
+        wide = len(label) > 2                   # h10, x16: a larger circle, smaller type
+        self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{11 if wide else 9}" '
+                          f'fill="{color}" stroke="#000" class="{group}"/>')
         if label:
-            self.text(x, y + 3.5, label, size=8, anchor="middle")
+            self.text(x, y + 3, label, size=7 if wide else 8, anchor="middle")
 
     def svg(self):
         return "\n".join([
