@@ -1400,22 +1400,27 @@ def figure_lanes(result):
     n = rows[-1]["n"]
     rows = [r for r in rows if r["n"] == n]
     fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: busy, the share of lane-steps doing useful work, as in the table")
+                 "labels: busy, the share of lane-steps doing work, as in the table")
     series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
               ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
     x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
     y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
     left, top, width, height = CHART_BOX
-    for r in rows[1:]:                                  # one lane: all busy
-        x = _position(r["lanes"], x_axis, left, width) + 5
-        fig.text(x, _position(r["recurrence_steps"], y_axis, top + height, -height) + 14,
-                 f"{_format_percent(r['recurrence_utilization'])} busy", size=9,
-                 color=PALETTE[0])
+    first = rows[0]
+    fig.text(_position(first["lanes"], x_axis, left, width) + 8,
+             _position(first["recurrence_steps"], y_axis, top + height, -height) - 8,
+             f"P = {first['lanes']}: both take {first['recurrence_steps']:,} steps", size=9)
+    for k, r in enumerate(rows[1:]):                    # one lane: all busy
+        x = _position(r["lanes"], x_axis, left, width)
+        last = k == len(rows) - 2                       # right-aligned: inside the frame
+        y = _position(r["recurrence_steps"], y_axis, top + height, -height)
+        fig.text(x + (-5 if last else 5), y + (-8 if last else 16),
+                 _format_percent(r["recurrence_utilization"]), size=9, color=PALETTE[0],
+                 anchor="end" if last else "start")
         if r["reduction_steps"]:
-            fig.text(x, _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     f"{_format_percent(r['reduction_utilization'])} busy", size=9,
-                     color=PALETTE[1])
+            fig.text(x + 5, _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
+                     _format_percent(r["reduction_utilization"]), size=9, color=PALETTE[1])
     return fig.svg()
 
 
@@ -1659,18 +1664,23 @@ def render_gradient(result):
     ])
 
 
+GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k would look flat
+
+
 def figure_gradient(result):
-    """Return each column's effect of an input k steps back against k, log y."""
+    """Return each column's effect of an input k steps back against k, log y,
+    down to GRADIENT_FLOOR (a series that falls below it stops there)."""
     rows = result["rows"]
-    fig = Figure("How much of an input k steps back reaches the end",
-                 f"{result['n']} inputs, seed {result['seed']}; tanh columns by the chain rule, "
-                 "the others closed forms")
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"tanh, w = {result['w_wide']:g}", "tanh_wide"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
-    series = [(label, [(r["k"], abs(r[key])) for r in rows]) for label, key in columns]
+    series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
+              for label, key in columns]
+    fig = Figure("How much of an input k steps back reaches the end",
+                 f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
+                 f"values below {GRADIENT_FLOOR:g} not drawn")
     _chart(fig, CHART_BOX, series, _axis_for("distance k", [r["k"] for r in rows], low=0),
-           _axis_for("|d h_N / d x_(N-k)| (log)",
+           _axis_for("effect at the end (log)",
                      [v for _, s in series for _, v in s if v > 0], log=True))
     return fig.svg()
 
