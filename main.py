@@ -1155,7 +1155,7 @@ def figure_work(result):
     names = list(dict.fromkeys(r["algorithm"] for r in rows))
     hidden = {a: b for a in names for b in names if a != b and names.index(b) > names.index(a)
               and _close_points(rows, a, b)}               # drawn first, then covered by b
-    series = [(f"{name} (under {hidden[name]})" if name in hidden else name,
+    series = [(f"{name} (close to {hidden[name]})" if name in hidden else name,
                sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
               for name in names]
     _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
@@ -1164,6 +1164,8 @@ def figure_work(result):
     short = [(label, points) if max(p[0] for p in points) <= 64 else (label, [])
              for label, points in series]
     depths = [p[0] for _, points in short for p in points]
+    fig.text(CHART_BOX[0], 405, "The algorithms of logarithmic depth, depth on a linear axis",
+             size=12, weight="bold")
     _chart(fig, (CHART_BOX[0], 420, CHART_BOX[2], 272), short,
            _axis_for("depth, the parallel algorithms alone", depths, low=0.0),
            _axis_for("work (log)", [p[1] for _, points in short for p in points], log=True),
