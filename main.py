@@ -768,11 +768,14 @@ def render_sweep(result):
 def figure_sweep(result):
     """Return the sweep's times against N, log-log, with the fitted exponents."""
     rows = result["rows"]
-    fit = ("" if result["rnn_exponent"] is None else
-           f" (fit: N^{result['rnn_exponent']:.2f} and N^{result['attn_exponent']:.2f})")
-    fig = Figure("Time per call against sequence length, one core", MEASURED + fit)
-    series = [("rnn_style", [(r["n"], r["rnn_s"]) for r in rows]),
-              ("attention_style", [(r["n"], r["attn_s"]) for r in rows])]
+    fitted = result["rnn_exponent"] is not None
+    fig = Figure("Time per call against sequence length, one core",
+                 MEASURED if fitted else MEASURED + "; one size: no line to fit")
+
+    def label(name, key):
+        return f"{name}, N^{result[key]:.2f}" if fitted else name
+    series = [(label("rnn_style", "rnn_exponent"), [(r["n"], r["rnn_s"]) for r in rows]),
+              (label("attention_style", "attn_exponent"), [(r["n"], r["attn_s"]) for r in rows])]
     _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
            _axis_for("time per call (log)", [p[1] for _, s in series for p in s],
                      log=True)._replace(seconds=True))
