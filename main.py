@@ -1834,13 +1834,14 @@ def figure_capacity(rows):
                  "measured: random draws; exact: a binomial tail; a coin flip scores 0.5")
     at = [r["n"] / r["d"] for r in rows]
     series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
-              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
               ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
+              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
               ("KV cache", list(zip(at, (r["cache_recall"] for r in rows)))),
               ("coin flip, 0.5", [(at[0], 0.5), (at[-1], 0.5)])]
     _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True,
                                              at_data=True),
-           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
+           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",),
+           lines_only=("normal",))
     return fig.svg()
 
 
@@ -4433,13 +4434,12 @@ def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
                 at)
 
 
-def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
+def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=(), lines_only=()):
     """Draw series, each (label, [(x, y), ...]), in box (left, top, width,
     height) against the two axes; the series named in points_only get markers
-    and no line. Points outside a log axis are left out."""
+    and no line, those in lines_only a line and no markers. Points outside a
+    log axis are left out. The grid goes under the axes and the series."""
     left, top, width, height = box
-    fig.line(left, top + height, left + width, top + height)
-    fig.line(left, top, left, top + height)
     ticks = _ticks(x_axis)
     for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
         x = _position(value, x_axis, left, width)
@@ -4452,6 +4452,8 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
         fig.line(left - 4, y, left, y)
         fig.line(left, y, left + width, y, color="#ddd", width=0.6)
         fig.text(left - 7, y + 3.5, text, size=10, anchor="end")
+    fig.line(left, top + height, left + width, top + height)
+    fig.line(left, top, left, top + height)
     fig.text(left + width / 2, top + height + 34, x_axis.label, size=11, anchor="middle")
     fig.text(left - 48, top + height / 2, y_axis.label, size=11, anchor="middle", rotate=-90)
     for k, (label, points) in enumerate(series):
@@ -4462,14 +4464,15 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
         drawn = len(points) > 1 and label not in points_only     # a line, not markers alone
         if drawn and len(shown) > 1:
             fig.polyline(shown, color, dash)
-        for x, y in shown:
+        for x, y in shown if label not in lines_only else ():
             fig.marker(x, y, kind, color)
         if legend:
             ly = top + 8 + 15 * k
             if drawn:
                 fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
                          dash=dash)
-            fig.marker(left + width + 22, ly, kind, color, group="legend")
+            if label not in lines_only:
+                fig.marker(left + width + 22, ly, kind, color, group="legend")
             fig.text(left + width + 40, ly + 4, label, size=10)
 
 
