@@ -2520,7 +2520,7 @@ def figure_cores(result):
     y_axis = _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05)
     _chart(fig, CHART_BOX, series, x_axis, y_axis, points_only=("measured", "ideal, every state"))
     left, top_y, width, height = CHART_BOX
-    # two reference lines, labelled at their right end; one label goes below
+    # two reference lines, labelled at their left end; one label goes below
     # the other's when they are too close to read apart
     spin_y, one_y = (_position(v, y_axis, top_y + height, -height)
                      for v in (result["spin"]["cores_used"], 1.0))
@@ -2528,14 +2528,13 @@ def figure_cores(result):
     for y, label, color, below in ((spin_y, "cores' worth (spin)", PALETTE[2], False),
                                    (one_y, "no gain", "#888", not apart)):
         fig.line(left, y, left + width, y, color=color, dash="2,3")
-        fig.text(left + width - 4, y + (12 if below else -5), label, size=9, anchor="end",
-                 color=color)
+        fig.text(left + 4, y + (12 if below else -5), label, size=9, color=color)
     short = {MEAN: "mean", FINAL_SLOW: "final, 0.9", FINAL_FAST: "final, 1 - 1e-7",
              EVERY_STATE: "every state", TANH: "tanh"}
     for k, task in enumerate(tasks):
         fig.text(_position(k + 1, x_axis, left, width), top_y + height + 30 + 11 * (k % 2),
                  short.get(task, task), size=9, anchor="middle")
-    fig.text(left + width / 2, top_y + height + 60, "task (numbered as in the table)", size=11,
+    fig.text(left + width / 2, top_y + height + 60, "task, in the table's order", size=11,
              anchor="middle")
     return fig.svg()
 
