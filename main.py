@@ -3063,29 +3063,31 @@ def _train_reading(verdicts, lengths, steps):
 
 def figure_train(result):
     """Return held-out MSE against T: each model's median over its
-    initializations as a line, every initialization as a point, and the
-    held-out constant's score."""
+    initializations as a line, every initialization as a cross of the same
+    colour, and the held-out constant's score."""
     import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
-                 f"line: the median over initializations; below {floor:g} drawn at {floor:g}")
+                 f"line: the median over initializations; crosses: each one; below {floor:g} "
+                 f"drawn at {floor:g}")
     lengths = [c["length"] for c in result["constant"]]
     models = list(dict.fromkeys(r["model"] for r in rows))
-    series = []
-    for m in models:
-        series.append((f"{MODEL_NAMES[m]}, median", [
-            (t, max(statistics.median(r["test_mse"] for r in rows
-                                      if r["model"] == m and r["length"] == t), floor))
-            for t in lengths]))
+    series = [(MODEL_NAMES[m], [(t, max(statistics.median(
+        r["test_mse"] for r in rows if r["model"] == m and r["length"] == t), floor))
+        for t in lengths]) for m in models]
     series.append(("always answering 1", [(c["length"], c["test_mse"])
                                           for c in result["constant"]]))
-    points = [(f"{MODEL_NAMES[m]}, each init", [(r["length"], max(r["test_mse"], floor))
-                                               for r in rows if r["model"] == m])
-              for m in models]
-    _chart(fig, CHART_BOX, series + points,
-           _axis_for("sequence length T (log)", lengths, log=True, at_data=True),
-           _axis_for("held-out MSE (log)", [floor, 0.5], log=True),
-           points_only={name for name, _ in points})
+    x_axis = _axis_for("sequence length T (log)", lengths, log=True, at_data=True)
+    y_axis = _axis_for("held-out MSE (log)", [floor, 0.5], log=True)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    left, top, width, height = CHART_BOX
+    for k, m in enumerate(models):
+        for r in rows:
+            if r["model"] == m:
+                fig.marker(_position(r["length"], x_axis, left, width)
+                           + (-8 if r["length"] == lengths[-1] else 8),
+                           _position(max(r["test_mse"], floor), y_axis, top + height, -height),
+                           "cross", PALETTE[k], size=3.0)
     return fig.svg()
 
 
