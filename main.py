@@ -3574,23 +3574,37 @@ def _deer_lyapunov_reading(lyapunov):
 
 
 def figure_deer(result):
-    """Return plain Newton's iterations against T for each w, the cap drawn."""
+    """Return plain Newton's iterations against T for each w; a run that did
+    not converge sits above the cap, each w beside the next; * marks an overflow."""
     plain = [r for r in result["rows"] if r["method"] == DEER_PLAIN]
     cap = plain[0]["cap"]
     fig = Figure("Newton iterations to solve a tanh RNN, against its length",
-                 f"plain Newton from h = 0; a point at {cap}: not within {cap} iterations")
+                 f"plain Newton from h = 0; above the cap: not within {cap} iterations; "
+                 "*: it overflowed")
     lengths = [r["length"] for r in plain]
-    series = [(f"w = {w:g}", [(r["length"], r["iterations"] or cap)
-                              for r in plain if r["w"] == w])
-              for w in dict.fromkeys(r["w"] for r in plain)]
+    weights = list(dict.fromkeys(r["w"] for r in plain))
+    above = cap * 1.6
+
+    def point(k, r):                    # not converged: above the cap, spread by w
+        if r["iterations"]:
+            return r["length"], r["iterations"]
+        return r["length"] * 1.08 ** (k - (len(weights) - 1) / 2), above
+    series = [(f"w = {w:g}", [point(k, r) for r in plain if r["w"] == w])
+              for k, w in enumerate(weights)]
     x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
-    y_axis = _axis_for("iterations (log)", [1, cap], log=True)
+    y_axis = _axis_for("iterations (log)", [1, cap * 2], log=True)
     left, top, width, height = CHART_BOX
     y = _position(cap, y_axis, top + height, -height)
     fig.line(left, y, left + width, y, color="#888", dash="2,3")     # the cap, not a series
-    fig.text(left + width - 4, y - 5, f"cap: {cap} iterations", size=9, anchor="end",
-             color="#555")
+    fig.text(left + 4, y + 12, f"cap: {cap} iterations", size=9, color="#555")
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    for k, w in enumerate(weights):
+        for r in plain:
+            if r["w"] == w and r.get("overflow"):
+                x, v = point(k, r)
+                fig.text(_position(x, x_axis, left, width) + 5,
+                         _position(v, y_axis, top + height, -height) - 5, "*", size=11,
+                         color=PALETTE[k])
     return fig.svg()
 
 
