@@ -1,0 +1,13 @@
+
+import operator
+def parallel_scan(xs, op=operator.add):
+    if op is operator.add:
+        out, step = list(xs), 1
+        while step < len(out):
+            out = out[:step] + [op(out[i - step], out[i]) for i in range(step, len(out))]
+            step *= 2
+        return out
+    out = []
+    for x in xs:
+        out.append(op(out[-1], x) if out else x)
+    return out

@@ -1,0 +1,2 @@
+def depth(n):
+    return n, int(input())
