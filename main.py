@@ -503,8 +503,8 @@ SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
     options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
-    headline=lambda r: f"rnn / attention time {_format_ratio(r['finding']['low'])} to "
-             f"{_format_ratio(r['finding']['high'])}, on one core")
+    headline=lambda r: "rnn / attention time " + " to ".join(dict.fromkeys(
+        _format_ratio(r["finding"][end]) for end in ("low", "high"))) + ", on one core")
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length), render=render_scan,
@@ -5983,7 +5983,7 @@ def _write_texts(texts, results):
     for name, result in results.items():
         headline = SECTIONS[name].headline
         if headline:
-            said = headline(result)
+            said = headline(result).rstrip(".")
             lines += textwrap.wrap(f"{name}: {said[0].lower()}{said[1:]}.", 79,
                                    subsequent_indent="  ")
     _write(sys.stdout, "\n".join(lines) + "\n\n" + "\n\n".join(texts) + "\n")

@@ -156,6 +156,28 @@ class TestProseBudget(unittest.TestCase):
         self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
 
 
+class TestOpeningOfAll(unittest.TestCase):
+    """`all` opens with one line per section, each its finding, ended once."""
+
+    def opening(self, results):
+        out = io.StringIO()
+        with mock.patch.object(sys, "stdout", out):
+            main._write_texts(["(the sections)"], results)
+        return out.getvalue().split("\n\n")[0].splitlines()[1:]
+
+    def test_a_range_of_one_value_is_that_value(self):
+        found = {"finding": {"low": 4.8, "high": 4.8}}
+        self.assertEqual(self.opening({"wallclock": found}),
+                         ["wallclock: rnn / attention time 4.8x, on one core."])
+        found = {"finding": {"low": 3.2, "high": 5.4}}
+        self.assertEqual(self.opening({"wallclock": found}),
+                         ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
+
+    def test_a_finding_that_is_a_sentence_ends_in_one_period(self):
+        self.assertEqual(self.opening({"sweep": {"slopes": None}}),
+                         ["sweep: with one size there is no slope to read."])
+
+
 class TestJson(unittest.TestCase):
     def test_json_has_one_key_per_section_with_the_documented_fields(self):
         status, out, _ = run_main("--json", *FAST)
