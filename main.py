@@ -3037,7 +3037,7 @@ def _error_cut(result, model, length):
     low, high = shares[0], shares[-1]
 
     def pct(x):                         # 99.97% is not 100%
-        return f"{x:.0%}" if x < 0.99 else "over 99%"
+        return "over 99%" if 0.99 <= x < 1 else f"{x:.0%}"
     if low < 0 <= high:
         return f"{pct(-low)} more to {pct(high)} less"
     a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")

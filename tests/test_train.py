@@ -207,6 +207,9 @@ class TestTraining(unittest.TestCase):
         self.assertEqual(main._error_cut({"constant": [{"length": 4, "test_mse": 0.2}], "rows": [
             {"model": "m", "length": 4, "test_mse": mse} for mse in (0.22, 0.18)]}, "m", 4),
             "10% more to 10% less")
+        cut = {"constant": [{"length": 4, "test_mse": 0.2}], "rows": [
+            {"model": "m", "length": 4, "test_mse": mse} for mse in (0.7, 0.0001)]}
+        self.assertEqual(main._error_cut(cut, "m", 4), "250% more to over 99% less")
 
     def test_a_verdict_needs_every_initialization(self):
         result = {"constant": [{"length": 10, "test_mse": 0.16}],
