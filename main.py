@@ -4373,7 +4373,8 @@ Axis = collections.namedtuple("Axis", "label log low high at seconds", defaults=
 def _ticks(axis):
     """Return the tick values of an axis: its own (axis.at) where it has them;
     else round powers of ten on a log axis (10^k for k a multiple of 1, 2, 5,
-    10 ..., at most about 8 ticks; 1, 2 and 5 x 10^k under two decades), steps
+    10 ..., at most about 8 ticks; 1, 2 and 5 x 10^k under two decades; the
+    middle where none is round), steps
     of 1, 2 or 5 x 10^k on a linear one."""
     low, high = sorted((axis.low, axis.high))
     if axis.at:
@@ -4386,8 +4387,8 @@ def _ticks(axis):
             ticks = sorted(m * 10.0 ** k for k in range(math.floor(math.log10(low)),
                                                       math.ceil(math.log10(high)) + 1)
                            for m in (1, 2, 5) if low <= m * 10.0 ** k <= high * (1 + 1e-9))
-        if len(ticks) < 2:
-            return [low, high]
+        if len(ticks) < 2:                          # one round value, or none: mark the middle
+            return ticks or [math.sqrt(low * high)]
         every = next(e for e in (1, 2, 5, 10, 20, 50, 100, 10**9) if len(ticks) <= 8 * e)
         return [t for t in ticks if round(math.log10(t)) % every == 0] or ticks[-1:]
     raw = (high - low) / 5 or 1.0

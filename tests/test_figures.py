@@ -97,6 +97,11 @@ class TestAxes(unittest.TestCase):
         self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1e3", "1e4", "1e5"])
         self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
 
+    def test_one_value_on_a_log_axis_is_its_one_tick(self):
+        for value in (5000.0, 3000.0):                  # a round value, and one that is not
+            ticks = main._ticks(main._axis_for("", [value], log=True))
+            self.assertEqual(main._tick_labels(ticks), [f"{value:,.0f}"])
+
 
 class TestSvgOption(unittest.TestCase):
     def test_a_path_too_deep_or_relative_to_a_removed_folder_is_one_line(self):
