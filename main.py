@@ -6243,7 +6243,7 @@ class _Progress:
         line = f"{self.label}: {_duration(elapsed)} so far"
         if self.done:
             what, done, total = self.done
-            left = elapsed * (total - done) / done if done else None
+            left = elapsed * (total - done) / done if 0 < done < total else None
             line += (f"; {done:,} of {total:,} {what}" + (
                 f", about {_duration(left)} left" if left is not None else ""))
         self.shown = now

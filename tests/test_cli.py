@@ -394,6 +394,8 @@ class TestProgress(unittest.TestCase):
                           "left\n"])
         self.assertEqual(self.lines(("steps", 0, 4_000), after=7_300),
                          ["main.py: toy: 2 h 01 min so far; 0 of 4,000 steps\n"])
+        self.assertEqual(self.lines(("steps", 4_000, 4_000)),        # done, but not yet ended
+                         ["main.py: toy: 30 s so far; 4,000 of 4,000 steps\n"])
         self.assertEqual(self.lines(after=0.5), [])                   # under a second: nothing
         line, = self.lines(tty=True)
         self.assertTrue(line.startswith("\rmain.py: toy: 30 s so far"))
