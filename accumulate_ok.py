@@ -1,4 +1,0 @@
-
-import itertools, operator
-def serial_scan(xs, op=operator.add):
-    return list(itertools.accumulate(xs, op))

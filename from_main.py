@@ -1,1 +1,0 @@
-from main import serial_scan, depth

@@ -1,2 +1,0 @@
-def depth(n):
-    return n, int(input())

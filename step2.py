@@ -1,8 +1,0 @@
-
-import operator
-def parallel_scan(xs, op=operator.add):
-    out, step = list(xs), 2
-    while step < len(out):
-        out = out[:step] + [op(out[i - step], out[i]) for i in range(step, len(out))]
-        step *= 2
-    return out

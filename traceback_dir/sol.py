@@ -1,3 +1,0 @@
-import operator
-def serial_scan(xs, op=operator.add):
-    return 1 / 0

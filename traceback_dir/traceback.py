@@ -1,1 +1,0 @@
-raise RuntimeError('fake traceback')
