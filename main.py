@@ -1394,8 +1394,8 @@ def render_lanes(result):
         rnn_table,
         *_wrap("A wide state or a batch fills the lanes within a step; the chain of N "
                "steps stays."),
-        f"Both tables {'agree' if agree else 'do not agree'} with step-by-step simulations "
-        f"(N = {result['simulated_n']:,}; (width, batch) = {simulated}).",
+        *_wrap(f"Both tables {'agree' if agree else 'do not agree'} with step-by-step "
+               f"simulations (N = {result['simulated_n']:,}; (width, batch) = {simulated})."),
     ])
 
 
@@ -1822,8 +1822,7 @@ def render_capacity(rows):
         f"a state of {d} numbers, s = sum of v * k, then read back: is sign(s . k) right?",
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} reads a row; exact: over "
-               "every sum the crosstalk can take; normal: Phi(sqrt(d / (n - 1))). The cache "
-               "returns the value of the best-matching stored key."),
+               "every sum the crosstalk can take; normal: Phi(sqrt(d / (n - 1)))."),
     ])
 
 
@@ -2048,8 +2047,7 @@ def render_stream(result):
               "; the recurrent state held ") + " to ".join(states) + "."
     return "\n".join([
         "=== streaming: one token at a time, with a state or with a KV cache ===",
-        *_wrap(found + " Generating, a transformer keeps every past token's key and value "
-               "(its KV cache); a recurrent model keeps only its state."),
+        *_wrap(found),
         table,
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),
@@ -2447,15 +2445,10 @@ def render_cores(result):
                      f"{r['speedup']:.2f}x", f"{r['max_rel_error']:.1e}") for r in rows], left=1)
     top = result["most_processes"]
     at = {(r["task"], r["processes"]): r for r in rows}
-    slow, fast = result["chunk_decays"]
-    costs, spin = result["pass_costs"], result["spin"]
-    c1, c2 = costs["first_pass_s_per_value"], costs["rescan_s_per_value"]
-    ideal = result["ideal_every_state"]
+    slow = result["chunk_decays"][0]
+    spin, ideal = result["spin"], result["ideal_every_state"]
     every = at[EVERY_STATE, top]["speedup"]
     slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
-    coupling = ("do not depend on each other at all" if slow["A"] == 0
-                else "hardly depend on each other")
-    build = result["build_s"]
     return "\n".join([
         "=== extra cores, measured: the reduction and the recurrences ===",
         *_wrap(f"On {top} processes the mean ran {_as_fast(at[MEAN, top]['speedup'])}, the "
@@ -2491,11 +2484,11 @@ def _render_warmup(warmup):
                     for group in by_steps])
     last = {w["w"]: w["rows"][-1] for w in weights}
     steps = weights[0]["rows"][-1]["steps"]
-    reading = "after " + f"{steps:,} steps, the error is " + " and ".join(
+    reading = f"After {steps:,} steps, the error is " + " and ".join(
         f"{row['max_abs_error']:.1e} at w = {w:g}" for w, row in last.items())
     return [
         table,
-        *_wrap(f"{reading[0].upper()}{reading[1:]} (error at the chunk boundaries; product "
+        *_wrap(f"{reading} (error at the chunk boundaries; product "
                "of the factors |w(1 - h^2)| over the warm-up). At w = 0.9 the step contracts "
                "from every start, which is enough; at w = 2 a chunk can settle in the wrong "
                "one of two stable states."),
@@ -2871,7 +2864,7 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, po
             pool.close()
             pool, lost = None, f"{exc} at step {first:,}; the rest ran in this process"
             results = _run_calls(None, _train_timed, calls)
-        for run, (params, moments, loss, seconds) in zip(runs, results):
+        for run, (params, moments, _, seconds) in zip(runs, results):
             run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
         _advance(what, first + count, steps)
     try:
@@ -2986,7 +2979,6 @@ def render_train(result):
     """Return the training table as text, and the sentences that read it."""
     rows = result["rows"]
     lengths = [c["length"] for c in result["constant"]]
-    constant = {c["length"]: c["test_mse"] for c in result["constant"]}
     models = list(dict.fromkeys(r["model"] for r in sorted(
         rows, key=lambda r: list(TRAIN_MODELS).index(r["model"]))))
     seeds = sorted({r["seed"] for r in rows})
@@ -3242,8 +3234,7 @@ def render_teacher(rows):
                f"another: {attention['generate_depth']:,}, {scan['generate_depth']:,} and "
                f"{rnn['generate_depth']:,}."),
         *_wrap("Width-1 models on a known sequence (teacher forcing), forward pass only, in "
-               "operations (exp, tanh, 1/x one each): causal attention, a tanh RNN, and a "
-               "linear recurrence as a scan."),
+               "operations (exp, tanh, 1/x one each)."),
         train,
         generate,
         *_wrap("mean work/token: attention's grows with the tokens behind each; a "

@@ -107,7 +107,7 @@ class TestLanesAndCostSections(unittest.TestCase):
         data = main.lanes_section((1_000,), simulated_n=1_000)
         out = main.render_lanes(data)
         self.assertIn("0.00610%", out)
-        self.assertIn("Both tables agree with step-by-step simulations", out)
+        self.assertIn("Both tables agree with step-by-step simulations", " ".join(out.split()))
         rows = data["rows"]
         self.assertEqual([r["lanes"] for r in rows], list(main.LANES))
         self.assertLessEqual({"n", "lanes", "recurrence_steps", "reduction_steps",
