@@ -1203,10 +1203,8 @@ SECTIONS["work"] = Section(
 
 LANES_N = 1_048_576
 LANES = (1, 8, 128, 1_024, 16_384)
-LANES_SIMULATED_N = 65_536      # the section also runs the schedule at this size
 RNN_WIDTHS = (1, 64, 512)
 RNN_BATCHES = (1, 32)
-RNN_SIMULATED = ((1, 1), (1, 32), (64, 1))     # (width, batch) simulated step by step
 
 
 def lane_steps(n, lanes):
@@ -1222,30 +1220,6 @@ def lane_steps(n, lanes):
     chunk = _ceil_div(n, lanes)
     chunks = _ceil_div(n, chunk)
     return n, (chunk - 1) + (chunks - 1).bit_length()
-
-
-def simulate_reduction(xs, lanes):
-    """Return (total, steps, operations): the chunked reduction of xs run step by step.
-
-    >>> simulate_reduction([1, 2, 3, 4, 5, 6, 7], 2)     # chunks [1..4], [5..7]
-    (28, 4, 6)
-    """
-    xs = list(xs)
-    size = _ceil_div(len(xs), lanes)
-    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
-    partials = [chunk[0] for chunk in chunks]
-    steps = operations = 0
-    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
-        for k, chunk in enumerate(chunks):
-            if j < len(chunk):
-                partials[k] += chunk[j]
-                operations += 1
-        steps += 1
-    while len(partials) > 1:                    # combine: one level of pairs per step
-        operations += len(partials) // 2
-        partials = _pairwise(partials, operator.add)
-        steps += 1
-    return partials[0], steps, operations
 
 
 def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
@@ -1281,75 +1255,12 @@ def rnn_step_steps(width, batch, lanes):
     return steps, operations
 
 
-def simulate_rnn_step(width, batch, lanes, seed=0):
-    """Return (steps, operations, states): one dense step h' = W.h + b*x for
-    `batch` random states (fixed seed), run on `lanes` lanes step by step.
-
-    >>> simulate_rnn_step(1, 1, 8)[:2]
-    (2, 3)
-    """
-    W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
-    products = [((s, i), W[i][j], hs[s][j]) for s in range(batch) for i in range(width)
-                for j in range(width)]
-    products += [((s, i), b[i], xs[s]) for s in range(batch) for i in range(width)]
-    terms = {(s, i): [] for s in range(batch) for i in range(width)}
-    steps = 0
-    for start in range(0, len(products), lanes):
-        for key, factor, value in products[start:start + lanes]:
-            terms[key].append(factor * value)
-        steps += 1
-    operations = len(products)
-    while len(terms[0, 0]) > 1:                 # every unit has as many terms left
-        pairs = [(key, k) for key, t in terms.items() for k in range(0, len(t) - 1, 2)]
-        sums = {key: [] for key in terms}
-        for start in range(0, len(pairs), lanes):
-            for key, k in pairs[start:start + lanes]:
-                sums[key].append(terms[key][k] + terms[key][k + 1])
-            steps += 1
-        operations += len(pairs)
-        terms = {key: sums[key] + terms[key][len(sums[key]) * 2:] for key in terms}
-    states = [[terms[s, i][0] for i in range(width)] for s in range(batch)]
-    return steps, operations, states
-
-
-def _rnn_step_inputs(width, batch, seed):
-    """Return fixed-seed random (W, b, hs, xs) for one dense step of a batch."""
-    rng = random.Random(seed)
-    W = [uniform_inputs(width, rng) for _ in range(width)]
-    b = uniform_inputs(width, rng)
-    hs = [uniform_inputs(width, rng) for _ in range(batch)]
-    return W, b, hs, uniform_inputs(batch, rng)
-
-
-def _rnn_step_reference(width, batch, seed=0):
-    """Return the states simulate_rnn_step computes, each unit summed by math.fsum."""
-    W, b, hs, xs = _rnn_step_inputs(width, batch, seed)
-    return [[math.fsum([*(W[i][j] * h[j] for j in range(width)), b[i] * x])
-             for i in range(width)] for h, x in zip(hs, xs)]
-
-
-def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULATED_N):
+def lanes_section(sizes=(LANES_N,), lane_counts=LANES):
     """Return the lanes tables: the reduction against the scalar recurrence
-    (lanes_rows), the busy share of one dense RNN step at widths RNN_WIDTHS
-    and batches RNN_BATCHES, and whether step-by-step simulations agree with
-    both counts (lane_steps at simulated_n; rnn_step_steps at RNN_SIMULATED).
-    """
+    (lanes_rows), and the busy share of one dense RNN step at widths
+    RNN_WIDTHS and batches RNN_BATCHES."""
     sizes = _require_sizes("lanes_section", "size", sizes)
     lane_counts = _require_sizes("lanes_section", "lane count", lane_counts, high=MAX_SIZE)
-    xs = seed_input(_require_size("lanes_section", "simulated_n", simulated_n))
-    agrees = True
-    for p in lane_counts:
-        total, steps, _ = simulate_reduction(xs, p)
-        agrees &= steps == lane_steps(simulated_n, p)[1] and math.isclose(total, math.fsum(xs))
-    rnn_agrees = True
-    for width, batch in RNN_SIMULATED:
-        reference = _rnn_step_reference(width, batch)
-        for p in lane_counts:
-            steps, operations, states = simulate_rnn_step(width, batch, p)
-            rnn_agrees &= ((steps, operations) == rnn_step_steps(width, batch, p)
-                           and all(math.isclose(a, e, rel_tol=1e-9, abs_tol=1e-12)
-                                   for row, ref in zip(states, reference)
-                                   for a, e in zip(row, ref)))
     rnn_lanes = []
     for width in RNN_WIDTHS:
         for batch in RNN_BATCHES:
@@ -1357,10 +1268,7 @@ def lanes_section(sizes=(LANES_N,), lane_counts=LANES, simulated_n=LANES_SIMULAT
                 steps, operations = rnn_step_steps(width, batch, p)
                 rnn_lanes.append({"width": width, "batch": batch, "lanes": p, "steps": steps,
                                   "operations": operations, "busy": operations / (steps * p)})
-    return {"rows": lanes_rows(sizes, lane_counts), "simulated_n": simulated_n,
-            "simulation_agrees": agrees, "rnn_lanes": rnn_lanes,
-            "rnn_simulated": [list(pair) for pair in RNN_SIMULATED],
-            "rnn_simulation_agrees": rnn_agrees}
+    return {"rows": lanes_rows(sizes, lane_counts), "rnn_lanes": rnn_lanes}
 
 
 def render_lanes(result):
@@ -1379,8 +1287,6 @@ def render_lanes(result):
                        [(f"{w:,}", f"{b:,}", f"{busy[w, b, lane_counts[0]]['operations']:,}",
                          *(_format_percent(busy[w, b, p]["busy"]) for p in lane_counts))
                         for w, b in shapes])
-    simulated = ", ".join(f"({w}, {b})" for w, b in result["rnn_simulated"])
-    agree = result["simulation_agrees"] and result["rnn_simulation_agrees"]
     return "\n".join([
         "=== a simulated machine with P lanes (one operation per lane per step) ===",
         *_wrap("On P lanes, the recurrence keeps one lane busy whatever P is; the sum uses "
@@ -1394,8 +1300,6 @@ def render_lanes(result):
         rnn_table,
         *_wrap("A wide state or a batch fills the lanes within a step; the chain of N "
                "steps stays."),
-        *_wrap(f"Both tables {'agree' if agree else 'do not agree'} with step-by-step "
-               f"simulations (N = {result['simulated_n']:,}; (width, batch) = {simulated})."),
     ])
 
 
@@ -1432,7 +1336,7 @@ def figure_lanes(result):
 SECTIONS["lanes"] = Section(
     summary=f"a simulated machine of {LANES[0]:,} ... {LANES[-1]:,} lanes",
     compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
-    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,), simulated_n=100),
+    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,)),
     headline=lambda r: f"the sum runs {_format_ratio(r['rows'][-1]['reduction_speedup'])} "
              f"faster on {r['rows'][-1]['lanes']:,} lanes; the recurrence, not at all")
 
@@ -5440,10 +5344,10 @@ def render_check(path, report):
     return "\n".join(lines)
 
 
-def _check_command(argv, prog):
+def _check_command(argv):
     """Run `check FILE.py`, `check --template` or `check --help`; return the exit status."""
     if argv in (["--help"], ["-h"]):
-        _write(sys.stdout, CHECK_HELP.format(run=_run_command(prog), names=", ".join(CHECKED),
+        _write(sys.stdout, CHECK_HELP.format(run=f"python {PROG}", names=", ".join(CHECKED),
                                              seconds=CHECK_SECONDS,
                                              memory=format_bytes(CHECK_MEMORY)))
         return 0
@@ -5459,7 +5363,7 @@ def _check_command(argv, prog):
         report = check_solutions(argv[0])
     except OSError as exc:
         if exc.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
-            _complain(f"{prog}: check not run: this machine's limit was reached "
+            _complain(f"{PROG}: check not run: this machine's limit was reached "
                       f"({exc.strerror or exc})")
             return 1
         raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
@@ -5700,7 +5604,7 @@ def render_term(word, glossary=GLOSSARY):
                 or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75))
         hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
         raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
-                          f"(every term: {_run_command(_program_name())} terms)")
+                          f"(every term: python {PROG} terms)")
     return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
 
 
@@ -5717,6 +5621,7 @@ def render_terms(glossary=GLOSSARY):
 # ============================================================================
 
 # The sections, their options and their defaults are declared in SECTIONS.
+PROG = "main.py"                # the name in messages: a script run where it is, never installed
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 100                 # how many values a list option (--sizes, --widths) takes
 MAX_FOLDERS = 256               # how deep --svg's directory may lie
@@ -5836,18 +5741,7 @@ def _parse_directory(text):
     return text
 
 
-def _program_name():
-    """Return the program's name in messages: main.py, a script run where it is
-    (nothing installs it: see the README)."""
-    return "main.py"
-
-
-def _run_command(prog):
-    """Return how the user runs this program."""
-    return f"python {prog}"
-
-
-def _build_parser(prog):
+def _build_parser():
     import argparse                     # imported here: a module import stays light
 
     class Parser(argparse.ArgumentParser):
@@ -5855,7 +5749,7 @@ def _build_parser(prog):
             raise _UsageError(message)
 
         def format_help(self):
-            self.epilog = _help_epilog(prog)        # written only when asked for
+            self.epilog = _help_epilog()            # written only when asked for
             return super().format_help()
 
         def print_help(self, file=None):
@@ -5870,7 +5764,7 @@ def _build_parser(prog):
         return read
 
     parser = Parser(
-        prog=prog,
+        prog=PROG,
         description="Why transformers: the serial depth of a recurrence against a reduction.",
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
@@ -5887,7 +5781,7 @@ def _build_parser(prog):
     return parser
 
 
-def _help_epilog(prog):
+def _help_epilog():
     """Return the end of --help: every section with its summary and the options it reads."""
     def entry(name, s):
         return (f"{name:<10} {s.summary}"
@@ -5898,19 +5792,19 @@ def _help_epilog(prog):
     return (f"sections (in parentheses, the options they read):\n{listing}\n"
             f"  {'all':<10} every section above\n\n"
             f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
-            f"{prog} terms [WORD]: every term the sections print, in plain words (or one).\n"
-            f"{prog} check FILE.py: grade your own solutions of the exercises;\n"
-            f"{prog} check --template prints a file to start from.\n")
+            f"{PROG} terms [WORD]: every term the sections print, in plain words (or one).\n"
+            f"{PROG} check FILE.py: grade your own solutions of the exercises;\n"
+            f"{PROG} check --template prints a file to start from.\n")
 
 
-def _parse_args(argv, prog):
+def _parse_args(argv):
     """Return the options, with opts.sections the section names to run, each
     once, and opts.ignored the options given that no chosen section reads.
     After '--' every word is a section name."""
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)
     if argv:
-        opts = _build_parser(prog).parse_intermixed_args(argv[:cut])
+        opts = _build_parser().parse_intermixed_args(argv[:cut])
     else:                               # the bare run: nothing to parse, no parser built
         import types
         opts = types.SimpleNamespace(sections=[], json=False, svg=None,
@@ -5929,7 +5823,7 @@ def _parse_args(argv, prog):
     return opts
 
 
-def _run(opts, prog):
+def _run(opts):
     """Compute each chosen section and write it as soon as it is done (as text),
     or all of them at the end as one JSON object; `all` first computes every
     section and opens with what each found. Then the closing lines. Return the
@@ -5939,7 +5833,7 @@ def _run(opts, prog):
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
         given = _given(name, opts)
-        label = f"{prog}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
+        label = f"{PROG}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
         try:
             with _Progress(label):
                 results[name] = SECTIONS[name].compute(given)
@@ -5948,7 +5842,7 @@ def _run(opts, prog):
             results.pop(name, None)
             _write_results(results, opts)
             _write_texts(texts, results if everything else {})
-            _complain(f"{prog}: error: out of memory in section {name}; "
+            _complain(f"{PROG}: error: out of memory in section {name}; "
                       "the sections before it are complete")
             return 1
         if everything:
@@ -5961,7 +5855,7 @@ def _run(opts, prog):
                 opts.figures.append(_write_figure(opts.svg, name, drawing))
     _write_results(results, opts)
     _write_texts(texts, results if everything else {})
-    closing = None if opts.json else _closing(opts.sections, prog)
+    closing = None if opts.json else _closing(opts.sections)
     if closing is not None:
         _write(sys.stdout, "\n" + closing + "\n")
     return 0
@@ -5988,13 +5882,12 @@ def _write_results(results, opts):
         _write(sys.stdout, json.dumps(results, indent=2) + "\n")
 
 
-def _closing(sections, prog="main.py"):
+def _closing(sections):
     """Return the takeaway after the default run (with a pointer to the other
     sections, as the program was started) or after every section; None after
     a choice of sections."""
     if sections == list(DEFAULT_SECTIONS):
-        return (f"{TAKEAWAY}\nMore: {_run_command(prog)} all; every term: "
-                f"{_run_command(prog)} terms")
+        return f"{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms"
     return None
 
 
@@ -6122,7 +6015,6 @@ def _complain(message):
 def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status."""
     import signal
-    prog = _program_name()
     argv = list(sys.argv[1:] if argv is None else argv)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop)     # a second Ctrl-C is ignored, never a traceback
@@ -6132,35 +6024,35 @@ def main(argv=None):
                                 render_terms()) + "\n")
             return 0
         if argv[:1] == ["check"]:
-            return _check_command(argv[1:], prog)
+            return _check_command(argv[1:])
         try:
-            opts = _parse_args(argv, prog)
+            opts = _parse_args(argv)
         except _HelpRequested as exc:
             _write(sys.stdout, exc.args[0])
             return 0
         if opts.ignored:
-            _complain(f"{prog}: note: {_readable_list(opts.sections)} "
+            _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
                       f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
                       f"{' and '.join(opts.ignored)}")
         if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
-            _complain(f"{prog}: note: no chosen section draws a figure "
+            _complain(f"{PROG}: note: no chosen section draws a figure "
                       f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
                       "--svg ignored")
             opts.svg = None
         if opts.svg:
             _check_directory(opts.svg)
         _check_output(sys.stdout)       # before any work: a closed output is found now
-        status = _run(opts, prog)
+        status = _run(opts)
         if opts.figures:
-            _complain(f"{prog}: wrote {', '.join(opts.figures)}")
+            _complain(f"{PROG}: wrote {', '.join(opts.figures)}")
         elif opts.svg:
-            _complain(f"{prog}: note: no figure drawn: no chosen section had results to draw")
+            _complain(f"{PROG}: note: no figure drawn: no chosen section had results to draw")
         return status
     except _UsageError as exc:
-        _complain(f"{prog}: error: {exc}")
+        _complain(f"{PROG}: error: {exc}")
         return 2
     except _OutputError as exc:
-        _complain(f"{prog}: error: cannot write output: {exc}")
+        _complain(f"{PROG}: error: cannot write output: {exc}")
         _silence_stdout()
         return 1
     except BrokenPipeError:

@@ -38,8 +38,8 @@ class TestSections(unittest.TestCase):
 
     def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
         with mock.patch.object(main, "_build_parser", raising(AssertionError("a parser"))):
-            bare = vars(main._parse_args([], "main.py"))
-        self.assertEqual(bare, vars(main._parse_args(["--"], "main.py")))    # parsed: nothing
+            bare = vars(main._parse_args([]))
+        self.assertEqual(bare, vars(main._parse_args(["--"])))    # parsed: nothing
 
     def test_named_sections_print_only_those_in_the_order_given(self):
         status, out, _ = run_main("scan", "depth")
@@ -346,7 +346,7 @@ class TestAPartInOnePlace(unittest.TestCase):
         self.assertIn("4", out)
         status, out, _ = self.run_toy("depth", "toy", "--json")
         self.assertEqual(json.loads(out)["toy"], [{"k": k, "square": k * k} for k in (1, 2, 3)])
-        with mock.patch.multiple(main, _run=lambda opts, prog: print(opts.sections) or 0):
+        with mock.patch.multiple(main, _run=lambda opts: print(opts.sections) or 0):
             self.assertIn("'toy'", self.run_toy("all")[1])
         self.assertNotIn("toy", main.SECTIONS)                  # and it is gone again
 
