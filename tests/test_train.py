@@ -169,8 +169,6 @@ class TestTraining(unittest.TestCase):
             examples = main.adding_problem(c["length"], 20,
                                            seed=main.TRAIN_SEED + 1_000_000 + c["length"])
             self.assertEqual(c["test_mse"], math.fsum((y - 1) ** 2 for _, y in examples) / 20)
-        self.assertEqual(set(data["scan_check"]), {"max_abs_diff_states", "max_abs_diff_gradient"})
-        self.assertLess(max(data["scan_check"].values()), 1e-12)
         text = main.render_train(data)
         self.assertIn("one attention read", text)
         self.assertLessEqual(max(len(line) for line in text.splitlines()), 79)
