@@ -1482,7 +1482,6 @@ GRADIENT_W = 0.9                # the tanh RNN's recurrent weight, as in rnn_tan
 GRADIENT_W_WIDE = 2.0           # a larger weight, to show it does not help
 FORGET_GATE = 0.99              # a gated cell's forget gate, held fixed
 SCORE_GAP = 5.0                 # how far the needed token's attention score stands above the rest
-ATTENTION_LONG_N = 1_024        # a longer context, where the same gap weighs less
 
 
 def input_gradients(xs, w=0.9):
@@ -1529,17 +1528,10 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
     tanh, wide = input_gradients(xs, GRADIENT_W), input_gradients(xs, GRADIENT_W_WIDE)
     rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "tanh_wide": wide[k],
              "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
-    edge = math.sqrt(1 - 1 / GRADIENT_W_WIDE)      # |h| below this: w(1 - h^2) > 1
-    wide_states = tanh_states(xs, GRADIENT_W_WIDE)
     far = 50 if 50 in distances else max(distances)     # the distance the text reads
     return {"n": n, "seed": seed, "w": GRADIENT_W, "w_wide": GRADIENT_W_WIDE,
             "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows, "far": far,
-            "wide_fades_faster": wide[far] < tanh[far],
-            "tanh_last": tanh[0], "gated_at_1000": FORGET_GATE ** 1000,
-            "wide_factor_above_1_below_h": edge,
-            "wide_share_beyond": sum(abs(h) >= edge for h in wide_states) / n,
-            "attention_long_n": ATTENTION_LONG_N,
-            "attention_long": attention_weight(ATTENTION_LONG_N)}
+            "wide_fades_faster": wide[far] < tanh[far], "tanh_last": tanh[0]}
 
 
 def render_gradient(result):
@@ -3244,12 +3236,9 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
     T: deer_solve's iterations (None past max_iterations) and first overflow,
     the largest difference from tanh_states when it converged, the depth in
     operations (iterations x newton_iteration_depth) against the serial
-    chain's 3T - 1 (part 12's count), and the mean log |w(1 - h_t^2)| along
-    the true states: the recurrence's largest Lyapunov exponent."""
-    max_iterations
+    chain's 3T - 1 (part 12's count)."""
     rng = random.Random(seed)
-    inputs = {t: uniform_inputs(t,
-                                rng) for t in lengths}
+    inputs = {t: uniform_inputs(t, rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
     serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
     rows, solved = [], {}
@@ -3269,8 +3258,7 @@ def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
                     "max_abs_diff": (max(abs(a - b) for a, b in zip(result["states"], serial))
                                      if done else None),
                     "depth": done * per_iteration[t] if done else None,
-                    "iteration_depth": per_iteration[t], "serial_depth": 3 * t - 1,
-                    "lyapunov": _lyapunov(serial, w)})
+                    "iteration_depth": per_iteration[t], "serial_depth": 3 * t - 1})
     return rows
 
 
@@ -3283,24 +3271,13 @@ def _count_phrase(failed, total):
     return f"{failed} of the {total} did not converge"
 
 
-def _lyapunov(states, w):
-    """Return mean log |w(1 - h^2)| along the states, or None where a factor is
-    0 (a state rounded to +-1): minus infinity, which JSON cannot hold."""
-    factors = [abs(w * (1 - h * h)) for h in states]
-    if not all(factors):
-        return None
-    return math.fsum(map(math.log, factors)) / len(factors)
-
-
 def deer_findings(rows):
     """Return what deer's rows show, as data: plain Newton's counts where every
     step contracts (|w| < 1) and where steps can expand; the most iterations
     any contracting run took; the plain runs that overflowed, and what the
     reset did with each; the largest difference from the serial states; a
-    converged plain run's depth against the serial chain's; and, at the
-    longest T, the Lyapunov exponents and a pair that they misorder."""
+    converged plain run's depth against the serial chain's."""
     at = {(r["method"], r["w"], r["length"]): r for r in rows}
-    weights = list(dict.fromkeys(r["w"] for r in rows))
     long = max(r["length"] for r in rows)
     plain = [r for r in rows if r["method"] == DEER_PLAIN]
     done = [r for r in rows if r["iterations"]]
@@ -3322,7 +3299,6 @@ def deer_findings(rows):
         if done else None,
         "example": _deer_brief(min(plain_done, key=lambda r: (r["length"] != long, r["depth"])))
         if plain_done else None,
-        "lyapunov": _deer_lyapunov([at[DEER_PLAIN, w, long] for w in weights]),
     }
 
 
@@ -3340,20 +3316,6 @@ def _deer_brief(row):
     """Return the fields of one run that the findings name."""
     return {key: row[key] for key in ("w", "length", "iterations", "cap", "last_overflow",
                                       "depth", "iteration_depth", "serial_depth")}
-
-
-def _deer_lyapunov(plain):
-    """Return the Lyapunov exponent of each plain run at one T (None: minus
-    infinity) and the first pair whose exponents and counts disagree: the
-    lower exponent with more iterations, or None."""
-    def exponent(r):
-        return -math.inf if r["lyapunov"] is None else r["lyapunov"]
-
-    inverted = [(a, b) for a in plain for b in plain if exponent(a) < exponent(b)
-                and (a["iterations"] or math.inf) > (b["iterations"] or 0)]
-    return {"length": plain[0]["length"],
-            "exponents": [{"w": r["w"], "exponent": r["lyapunov"]} for r in plain],
-            "inverted": [_deer_brief(r) for r in inverted[0]] if inverted else None}
 
 
 def deer_section(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, max_iterations=DEER_CAP):
@@ -3418,7 +3380,6 @@ def _deer_reading(found):
             + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
             + f" within {cap} iterations"
             + (f"; resetting the non-finite states to 0 cured {len(cured)}." if cured else "."))
-    reading.append(_deer_lyapunov_reading(found["lyapunov"]))
     return reading
 
 
@@ -3437,16 +3398,6 @@ def _deer_opening(groups):
         weights = _readable_list([f"{w:g}" for w in g["weights"]])
         parts.append(f"{label} (w = {weights}), {took}")
     return "Plain Newton took, " + "; ".join(parts) + "."
-
-
-def _deer_lyapunov_reading(lyapunov):
-    """Return the sentence on the Lyapunov exponent, where a pair of runs shows it."""
-    if not lyapunov["inverted"]:
-        return ""
-    a, b = lyapunov["inverted"]
-    return (f"The Lyapunov exponent along the true states does not order these counts: "
-            f"w = {a['w']:g} has the lower one and needed {_deer_cell(a)} iterations "
-            f"against {_deer_cell(b)} at w = {b['w']:g}.")
 
 
 def figure_deer(result):
@@ -3832,7 +3783,6 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
     >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
     [2, 2]
     """
-    reps
     timers = [timeit.Timer(f, timer=timer) for f in functions]
     loops, samples = [], []
     if progress:
@@ -5485,9 +5435,6 @@ GLOSSARY = {
             "Gers et al. 2000).",
     "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
                "whose slope is its exponent.",
-    "Lyapunov": "the largest Lyapunov exponent: the average log of how much one step "
-                "stretches a small difference; for h = tanh(w*h + x), the average of "
-                "log|w (1 - h^2)|. Below 0, differences fade on average.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
     "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu "
              "and Dao 2023).",
