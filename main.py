@@ -880,8 +880,6 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
         diff = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
         result[f"{name}_max_rel_diff"] = diff
     result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
-    result["last_matches_rnn_style"] = math.isclose(linear_recurrence_scan(xs)[-1],
-                                                    rnn_style(xs), rel_tol=1e-9)
     result["serial_steps"] = length - 1     # h_1 = x_1, then one dependent step per input
     result["scan_rounds"] = depth(length)[1] * (length > 1)
     return result
@@ -890,7 +888,6 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
 def render_ssm(result):
     """Return the linear-scan check as text."""
     r = result
-    matches = "yes" if r["last_matches_rnn_style"] else "NO"
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         *_wrap(f"The lesson's step h = a*h + x is linear, so two steps compose into one. All "
@@ -899,7 +896,6 @@ def render_ssm(result):
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
-        f"last state equals rnn_style(xs): {matches} (within 1e-9)",
         *_wrap("A tanh step does not compose into a step of the same form: no exact scan."),
     ])
 
@@ -1093,16 +1089,13 @@ def work_rows(sizes=WORK_SIZES):
 
 def work_findings(rows):
     """Return what the rows show at N = 1,024 (or the largest N): the scan of
-    least work and the scan of least depth; and whether tree_reduce's depth
-    equals depth()'s ceil(log2 N) at every N."""
+    least work and the scan of least depth."""
     sizes = sorted({r["n"] for r in rows})
     n = 1_024 if 1_024 in sizes else sizes[-1]
     at = {(r["algorithm"], r["n"]): r for r in rows}
     scans = [at[name, n] for name in SCANS]
     return {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
-            "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"],
-            "tree_depth_is_ceil_log2": all(at["tree_reduce", m]["depth"] == depth(m)[1]
-                                           for m in sizes)}
+            "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"]}
 
 
 def work_section(sizes=WORK_SIZES):
@@ -1129,7 +1122,6 @@ def render_work(result):
                        if name != runs)
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
     bk = at["brent_kung", n]
-    agrees = "equals" if found["tree_depth_is_ceil_log2"] else "DIFFERS FROM"
     return "\n".join([
         "=== work and depth, measured on the code that runs ===",
         *_wrap(f"Among the scans at N = {n:,}, {least_work['algorithm']} does the least work "
@@ -1143,8 +1135,7 @@ def render_work(result):
         growth_table,
         "",
         *_wrap("Work counts every add and multiply; depth, the longest chain of them. "
-               f"blelloch's 2N - 2 include log2 N combines with the identity. tree_reduce's "
-               f"depth {agrees} ceil(log2 N) at every N."),
+               "blelloch's 2N - 2 include log2 N combines with the identity."),
     ])
 
 
