@@ -3551,7 +3551,6 @@ def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_
     multiply-adds and its depth in additions (sums as trees; the multiplies
     and the division add the same 3 steps to every form), for one output
     column, and the largest difference between the forms' outputs."""
-    sizes = [n for n in sizes]
     rows = []
     for n in sizes:
         qs, ks, vs = _linear_inputs(n, d, seed)

@@ -12,6 +12,7 @@ import operator
 import os
 import random
 import signal
+import sys
 import time
 
 import main
@@ -20,6 +21,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN_PY = os.path.join(ROOT, "main.py")
 NAN, INF = float("nan"), float("inf")
 HUGE = 10**18                   # past every limit: a call with it must refuse, not run
+# The tests' own child processes: python -S, without site-packages. The project
+# is standard library only, and nothing installed there (a .pth file that runs
+# at every start) should slow or change what a test sees.
+PYTHON = (sys.executable, "-S")
 
 # 0, 1, 2, 3, powers of two and their neighbours, and the lesson's 1,024.
 AWKWARD_LENGTHS = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1023, 1024,

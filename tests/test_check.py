@@ -15,7 +15,7 @@ import time
 import unittest
 
 import main
-from tests.support import NAN, ROOT, alive, gone_within, run_main
+from tests.support import NAN, PYTHON, ROOT, alive, gone_within, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -595,7 +595,7 @@ def grade_in_child(path, seconds=SECONDS):
     """Start `check_solutions(path, seconds=seconds)` in a process of its own."""
     code = ("import json, sys, main\n"
             "print(json.dumps(main.check_solutions(sys.argv[1], seconds=float(sys.argv[2]))))")
-    return subprocess.Popen([sys.executable, "-c", code, path, str(seconds)], cwd=ROOT,
+    return subprocess.Popen([*PYTHON, "-c", code, path, str(seconds)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -683,7 +683,7 @@ class TestGradingProcess(unittest.TestCase):
         """Start `python main.py check` on a copy of stuck.py."""
         path = os.path.join(self.folder, name)
         shutil.copy(os.path.join(self.folder, "stuck.py"), path)
-        return subprocess.Popen([sys.executable, "main.py", "check", path], cwd=ROOT,
+        return subprocess.Popen([*PYTHON, "main.py", "check", path], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def wait_for_detached(self, check):

@@ -15,7 +15,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import MAIN_PY, ROOT, child_env, raising, run_main
+from tests.support import MAIN_PY, PYTHON, ROOT, child_env, raising, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -465,7 +465,7 @@ class TestSubprocess(unittest.TestCase):
     pipe that nobody reads, and a Ctrl-C."""
 
     def run_python(self, code, *argv, stdout=subprocess.PIPE, **env):
-        child = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, stdout=stdout,
+        child = subprocess.run([*PYTHON, "-c", code, *argv], cwd=ROOT, stdout=stdout,
                                stderr=subprocess.PIPE, env=child_env(**env), timeout=60)
         return child.returncode, (child.stdout or b"").decode(), child.stderr.decode()
 
@@ -498,7 +498,7 @@ class TestSubprocess(unittest.TestCase):
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.
-        child = subprocess.Popen([sys.executable, "main.py", "depth", "scan"], cwd=ROOT,
+        child = subprocess.Popen([*PYTHON, "main.py", "depth", "scan"], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         child.stdout.close()            # the reader is gone before any write
         err = child.stderr.read()
@@ -516,7 +516,7 @@ class TestSubprocess(unittest.TestCase):
                 "    while True:\n        time.sleep(0.05)\n"
                 "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=wait)\n"
                 "sys.exit(main.main(['depth']))")
-        child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
+        child = subprocess.Popen([*PYTHON, "-c", code], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             self.assertEqual(child.stdout.readline(), b"ready\n")

@@ -20,7 +20,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import ROOT, gone_within, run_main
+from tests.support import PYTHON, ROOT, gone_within, run_main
 
 # `python main.py depth` whose section is two workers that sleep; it prints
 # their process ids once they are up.
@@ -38,7 +38,7 @@ sys.exit(main.main(["depth"]))
 
 def python(code, *args, **kwargs):
     """Start `python -c code args` in the project's folder, its output on pipes."""
-    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT,
+    return subprocess.Popen([*PYTHON, "-c", code, *args], cwd=ROOT,
                             stdout=kwargs.pop("stdout", subprocess.PIPE),
                             stderr=subprocess.PIPE, **kwargs)
 
@@ -71,7 +71,7 @@ class TestEndings(unittest.TestCase):
 
     @classmethod
     def run_endings(cls):
-        children = {name: subprocess.Popen([*prefix, sys.executable, "-c", BUSY], cwd=ROOT,
+        children = {name: subprocess.Popen([*prefix, *PYTHON, "-c", BUSY], cwd=ROOT,
                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                     for name, (_, prefix) in cls.ENDINGS.items()}
         workers = {name: [int(pid) for pid in child.stdout.readline().split()[1:]]
