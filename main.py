@@ -527,11 +527,8 @@ Madds = collections.namedtuple("Madds", "step dense_combine diagonal_combine")
 def hidden_weights(width, decay=0.9):
     """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
 
-    >>> hidden_weights(1, 0.9)
-    ([[0.9]], [1.0])
-    >>> A, b = hidden_weights(2, 0.9)
-    >>> A
-    [[0.6, 0.3], [0.3, 0.6]]
+    >>> hidden_weights(2, 0.9)
+    ([[0.6, 0.3], [0.3, 0.6]], [1.0, 0.5])
     """
     width = _require_size("hidden_weights", "width", width, high=MAX_WIDTH)
     if not math.isfinite(decay):
@@ -550,8 +547,6 @@ def rnn_style_vector(xs, width=64, decay=0.9):
 
     >>> rnn_style_vector([1.0, 1.0, 1.0], width=1) == [rnn_style([1.0, 1.0, 1.0])]
     True
-    >>> rnn_style_vector([], width=3)
-    [0.0, 0.0, 0.0]
     """
     return _vector_recurrence(xs, *hidden_weights(width, decay))
 
@@ -946,8 +941,6 @@ def blelloch_scan(xs, op=operator.add, identity=0):
 
     >>> blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3])       # Blelloch's own example
     [0, 3, 4, 11, 11, 15, 16, 22]
-    >>> blelloch_scan(["a", "b", "c"], identity="")
-    ['', 'a', 'ab']
     """
     values = list(xs)
     n = len(values)
@@ -1201,10 +1194,6 @@ RNN_BATCHES = (1, 32)
 def lane_steps(n, lanes):
     """Return (recurrence_steps, reduction_steps) for n values on `lanes` processors.
 
-    >>> lane_steps(1_024, 1)
-    (1024, 1023)
-    >>> lane_steps(1_024, 1_024)
-    (1024, 10)
     >>> lane_steps(1_000, 8)        # chunks of 125: 124 steps, then 3 levels
     (1000, 127)
     """
@@ -1230,8 +1219,6 @@ def rnn_step_steps(width, batch, lanes):
     """Return (steps, operations): one dense RNN step h' = W.h + b*x, `width`
     units for each of `batch` sequences, on `lanes` lanes.
 
-    >>> rnn_step_steps(1, 1, 8)         # h*w and x*b side by side, then one add
-    (2, 3)
     >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
     (38, 524800)
     """
@@ -1495,8 +1482,6 @@ def attention_weight(n, gap=SCORE_GAP):
 
     >>> round(attention_weight(200), 2)
     0.43
-    >>> attention_weight(10, 710), attention_weight(1, -1000)      # no overflow
-    (1.0, 1.0)
     """
     if n == 1:
         return 1.0                      # one token takes all the weight, whatever its score
@@ -1770,8 +1755,6 @@ def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
     * bytes_per_value (fp16 by default). Grouped-query attention has fewer KV
     heads than query heads, and a smaller cache.
 
-    >>> kv_cache_bytes(1, 32, 32, 128) // 2**10       # KiB per token, full multi-head 7B
-    512
     >>> kv_cache_bytes(32_768, 32, 32, 128) // 2**30  # GiB at 32K tokens
     16
     """
@@ -3721,8 +3704,6 @@ def seed_input(n):
 
     >>> seed_input(3)
     [0.0, 0.001, 0.002]
-    >>> seed_input(40) == [0.001 * (i % 17) for i in range(40)]
-    True
     """
     return _seed_chunk(0, n)
 
@@ -3740,11 +3721,8 @@ def _seed_chunk(start, stop):
 def uniform_inputs(n, rng, low=-1.0, high=1.0):
     """Return n floats drawn from rng.uniform(low, high), in order.
 
-    >>> xs = uniform_inputs(1_000, random.Random(0))
-    >>> len(xs), all(-1 <= x <= 1 for x in xs)
-    (1000, True)
     >>> rng = random.Random(0)
-    >>> xs == [rng.uniform(-1.0, 1.0) for _ in range(1_000)]
+    >>> uniform_inputs(100, random.Random(0)) == [rng.uniform(-1, 1) for _ in range(100)]
     True
     """
     draw, width = rng.random, high - low        # rng.uniform's own formula, inlined
@@ -3824,14 +3802,8 @@ COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 1
 def format_seconds(seconds):
     """Return a duration in the unit that keeps three significant digits.
 
-    >>> format_seconds(0.0000312)
-    '31.2 µs'
-    >>> format_seconds(2.5)
-    '2.50 s'
-    >>> format_seconds(0.0009996)
-    '1.00 ms'
-    >>> format_seconds(0.0)
-    '< 1 ns'
+    >>> format_seconds(0.0009996), format_seconds(0.0)     # never 1000 µs, never 0.00
+    ('1.00 ms', '< 1 ns')
     """
     return _scaled(seconds, SECOND_UNITS) or "< 1 ns"
 
@@ -3839,8 +3811,6 @@ def format_seconds(seconds):
 def format_bytes(size):
     """Return a byte count in binary units with three significant digits.
 
-    >>> format_bytes(8 * 2**20)
-    '8.00 MiB'
     >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
     '0.977 GiB'
     """

@@ -71,6 +71,9 @@ class TestAttentionWeight(unittest.TestCase):
                                   rel=1e-12), n)
         self.assertAlmostEqual(main.attention_weight(200), 0.4272, places=4)
         self.assertEqual(main.attention_weight(1), 1.0)
+        # no overflow for a large gap either way
+        self.assertEqual((main.attention_weight(10, 710), main.attention_weight(1, -1000)),
+                         (1.0, 1.0))
 
 
 class TestGradientSection(unittest.TestCase):
