@@ -1493,10 +1493,8 @@ def attention_weight(n, gap=SCORE_GAP):
 
 def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES):
     """Return how much of an input k steps back reaches the last state, for each
-    k in distances, on n inputs from random.Random(seed).uniform(-1, 1): the
-    lesson's linear recurrence (0.9**k), the tanh RNN at GRADIENT_W and
-    GRADIENT_W_WIDE (input_gradients), a gated cell with forget gate
-    FORGET_GATE (f**k), and attention (attention_weight, at any k)."""
+    k in distances, on n inputs in [-1, 1): 0.9**k, the tanh RNN at GRADIENT_W
+    and GRADIENT_W_WIDE, a gated cell's FORGET_GATE**k, and attention's weight."""
     n = _require_size("gradient_rows", "n", n, low=2)
     if not 0 <= min(distances) <= max(distances) < n:
         raise ValueError(f"gradient_rows requires distances from 0 to n - 1 = {n - 1}")
@@ -1750,10 +1748,8 @@ DEVICE_BYTES = (24 * GIB, 80 * GIB)
 
 
 def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
-    """Return the bytes of a KV cache: a key and a value of kv_heads * head_dim
-    numbers per token and layer, so 2 * tokens * layers * kv_heads * head_dim
-    * bytes_per_value (fp16 by default). Grouped-query attention has fewer KV
-    heads than query heads, and a smaller cache.
+    """Return the bytes of a KV cache: 2 * tokens * layers * kv_heads *
+    head_dim * bytes_per_value (a key and a value per token and layer; fp16).
 
     >>> kv_cache_bytes(32_768, 32, 32, 128) // 2**30  # GiB at 32K tokens
     16
@@ -1824,12 +1820,9 @@ _FLOAT_BYTES = sys.getsizeof(0.0)
 
 
 def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_SEED):
-    """Return what generating one token costs after T tokens, for each T in
-    tokens: the bytes held by a KV cache of T (key, value) pairs and by a
-    recurrent state of d numbers (object_bytes), and the best seconds of one
-    step of each (sample_per_call: an attention read over the T pairs, and
-    tanh(W.h + x)); then the same at model scale from kv_cache_bytes and
-    ssm_state_bytes."""
+    """Return, for each T in tokens, the bytes of a KV cache of T pairs and of a
+    d-number recurrent state (object_bytes), and the best seconds of the next
+    token's step with each; then the same at model scale (stream_models)."""
     d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
     tokens = _require_sizes("stream_rows", "token count", tokens, high=MAX_SIZE // d)
     _require_size("stream_rows", "reps", reps, high=MAX_REPS)
@@ -2104,13 +2097,10 @@ def parallel_final_state(n, decay, processes, pool=None):
 
 
 def parallel_states(n, decay, processes, pool=None):
-    """Return (first, last, fsum) of the states of each chunk of the linear
-    recurrence on seed_input(n), every state computed, as a state-space model
-    needs in training: the map of every chunk but the last (as
-    parallel_final_state), the maps combined into each chunk's true start
-    state, then every chunk scanned from it. With a first pass costing c1 per
-    value and the rescan c2, P processes can be at most P*c2 / (c1 + c2)
-    times faster than the one serial pass (c2 per value): between P/2 and P."""
+    """Return (first, last, fsum) of each chunk's states of the linear recurrence
+    on seed_input(n), every state computed: the chunks' maps combined into each
+    chunk's true start state, then every chunk scanned from it. With pass costs
+    c1 and c2 per value, P processes can be about P*c2 / (c1 + c2) times faster."""
     bounds = _require_chunks("parallel_states", n, processes)
     decay = float(decay)
     maps = _run_chunks(pool, _chunk_map, bounds[:-1], decay)   # the last map is not needed
@@ -2143,12 +2133,10 @@ def _summary_error(got, want):
 
 
 def warmup_errors(n, w, parts, warmups, inputs=None):
-    """Return, for each warm-up length, the largest error at a chunk's start
-    (where it is largest) when each of `parts` chunks of the tanh recurrence
-    on `inputs` (default seed_input(n)) starts that many steps early from
-    h = 0, against the serial states; beside it the product of the factors
-    |w * (1 - h**2)| along the serial states over the warm-up, times |h| at
-    its start."""
+    """Return, for each warm-up length, the largest error at a chunk start when
+    each of `parts` chunks of the tanh recurrence on `inputs` (default
+    seed_input(n)) starts that many steps early from 0, and beside it the
+    product of |w * (1 - h**2)| along the serial states over the warm-up."""
     xs = seed_input(n) if inputs is None else list(inputs)
     serial = tanh_states(xs, w)
     rows = []
@@ -2177,18 +2165,12 @@ def warmup_table():
 
 
 def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=None):
-    """Return the cores measurements: for P = 1 (serial, in this process) and
-    P = 2, 4, ... up to the CPUs (at most max_processes, default and at most
-    MAX_PROCESSES), the best seconds of each task over `reps` samples of at
-    least CORES_SAMPLE_SECONDS each, taken in alternation (sample_per_call), its
-    speedup against P = 1 and its largest error against an independent
-    reference; the serial cost per value of the two passes of every state
-    and the ideal speedup they allow; how many cores' worth of a pure-Python
-    spin this run got; the seconds it took to build the inputs (before any
-    timing); the pool's start-up, one warm dispatch's round trip and the n
-    below which two processes cannot pay; and the warm-up table. Where
-    nothing can run side by side (n = 1, one CPU, processes that cannot
-    start), {"available": False, "reason": ...}."""
+    """Return the cores measurements: for P = 1 (in this process) and P = 2, 4,
+    ... up to the CPUs (at most max_processes and MAX_PROCESSES), each task's
+    best seconds over `reps` samples, its speedup and its largest error; the
+    two serial pass costs of every state; the spin's cores' worth; the break-even
+    N; and the warm-up table. Where nothing can run side by side,
+    {"available": False, "reason": ...}."""
     n = _require_size("cores_section", "n", n)
     _require_size("cores_section", "reps", reps, high=MAX_REPS)
     cpus = _cpu_count()
@@ -2709,14 +2691,11 @@ class _Run:
 
 
 def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None):
-    """Train every model of TRAIN_MODELS at every length from `seeds`
-    initializations (seeds TRAIN_SEED, TRAIN_SEED + 1, ...) for `steps` steps,
-    TRAIN_CHUNK at a time, the runs spread over the pool's workers (or run here
-    when pool is None): every run's result is the same either way. Return
-    (rows, lost): per run,
-    its held-out MSE and its training seconds; lost says where a worker
-    stopped (the runs then go on in this process from the last finished
-    round), or is None."""
+    """Return (rows, lost): every model of TRAIN_MODELS trained at every length
+    from `seeds` initializations for `steps` steps, on the pool's workers (or
+    here when pool is None; the results are the same), each run's held-out MSE
+    and seconds. lost says where a worker stopped (the rest then ran here), or
+    is None."""
     runs = [_Run(model, length, TRAIN_SEED + k)
             for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
     runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
@@ -2761,12 +2740,9 @@ def mingru_depths(length):
 
 
 def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, processes=None):
-    """Return the trained models' held-out MSE and training seconds at each
-    length from each initialization (train_models), the held-out constant's
-    score, each model's verdict at each length (train_verdicts), the settings,
-    the minGRU's forward depths, and the wall time; the runs
-    spread over up to `processes` worker processes (default: this machine's
-    CPUs), or run here where processes cannot start."""
+    """Return train_models' rows, the held-out constant's score, each model's
+    verdict at each length, the settings, the minGRU's forward depths and the
+    wall time, on up to `processes` workers (default: the CPUs)."""
     lengths = [_require_size("train_section", "length", t, low=2, high=MAX_TRAIN_LENGTH)
                for t in lengths]
     if not lengths:
@@ -3137,18 +3113,13 @@ def _newton_iteration(xs, w, guess):
 
 def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None, reset=False):
     """Return {"states", "iterations", "overflow", "last_overflow"}: Newton's
-    method for every state of h_t = tanh(w*h_(t-1) + x_t) from h_0 = 0, each
-    iteration one linear scan, from the guess h = 0 (DEER). It stops when every state is
-    finite and none moved by more than `tolerance`; "iterations" is how many
-    that took, or None when `max_iterations` (default len(xs) + 1) ran out.
-    "overflow" is (iteration, step) of the first state that was not finite,
-    or None; "last_overflow" the last iteration with one, or None. With
-    reset=True a non-finite state is set to 0 before the next iteration
-    (Gonzalez et al. 2024); an iterate that overflowed is never counted as
-    converged either way.
+    method (DEER) for every state of h_t = tanh(w*h_(t-1) + x_t) from h_0 = 0,
+    one linear scan an iteration, from the guess 0, until every state is finite
+    and none moved by more than `tolerance`. "iterations" is None when
+    max_iterations (default len(xs) + 1) ran out; "overflow" is (iteration,
+    step) of the first non-finite state. With reset=True non-finite states are
+    set to 0 before the next iteration (Gonzalez et al. 2024).
 
-    >>> deer_solve([0.5, -0.2, 0.9], 0.9)["iterations"]
-    4
     >>> [(r["iterations"], r["overflow"]) for r in      # 100^155 overflows
     ...  (deer_solve([0.001] * 200, 100.0, reset=k) for k in (False, True))]
     [(46, (1, 157)), (4, (1, 157))]
@@ -3191,12 +3162,9 @@ def deer_states(xs, w, tolerance=DEER_TOLERANCE):
 
 
 def newton_iteration_depth(length):
-    """Return the depth, in operations counted as in part 4 (tanh one), of one
-    Newton iteration over `length` steps: element-wise operations in a chain
-    (w*g, + x, tanh, f*f, 1 - f^2, w*(...), J*g, f - J*g: 7 for the first
-    step, whose g_0 is the constant 0), then the scan, 2 a round: a2*x1,
-    then + x2 (a2*a1 runs beside them). The deepest state descends from the
-    first step: 7 + 2 ceil(log2 length).
+    """Return the depth in operations (part 4's count, tanh one) of one Newton
+    iteration over `length` steps: 7 element-wise operations in a chain, then
+    the scan's 2 a round, 7 + 2 ceil(log2 length).
 
     >>> newton_iteration_depth(64) == 7 + 2 * 6
     True
@@ -3206,11 +3174,9 @@ def newton_iteration_depth(length):
 
 def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
               max_iterations=DEER_CAP):
-    """Return, for each method (plain Newton, non-finite states reset), w and
-    T: deer_solve's iterations (None past max_iterations) and first overflow,
-    the largest difference from tanh_states when it converged, the depth in
-    operations (iterations x newton_iteration_depth) against the serial
-    chain's 3T - 1 (part 12's count)."""
+    """Return, for each method, w and T: deer_solve's iterations (None past
+    max_iterations) and first overflow, the largest difference from tanh_states,
+    and the depth in operations against the serial chain's 3T - 1."""
     rng = random.Random(seed)
     inputs = {t: uniform_inputs(t, rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
@@ -3246,11 +3212,10 @@ def _count_phrase(failed, total):
 
 
 def deer_findings(rows):
-    """Return what deer's rows show, as data: plain Newton's counts where every
-    step contracts (|w| < 1) and where steps can expand; the most iterations
-    any contracting run took; the plain runs that overflowed, and what the
-    reset did with each; the largest difference from the serial states; a
-    converged plain run's depth against the serial chain's."""
+    """Return what deer's rows show: plain Newton's counts where every step
+    contracts (|w| < 1) and where steps can expand, the overflows and what the
+    reset did with each, the largest difference from the serial states, and a
+    converged run's depth against the chain's."""
     at = {(r["method"], r["w"], r["length"]): r for r in rows}
     long = max(r["length"] for r in rows)
     plain = [r for r in rows if r["method"] == DEER_PLAIN]
@@ -3528,12 +3493,9 @@ def _lg(n):
 
 
 def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
-    """Return, for each N, each form's seconds (one sample each: the forms take
-    long enough), the bytes of what it holds at its peak beside its inputs and
-    outputs (object_bytes of lists of the same shapes), its work in
-    multiply-adds and its depth in additions (sums as trees; the multiplies
-    and the division add the same 3 steps to every form), for one output
-    column, and the largest difference between the forms' outputs."""
+    """Return, for each N and form, its seconds (one sample), the bytes it holds
+    at its peak, its work in multiply-adds and its depth in additions for one
+    output column, and the largest difference between the forms' outputs."""
     rows = []
     for n in sizes:
         qs, ks, vs = _linear_inputs(n, d, seed)
@@ -3563,12 +3525,10 @@ def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_
 
 
 def linear_state_recall(n, d, draws=40, seed=LINEAR_SEED):
-    """Return the share of value coordinates read back with the right sign
-    from n pairs written into linear attention's d x d state S = sum k v^T,
-    keys and values random +-1, over `draws` draws. Column b of S is the
-    capacity section's d-number state s = sum v[b] k, one for each value
-    coordinate, so its share is exact_recall(n, d): the same crosstalk per
-    read, whatever the width of the values.
+    """Return the share of value coordinates read back with the right sign from
+    n random +-1 pairs written into linear attention's d x d state S = sum k v^T,
+    over `draws` draws: each column of S is a d-number state of part 8, so the
+    share is exact_recall(n, d).
 
     >>> linear_state_recall(1, 8, draws=2)
     1.0
@@ -4904,17 +4864,12 @@ _BEFORE_CHECK = set()           # this process's descendants when check began
 
 def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     """Return the grades of the learner's file at path: {"file": {"verdict",
-    "detail", "printed"}, "functions": [{"name", "verdict", "detail",
-    "printed"}]}, one for each of `names` if the file imported.
+    "detail", "printed"}, "functions": [{"name", "verdict", "detail", "printed"}]}.
 
-    The file's verdict: imported, not Python, or FAIL (its import raised, or
-    did not finish in `seconds`). A function's: pass, FAIL, not parallel (a
-    correct parallel_scan whose depth passes 2 ceil(log2 N)), not written yet
-    (NotImplementedError at its first case), or not attempted (the file does
-    not define it). Each call has `seconds`. After a function that stops its
-    process (a hang, an exit, an answer that is not one), a new process
-    grades the next. When a function is graded, all it started has ended
-    (Linux)."""
+    A file is imported, not Python, or FAIL; a function pass, FAIL, not parallel
+    (correct, but deeper than 2 ceil(log2 N)), not written yet, or not attempted.
+    Each call has `seconds`; a function that stops its process gets a new one for
+    the next. When a function is graded, all it started has ended (Linux)."""
     import stat
     import tempfile
     if not 0 < seconds < math.inf or not set(names) <= set(CHECKED):
@@ -5968,12 +5923,10 @@ def _ignored(signum, frame):
 
 
 class _Progress:
-    """What a long section is doing, on stderr, once it has run a second (on
-    a terminal, rewritten in place; elsewhere, a line every
-    PROGRESS_PIPE_SECONDS): how far it is, done of total as its compute step
-    reports it (_advance), the time so far and the time left, as measured
-    from the progress so far. A timer signal (SIGALRM) drives it, so that a
-    long first step shows too; where there is none, nothing shows."""
+    """What a long section is doing, on stderr, once it has run PROGRESS_AFTER:
+    done of total as its compute step reports it (_advance), the time so far and
+    the time left. Rewritten in place on a terminal, else a line every
+    PROGRESS_PIPE_SECONDS; a timer signal (SIGALRM) drives it."""
 
     def __init__(self, label):
         self.label, self.began, self.shown, self.done = label, time.monotonic(), None, None
