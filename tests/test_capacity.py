@@ -36,10 +36,6 @@ def recall_reference(n, d, rng):
 
 
 READS = 800                             # a third of the section's reads
-# The rows (0.05 s) are computed in a child process started as this file is
-# imported, while the other files' tests run.
-
-
 class TestCapacity(unittest.TestCase):
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (50, 64)):

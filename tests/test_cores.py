@@ -1,8 +1,7 @@
 """The cores section: every split computation against its serial reference, in
 this process and on a real process pool (P = 1, 2, 3, uneven chunks), the
 warm-up error of the tanh split, and the line printed where processes cannot
-start. The pool is shut down by the class that starts it, whatever happens; the
-section itself runs in a child process started as this file is imported."""
+start. The pool is shut down by the class that starts it, whatever happens."""
 
 import json
 import math

@@ -21,11 +21,6 @@ def small_results():
     return {name: s.sample() for name, s in main.SECTIONS.items() if s.figure}
 
 
-# Computed in a child process started as this file is imported (0.04 s), while
-# the other files' tests run; the figures are drawn here, from the results as
-# JSON gives them back.
-
-
 def assert_valid_figure(test, svg, name):
     """Check that svg parses, has a 640-wide viewBox and a title, stays small
     and fetches nothing."""

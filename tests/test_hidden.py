@@ -115,10 +115,6 @@ class TestCombineCost(unittest.TestCase):
             self.assertTrue(close(got, want, rel=1e-12))
 
 
-# The section at its default widths (0.01 s), run in a child process started as this
-# file is imported, while the other files' tests run.
-
-
 class TestExerciseSections(unittest.TestCase):
     def test_hidden_section_text_and_json(self):
         status, out, err = run_main("hidden", "--reps", "1", "--json")

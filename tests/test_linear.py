@@ -29,10 +29,6 @@ def direct(qs, ks, vs):
     return out
 
 
-# The matrix state's recall at d = 8 for n = 8 and 16 (0.03 s), in a child process
-# started as this file is imported, while the other files' tests run.
-
-
 class TestLinearAttention(unittest.TestCase):
     def test_three_forms_agree_with_the_formula(self):
         for n, d in ((1, 1), (5, 3), (33, 4)):

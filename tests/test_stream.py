@@ -17,10 +17,6 @@ BAD_CALLS = {
 }
 
 
-# Measured in a child process started as this file is imported, while the other
-# files' tests run; it comes back as JSON.
-
-
 class TestStream(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -128,10 +128,6 @@ def short_section():
         return main.train_section(lengths=(3, 4), steps=20, seeds=2, processes=1)
 
 
-# Computed in a child process started as this file is imported, while the
-# other files' tests run; it comes back as JSON.
-
-
 class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -229,8 +225,6 @@ class TestSameOnEveryPython(unittest.TestCase):
             with mock.patch.multiple(main, TRAIN_TEST=20):
                 trained = main._train_steps(model, 12, params, moments, 0, 20)[0]
                 self.assertEqual(main.held_out_mse(model, trained, 12).hex(), expected, model)
-
-
 
 
 if __name__ == "__main__":
