@@ -1369,14 +1369,11 @@ def attention_matrix_bytes(n, bytes_per_value=2):
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
     """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory."""
-    sizes = [_require_size("cost_table", "each size", n, high=MAX_COST_N) for n in sizes]
-    memory_sizes = [_require_size("cost_table", "each memory size", n, high=MAX_COST_N)
-                    for n in memory_sizes]
+    sizes = _require_sizes("cost_table", "size", sizes, high=MAX_COST_N)
+    memory_sizes = _require_sizes("cost_table", "memory size", memory_sizes, high=MAX_COST_N)
     d = _require_size("cost_table", "d", d, high=MAX_COST_N)
     k = _require_size("cost_table", "k", k, low=2, high=MAX_COST_N)
     r = _require_size("cost_table", "r", r, low=2, high=MAX_COST_N)
-    if not sizes:
-        raise ValueError("cost_table requires at least one size")
     layers = []
     for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
         for n in sizes:
@@ -2743,10 +2740,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
     """Return train_models' rows, the held-out constant's score, each model's
     verdict at each length, the settings, the minGRU's forward depths and the
     wall time, on up to `processes` workers (default: the CPUs)."""
-    lengths = [_require_size("train_section", "length", t, low=2, high=MAX_TRAIN_LENGTH)
-               for t in lengths]
-    if not lengths:
-        raise ValueError("train_section requires at least one length")
+    lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_STEPS)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
     workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, MAX_PROCESSES)
@@ -3021,11 +3015,8 @@ def _counted_run(run):
 def teacher_rows(sizes=TEACHER_SIZES, seed=TEACHER_SEED):
     """Return, for each model and N, the work and depth of training on N known
     inputs, and of generating N tokens from one."""
-    if not sizes:
-        raise ValueError("teacher_rows requires at least one size")
     rows = []
-    for n in sizes:
-        _require_size("teacher_rows", "n", n, low=2, high=MAX_QUADRATIC_N)
+    for n in _require_sizes("teacher_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N):
         values = uniform_inputs(n, random.Random(seed), -0.5, 0.5)
         for name, (training, generating) in TEACHER_MODELS.items():
             train = _counted_run(lambda tally: training([Counted(v, tally) for v in values]))
