@@ -1997,14 +1997,12 @@ def chunk_bounds(n, parts):
 def _load_chunks(n, counts):
     """Build every chunk of seed_input(n) a task will ask for, at each of the
     process counts, as slices of one list, before the workers start (forked,
-    they have them too); return the seconds it took."""
-    began = time.perf_counter()
+    they have them too)."""
     xs = _CHUNKS[0, n] = _seed_chunk(0, n)
     for p in counts:
         for start, stop in chunk_bounds(n, p):
             warm = max(0, start - CORES_WARMUP_RUN)
             _CHUNKS[start, stop], _CHUNKS[warm, start] = xs[start:stop], xs[warm:start]
-    return time.perf_counter() - began
 
 
 def _chunk(start, stop):
@@ -2155,7 +2153,7 @@ def warmup_table():
     """Return warmup_errors at each of WARMUP_WEIGHTS on WARMUP_N random inputs
     in [-0.5, 0.5) (seed WARMUP_SEED), cut into WARMUP_PARTS chunks."""
     xs = uniform_inputs(WARMUP_N, random.Random(WARMUP_SEED), -0.5, 0.5)
-    return {"n": WARMUP_N, "seed": WARMUP_SEED, "boundaries": WARMUP_PARTS - 1,
+    return {"n": WARMUP_N, "seed": WARMUP_SEED,
             "weights": [{"w": w, "rows": warmup_errors(WARMUP_N, w, WARMUP_PARTS, WARMUP_STEPS,
                                                        inputs=xs)}
                         for w in WARMUP_WEIGHTS]}
@@ -2177,19 +2175,16 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
     if cap < 2:
         return {"available": False, "cpus": cpus,
                 "reason": f"{cpus} CPU available: nothing runs side by side"}
-    import concurrent.futures           # imported before the clock: start-up is the processes'
     counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
-    build = _load_chunks(n, counts)
+    _load_chunks(n, counts)
     try:
-        began = time.perf_counter()
         pool = WorkerPool(cap, start_method)
     except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
         _CHUNKS.clear()
         return {"available": False, "cpus": cpus,
                 "reason": f"processes cannot start here ({exc})"}
     try:
-        with pool:
-            startup = time.perf_counter() - began           # every worker up and answering
+        with pool:                      # every worker up and answering
             began = time.perf_counter()
             pool.run(_chunk_sum, [(0, 0)] * 2)
             dispatch = time.perf_counter() - began
@@ -2201,10 +2196,10 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
     per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
     chunk = _ceil_div(n, cap)
     return {"available": True, "cpus": cpus, "start_method": pool.start_method, "n": n,
-            **result, "pool_startup_s": startup, "dispatch_s": dispatch,
+            **result, "dispatch_s": dispatch,
             "break_even_n": math.ceil(2 * dispatch / per_value),
             "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
-            "warmup": warmup_table(), "most_processes": cap, "build_s": build,
+            "warmup": warmup_table(), "most_processes": cap,
             "ideal_every_state": result["pass_costs"]["ideal_every_state"][str(cap)]}
 
 
