@@ -2189,7 +2189,7 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
             pool.run(_chunk_sum, [(0, 0)] * 2)
             dispatch = time.perf_counter() - began
             result = _cores_measure(n, reps, counts, pool)
-    except (OSError, RuntimeError) as exc:
+    except OSError as exc:
         return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
     finally:
         _CHUNKS.clear()
@@ -2683,36 +2683,24 @@ class _Run:
 
 
 def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None):
-    """Return (rows, lost): every model of TRAIN_MODELS trained at every length
-    from `seeds` initializations for `steps` steps, on the pool's workers (or
-    here when pool is None; the results are the same), each run's held-out MSE
-    and seconds. lost says where a worker stopped (the rest then ran here), or
-    is None."""
+    """Return every model of TRAIN_MODELS trained at every length from `seeds`
+    initializations for `steps` steps, on the pool's workers (or here when pool
+    is None; the results are the same): each run's held-out MSE and seconds."""
     runs = [_Run(model, length, TRAIN_SEED + k)
             for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
     runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
-    lost, what = None, f"steps of each of {len(runs)} runs"
+    what = f"steps of each of {len(runs)} runs"
     _advance(what, 0, steps)
     for first in range(0, steps, TRAIN_CHUNK):
         count = min(TRAIN_CHUNK, steps - first)
         calls = [(r.model, r.length, r.params, r.moments, first, count) for r in runs]
-        try:
-            results = _run_calls(pool, _train_timed, calls)
-        except (OSError, RuntimeError) as exc:  # a worker killed: go on here, from `first`
-            if pool is None:
-                raise
-            pool.close()
-            pool, lost = None, f"{exc} at step {first:,}; the rest ran in this process"
-            results = _run_calls(None, _train_timed, calls)
+        results = _run_calls(pool, _train_timed, calls)
         for run, (params, moments, _, seconds) in zip(runs, results):
             run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
         _advance(what, first + count, steps)
-    try:
-        scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
-    except (OSError, RuntimeError):
-        scores = _run_calls(None, held_out_mse, [(r.model, r.params, r.length) for r in runs])
+    scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
     return [{"model": r.model, "length": r.length, "seed": r.seed, "test_mse": score,
-             "seconds": r.seconds} for r, score in zip(runs, scores)], lost
+             "seconds": r.seconds} for r, score in zip(runs, scores)]
 
 
 def _train_timed(*call):
@@ -2745,7 +2733,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
     except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError):
         pool, workers = None, 1
     with pool or contextlib.nullcontext():
-        rows, lost = train_models(lengths, steps, seeds, pool)
+        rows = train_models(lengths, steps, seeds, pool)
     constant = [{"length": t, "test_mse": held_out_constant(t)} for t in lengths]
     verdicts = train_verdicts({"rows": rows, "constant": constant})
     return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
@@ -2755,7 +2743,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
             "verdicts": [{"model": m, "length": t, "verdict": v}
                          for (m, t), v in verdicts.items()],
             "depths": [mingru_depths(length) for length in lengths],
-            "processes": workers if pool else 1, "pool_lost": lost,
+            "processes": workers if pool else 1,
             "wall_s": time.perf_counter() - began}
 
 
@@ -2827,9 +2815,7 @@ def render_train(result):
                f"{result['clip']:g}, {result['steps']:,} steps per run; MSE on "
                f"{result['test_examples']} held-out examples. Trained on "
                f"{_quantity(processes, 'process', 'processes')} in "
-               f"{format_seconds(result['wall_s'])}."
-               + (f" A worker process stopped: {result['pool_lost']}." if result["pool_lost"]
-                  else "")),
+               f"{format_seconds(result['wall_s'])}."),
         *_wrap(_train_reading(verdicts, lengths, result["steps"])),
         *_wrap(f"The minGRU runs on the scan; its recurrence's depth, scan against loop: "
                f"{depths}."),
@@ -3867,6 +3853,10 @@ def _run_calls(pool, worker, calls):
     return pool.run(worker, calls) if pool else [worker(*call) for call in calls]
 
 
+class _WorkerStopped(RuntimeError):
+    """A worker process died (the out-of-memory killer, say): one line on stderr."""
+
+
 class _Signalled(BaseException):
     """SIGTERM or SIGHUP arrived while workers were up: exit status 128 + signum."""
 
@@ -3897,7 +3887,7 @@ class WorkerPool:
 
     def run(self, function, calls):
         """Return [function(*call) for call in calls], in order, on the workers;
-        raise RuntimeError if a worker stopped."""
+        raise _WorkerStopped if a worker stopped."""
         import concurrent.futures
         futures = pending = [self.executor.submit(function, *call) for call in calls]
         while pending:                  # a slice at a time: a signal is never left waiting
@@ -3905,7 +3895,7 @@ class WorkerPool:
         try:
             return [future.result() for future in futures]
         except concurrent.futures.BrokenExecutor:
-            raise RuntimeError("a worker process stopped") from None
+            raise _WorkerStopped("a worker process stopped") from None
 
     def close(self):
         """Kill every worker; restore the signal handlers."""
@@ -5647,8 +5637,8 @@ def _run(opts):
     """Compute each chosen section and write it as soon as it is done (as text),
     or all of them at the end as one JSON object; `all` first computes every
     section and opens with what each found. Then the closing lines. Return the
-    exit status: 1 when a section ran out of memory, after what was done is
-    written."""
+    exit status: 1 when a section ran out of memory or lost a worker, after what
+    was done is written."""
     results, texts = {}, []
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
@@ -5658,11 +5648,12 @@ def _run(opts):
             with _Progress(label):
                 results[name] = SECTIONS[name].compute(given)
             text = None if opts.json else SECTIONS[name].render(results[name])
-        except MemoryError:
+        except (MemoryError, _WorkerStopped) as exc:
             results.pop(name, None)
             _write_results(results, opts)
             _write_texts(texts, results if everything else {})
-            _complain(f"{PROG}: error: out of memory in section {name}; "
+            what = str(exc) if isinstance(exc, _WorkerStopped) else "out of memory"
+            _complain(f"{PROG}: error: {what} in section {name}; "
                       "the sections before it are complete")
             return 1
         if everything:

@@ -190,7 +190,7 @@ class TestPool(unittest.TestCase):
 
     def test_a_worker_that_dies_is_a_runtime_error(self):
         with main.WorkerPool(1) as pool:
-            with self.assertRaisesRegex(RuntimeError, "a worker process stopped"):
+            with self.assertRaisesRegex(main._WorkerStopped, "a worker process stopped"):
                 pool.run(os._exit, [(3,)])
 
     def test_every_wait_for_the_workers_looks_for_signals_each_slice(self):
@@ -243,25 +243,15 @@ class TestPool(unittest.TestCase):
                 mock.patch.object(main, "_ignore_stop_signals", lambda: None):
             self.assertEqual(run_main("depth"), (129, "", ""))
 
-    def test_a_worker_killed_during_train_is_said_and_the_runs_go_on(self):
-        class DyingPool:                # the out-of-memory killer, in the second round
-            calls = 0
-
-            def run(self, function, calls):
-                DyingPool.calls += 1
-                if DyingPool.calls == 2:
-                    raise RuntimeError("a worker process stopped")
-                return [function(*call) for call in calls]
-
-            def close(self):
-                pass
-
-        with mock.patch.multiple(main, TRAIN_CHUNK=2, TRAIN_TEST=20):   # two rounds of 2 steps
-            here, lost_here = main.train_models((3,), 4, 1, pool=None)
-            there, lost = main.train_models((3,), 4, 1, pool=DyingPool())
-        self.assertEqual(lost, "a worker process stopped at step 2; the rest ran in this process")
-        self.assertIsNone(lost_here)
-        self.assertEqual([r["test_mse"] for r in there], [r["test_mse"] for r in here])
+    def test_a_worker_lost_during_a_section_is_one_line_and_status_1(self):
+        def lost(opts):
+            raise main._WorkerStopped("a worker process stopped")
+        with mock.patch.dict(main.SECTIONS, train=main.SECTIONS["train"]._replace(compute=lost)):
+            status, out, err = run_main("depth", "train", "cost")
+        self.assertEqual(status, 1)
+        self.assertIn("=== serial-depth comparison ===", out)
+        self.assertEqual(err, "main.py: error: a worker process stopped in section train; "
+                              "the sections before it are complete\n")
 
     def not_run_lines(self, failure):
         """Run cores and depth with `failure` patched in; return cores' "not run" lines."""
