@@ -4251,8 +4251,8 @@ CHECK_TEMPLATE = '''\
 """My solutions to the exercises of "Why Transformers - The Problems with RNNs".
 
 Check them with:  python main.py check THIS_FILE.py
-Each function raises NotImplementedError until you write it; the checker grades
-the ones you have written. Delete a function to leave it out.
+Each function raises NotImplementedError until you write it; delete one to
+leave it out.
 """
 
 import operator
@@ -4270,35 +4270,31 @@ def attention_style(xs):
 
 
 def depth(n):
-    """Return (rnn_depth, attention_depth) for n >= 1 values: n, and the depth
-    of a tree of pairwise additions, ceil(log2 n) but at least 1."""
+    """Return (n, ceil(log2 n) but at least 1): a chain's and a tree's depth."""
     raise NotImplementedError
 
 
 def serial_scan(xs, op=operator.add):
-    """Return every running total: [xs[0], op(xs[0], xs[1]), ...]. op is
-    associative but need not be commutative, nor have a zero: keep the
-    order, start from xs[0]. Leave xs unchanged."""
+    """Return [xs[0], op(xs[0], xs[1]), ...], in order, from xs[0] (op has no
+    zero, and need not be commutative); leave xs unchanged."""
     raise NotImplementedError
 
 
 def parallel_scan(xs, op=operator.add):
-    """Exercise (Medium): the same list as serial_scan, in rounds (Hillis and
-    Steele): in round k every element combines with the one 2**k places
-    back, all of a round at once, so ceil(log2 N) rounds."""
+    """Exercise (Medium): serial_scan's list in ceil(log2 N) rounds (Hillis and
+    Steele): in round k each element combines with the one 2**k places back."""
     raise NotImplementedError
 
 
 def benchmark(n, reps=3):
     """Return (rnn_seconds, attention_seconds): the best of `reps` timings
-    (time.perf_counter) of rnn_style and of attention_style on n values."""
+    (time.perf_counter) of rnn_style and attention_style on n values."""
     raise NotImplementedError
 
 
 def rnn_style_vector(xs, width=64, decay=0.9):
-    """Exercise (Easy): the final state, a list of `width` floats, of
-    h = A.h + b*x from h = 0, one step per x, where
-    A, b = hidden_weights(width, decay)   (from main import hidden_weights)."""
+    """Exercise (Easy): the final h (`width` floats) of h = A.h + b*x from
+    h = 0, where A, b = hidden_weights(width, decay), from main."""
     raise NotImplementedError
 '''
 
