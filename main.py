@@ -4294,7 +4294,7 @@ def benchmark(n, reps=3):
 
 def rnn_style_vector(xs, width=64, decay=0.9):
     """Exercise (Easy): the final h (`width` floats) of h = A.h + b*x from
-    h = 0, where A, b = hidden_weights(width, decay), from main."""
+    h = 0, where A, b = hidden_weights(width, decay) (from main import it)."""
     raise NotImplementedError
 '''
 
