@@ -55,6 +55,7 @@ import sys
 import textwrap
 import time
 import timeit
+import warnings
 
 # What a reader may call: the lesson's functions, each section's compute step,
 # what the exercises and the README name, and the command line. These refuse
@@ -3879,8 +3880,12 @@ class WorkerPool:
         self.executor = concurrent.futures.ProcessPoolExecutor(
             workers, context, initializer=_worker_start, initargs=(os.getpid(),))
         try:
-            with _signals_held():       # the workers start with them held
-                self.run(int, [()] * workers)
+            # Python 3.12+ warns of a fork while the process has other threads: here
+            # only a thread of a pool closed just before, joined but not yet gone.
+            with _signals_held(), warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "This process .* is multi-threaded",
+                                        DeprecationWarning)
+                self.run(int, [()] * workers)   # the workers start with the signals held
         except BaseException:
             self.close()
             raise
