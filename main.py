@@ -2809,14 +2809,11 @@ def render_train(result):
     return "\n".join([
         "=== learned, not inferred: three models trained on the adding problem ===",
         *_wrap("Error against predicting 1's, over the initializations: " + readings + "."),
-        *_wrap("The adding problem: T (value, marker) pairs; the target is the sum of the two "
-               "marked values, one in each half."),
         table,
-        *_wrap(f"Adam, learning rate {result['learning_rate']:g}, gradients clipped to norm "
-               f"{result['clip']:g}, {result['steps']:,} steps per run; MSE on "
-               f"{result['test_examples']} held-out examples. Trained on "
+        *_wrap(f"{result['steps']:,} steps of Adam per run, on "
                f"{_quantity(processes, 'process', 'processes')} in "
-               f"{format_seconds(result['wall_s'])}."),
+               f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} "
+               "held-out examples."),
         *_wrap(_train_reading(verdicts, lengths, result["steps"])),
         *_wrap(f"The minGRU runs on the scan; its recurrence's depth, scan against loop: "
                f"{depths}."),
@@ -5308,7 +5305,6 @@ GLOSSARY = {
     "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
                 "one value per KV head, per layer, per token.",
     "lane": "one processor of the simulated machine: one operation per step.",
-    "learning rate": "how far each training step moves the parameters.",
     "linear attention": "attention with a feature map instead of a softmax: it can be "
                         "computed as an RNN with a d x d state.",
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "

@@ -41,7 +41,7 @@ TERMS = {
     "batch": "batch", "causal": "causal", "chain rule": "chain rule", "core": "core",
     "cores": "core", "cpu": "CPU", "flash attention": "Flash Attention",
     "forget gate": "forget gate", "gpu": "GPU", "gru": "GRU", "kernel": "kernel", "key": "key",
-    "keys": "key", "learning rate": "learning rate", "lstm": "LSTM", "mamba": "Mamba",
+    "keys": "key", "lstm": "LSTM", "mamba": "Mamba",
     "o(n)": "O(N)", "o(n^2)": "O(N)", "serial": "serial",
     "token": "token", "tokens": "token", "transformer": "transformer",
     "transformers": "transformer",
