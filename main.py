@@ -5389,7 +5389,6 @@ GLOSSARY = {
              "et al. 2024).",
     "forward pass": "computing a model's outputs from its inputs; the backward pass then "
                     "computes the gradients.",
-    "clipped": "gradient clipping: a gradient longer than a set norm is scaled down to it.",
     "ceil": "ceil(x): the smallest whole number at or above x.",
     "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
                    "everywhere (a kernel).",
