@@ -3324,7 +3324,7 @@ def figure_deer(result):
     def point(k, r):                    # not converged: above the cap, spread by w
         if r["iterations"]:
             return r["length"], r["iterations"]
-        return r["length"] * 1.08 ** (k - (len(weights) - 1) / 2), above
+        return r["length"] * 1.18 ** (k - len(weights) + 1), above  # left: clear of the legend
     series = [(f"w = {w:g}", [point(k, r) for r in plain if r["w"] == w])
               for k, w in enumerate(weights)]
     x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
