@@ -400,6 +400,10 @@ class TestVerdicts(unittest.TestCase):
             "Hillis-Steele's 10 rounds and 9,217 combines; 57 times its work (a tree for each "
             "prefix?)"))
 
+    def test_a_file_nested_too_deeply_to_compile_is_not_python(self):
+        self.assertEqual(InProcess("x = " + "-" * 10_000 + "1\n").file,
+                         {"not_python": ": nested too deeply to compile"})
+
     def test_a_long_input_is_shown_as_how_to_rebuild_it(self):
         case = next(c for c in main._check_cases("serial_scan")
                     if c["input"] == ("maps", 1_025))
@@ -494,8 +498,7 @@ class TestCommandLine(unittest.TestCase):
         for argv in (["check"], ["check", "a.py", "b.py"], ["check", fifo],
                      ["check", os.path.join(self.folder, "missing.py")], ["check", self.folder],
                      ["check", self.write("big.py", "#" * (main.CHECK_MAX_BYTES + 1))],
-                     ["check", self.write("syntax.py", "def f(:\n")],
-                     ["check", self.write("deep.py", "x = " + "-" * 10_000 + "1\n")]):
+                     ["check", self.write("syntax.py", "def f(:\n")]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
             self.assertEqual(len(err.splitlines()), 1, err)
