@@ -13,6 +13,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+from unittest import mock
 
 import main
 from tests.support import NAN, PYTHON, ROOT, alive, gone_within, run_main
@@ -101,26 +102,6 @@ def {name}(xs, op=operator.add):
     for x in xs:
         out.append(op(out[-1], x) if out else x)
     return out
-'''
-
-TIMED = '''
-import time
-def rnn_style(xs, decay=0.9):
-    h = 0.0
-    for x in xs:
-        h = decay * h + x
-    return h
-def attention_style(xs):
-    return sum(xs) / len(xs)
-def benchmark(n, reps=3):
-    xs = [0.001 * (i % 17) for i in range(n)]
-    best = [float("inf")] * 2
-    for _ in range(reps):
-        for k, f in enumerate((rnn_style, attention_style)):
-            t = time.perf_counter()
-            f(xs)
-            best[k] = min(best[k], time.perf_counter() - t)
-    return best[0], best[1]
 '''
 
 
@@ -289,18 +270,19 @@ def rnn_style_vector(xs, width=8, decay=0.9):
         h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
     return h
 ''', "rnn_style_vector", "FAIL", "at N = 0, width left out (64)"),
-    "benchmark, right": (TIMED, "benchmark", "pass", ""),
     "benchmark of constants": ("from main import rnn_style, attention_style\n"
                                "def benchmark(n, reps=3):\n    return 0.01, 0.001\n",
                                "benchmark", "FAIL", "called rnn_style 0 times"),
-    "benchmark swapped": (replaced(TIMED, "best[0], best[1]", "best[1], best[0]"), "benchmark",
-                          "FAIL", "returned attention_style's time first"),
-    "benchmark with a sleep": (replaced(TIMED, "f(xs)\n", "f(xs)\n            time.sleep(0.01)\n"),
+    "benchmark swapped": (replaced(LESSON, "return best_rnn, best_attn",
+                                   "return best_attn, best_rnn"), "benchmark", "FAIL",
+                          "returned attention_style's time first"),
+    "benchmark with a sleep": (replaced(LESSON, "_ = rnn_style(xs)\n",
+                                        "_ = rnn_style(xs)\n        time.sleep(0.01)\n"),
                                "benchmark", "FAIL", "a sleep or a print inside the timing?"),
-    "benchmark sampled once": (replaced(TIMED, "for _ in range(reps)", "for _ in range(1)"),
+    "benchmark sampled once": (replaced(LESSON, "for _ in range(reps)", "for _ in range(1)"),
                                "benchmark", "FAIL", "called rnn_style 1 time"),
-    "benchmark, negative times": (replaced(TIMED, "time.perf_counter() - t",
-                                           "t - time.perf_counter()"),
+    "benchmark, negative times": (replaced(LESSON, "time.perf_counter() - t0",
+                                           "t0 - time.perf_counter()"),
                                   "benchmark", "FAIL", "both above 0"),
     "a lambda": ("import itertools, operator\nserial_scan = lambda xs, op=operator.add: "
                  "list(itertools.accumulate(xs, op))\n", "serial_scan", "pass", ""),
@@ -497,11 +479,18 @@ class TestCommandLine(unittest.TestCase):
         os.mkfifo(fifo)                 # with no writer: open() alone would block
         for argv in (["check"], ["check", "a.py", "b.py"], ["check", fifo],
                      ["check", os.path.join(self.folder, "missing.py")], ["check", self.folder],
-                     ["check", self.write("big.py", "#" * (main.CHECK_MAX_BYTES + 1))],
-                     ["check", self.write("syntax.py", "def f(:\n")]):
+                     ["check", self.write("big.py", "#" * (main.CHECK_MAX_BYTES + 1))]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
             self.assertEqual(len(err.splitlines()), 1, err)
+
+    def test_a_file_that_is_not_python_is_one_line_and_status_2(self):
+        # graded in this process: the report check_solutions makes of the grading's answer
+        report = main._report(InProcess("def f(:\n").file, {}, main.CHECKED)
+        with mock.patch.object(main, "check_solutions", lambda path: report):
+            status, out, err = run_main("check", "syntax.py")
+        self.assertEqual((status, out), (2, ""))
+        self.assertRegex(err, r"^main.py: error: 'syntax.py' is not Python \(line 1\): [^\n]+\n$")
 
     def test_a_machine_limit_is_not_a_file_error(self):
         def no_processes(prints):
@@ -520,8 +509,7 @@ class TestCommandLine(unittest.TestCase):
 # The grading process itself: a real process is the point here.
 
 FILES = {
-    # a hang that starts a process in a session of its own; an exit; endless memory;
-    # a forged answer on the channel; and one function right
+    # a hang that starts a process in a session of its own
     "stuck.py": '''
         import os, subprocess, time
 
@@ -531,10 +519,6 @@ FILES = {
                 f.write(str(subprocess.Popen(["sleep", "300"], start_new_session=True).pid))
             while True:
                 time.sleep(0.01)
-
-
-        def depth(n):
-            return n, max(1, (n - 1).bit_length())
         ''',
     # an exit, endless memory, a forged answer on the channel
     "ends.py": '''
@@ -633,7 +617,6 @@ class TestGradingProcess(unittest.TestCase):
         _, got = self.reports["stuck.py"]
         self.assertEqual(got["rnn_style"]["detail"],
                          f"at N = 0, random floats it did not finish in {SECONDS} s")
-        self.assertEqual(got["depth"]["verdict"], "pass", got["depth"]["detail"])
         _, got = self.reports["ends.py"]
         self.assertRegex(got["attention_style"]["detail"], r"^at N = 1, random floats \(xs = "
                          r".*\) it ended its process \(exit status 3: os._exit, or a crash\)")

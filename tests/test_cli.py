@@ -436,6 +436,21 @@ class TestOutput(unittest.TestCase):
             characters = {c for c in set(f.read()) if ord(c) > 127}
         self.assertEqual(characters - {chr(k) for k in main.ASCII_SPELLINGS}, set())
 
+    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
+    def test_a_full_disk_is_found_on_the_file_descriptor(self):
+        with open("/dev/full", "w") as full:
+            with self.assertRaisesRegex(main._OutputError, "^No space left on device$"):
+                main._write(full, "=== serial-depth comparison ===\n")
+
+    @unittest.skipUnless(os.name == "posix", "a pipe's file descriptor")
+    def test_an_output_codec_that_encodes_nothing_gets_plain_ascii(self):
+        # PYTHONIOENCODING=undefined: the stream refuses every character
+        reader, writer = os.pipe()
+        with open(writer, "w", encoding="undefined") as stream, open(reader, "rb") as f:
+            main._write(stream, "31.2 µs\n")
+            stream.close()
+            self.assertEqual(f.read(), b"31.2 us\n")
+
     def test_a_write_error_is_one_line_and_status_1(self):
         class Full(io.StringIO):
             def flush(self):
@@ -460,14 +475,14 @@ class TestOutput(unittest.TestCase):
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    """What only a real process shows: `python main.py`'s own output, exit
-    status and stderr, with its stdout an ASCII terminal, a full disk or a
-    pipe that nobody reads, and a Ctrl-C."""
+    """What only a real process shows: what importing main loads, and
+    `python main.py`'s exit status and stderr with its stdout an ASCII
+    terminal or a pipe that nobody reads, and after a Ctrl-C."""
 
-    def run_python(self, code, *argv, stdout=subprocess.PIPE, **env):
-        child = subprocess.run([*PYTHON, "-c", code, *argv], cwd=ROOT, stdout=stdout,
-                               stderr=subprocess.PIPE, env=child_env(**env), timeout=60)
-        return child.returncode, (child.stdout or b"").decode(), child.stderr.decode()
+    def run_python(self, code, *argv, **env):
+        child = subprocess.run([*PYTHON, "-c", code, *argv], cwd=ROOT, capture_output=True,
+                               env=child_env(**env), timeout=60)
+        return child.returncode, child.stdout.decode(), child.stderr.decode()
 
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
         # every sample fixed at 20 us; the first line lists the heavy modules
@@ -482,19 +497,6 @@ class TestSubprocess(unittest.TestCase):
         self.assertEqual(out.splitlines()[0], "imported: []")
         self.assertRegex(out, r"1,000 +20\.0 us +20\.0 us +1\.0x")
         out.encode("ascii")
-
-    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
-    def test_full_disk_is_one_line_and_status_1(self):
-        with open("/dev/full", "w") as full:
-            status, _, err = self.run_python(MAIN, "depth", stdout=full)
-        self.assertEqual(status, 1)
-        self.assertEqual(err.splitlines(),
-                         ["main.py: error: cannot write output: No space left on device"])
-
-    def test_an_output_codec_that_encodes_nothing_gets_plain_ascii(self):
-        status, out, err = self.run_python(MAIN, "depth", PYTHONIOENCODING="undefined")
-        self.assertEqual((status, err), (0, ""))
-        self.assertIn("=== serial-depth comparison ===", out)
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.
@@ -526,9 +528,6 @@ class TestSubprocess(unittest.TestCase):
             child.kill()
             child.wait()
         self.assertEqual((child.returncode, out, err), (130, b"", b""))
-
-
-MAIN = "import sys, main\nsys.exit(main.main(sys.argv[1:]))"
 
 if __name__ == "__main__":
     unittest.main()
