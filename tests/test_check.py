@@ -16,7 +16,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import NAN, PYTHON, ROOT, alive, gone_within, run_main
+from tests.support import NAN, PYTHON, ROOT, alive, gone_within, raising, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -326,6 +326,13 @@ class InProcess:
         return main._grade(self, name, self.file, main.CHECK_SECONDS)
 
 
+def graded_here(source):
+    """Return check_solutions' report of a file, graded by InProcess."""
+    grader = InProcess(source)
+    here = [n for n in main.CHECKED if grader.file.get("found", {}).get(n) == "here"]
+    return main._report(grader.file, {n: (*grader.grade(n), None) for n in here}, main.CHECKED)
+
+
 class TestVerdicts(unittest.TestCase):
     def test_each_solution_gets_its_verdict_and_its_words(self):
         for label, (source, name, verdict, words) in SOLUTIONS.items():
@@ -463,7 +470,8 @@ class TestCommandLine(unittest.TestCase):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
         self.assertTrue(template.startswith('"""My solutions'))
-        status, out, err = run_main("check", self.write("template.py", template))
+        with mock.patch.object(main, "check_solutions", lambda path: graded_here(template)):
+            status, out, err = run_main("check", "template.py")
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
             self.assertIn(f"{name:<16}  not written yet", out)
@@ -485,22 +493,16 @@ class TestCommandLine(unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
 
     def test_a_file_that_is_not_python_is_one_line_and_status_2(self):
-        # graded in this process: the report check_solutions makes of the grading's answer
-        report = main._report(InProcess("def f(:\n").file, {}, main.CHECKED)
-        with mock.patch.object(main, "check_solutions", lambda path: report):
+        with mock.patch.object(main, "check_solutions", lambda path: graded_here("def f(:\n")):
             status, out, err = run_main("check", "syntax.py")
         self.assertEqual((status, out), (2, ""))
         self.assertRegex(err, r"^main.py: error: 'syntax.py' is not Python \(line 1\): [^\n]+\n$")
 
     def test_a_machine_limit_is_not_a_file_error(self):
-        def no_processes(prints):
-            raise BlockingIOError(11, "Resource temporarily unavailable")
         path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
-        real, main._Grader = main._Grader, no_processes
-        try:
+        no_processes = raising(BlockingIOError(11, "Resource temporarily unavailable"))
+        with mock.patch.object(main, "_Grader", no_processes):
             status, out, err = run_main("check", path)
-        finally:
-            main._Grader = real
         self.assertEqual((status, out), (1, ""))
         self.assertIn("check not run: this machine's limit was reached", err)
 
