@@ -4864,6 +4864,8 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     prints = tempfile.TemporaryFile()   # what the grading processes print, one after another
     try:
         for name in names:
+            if file is not None and file["found"].get(name) != "here":
+                continue                # not in the file: no process started for it
             if grader is None:
                 with _signals_held():   # a Ctrl-C meanwhile lands once grader is set
                     grader = _Grader(prints)
