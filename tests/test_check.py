@@ -604,8 +604,16 @@ class TestGradingProcess(unittest.TestCase):
         # with the others, graded here
         children = {name: grade_in_child(os.path.join(cls.folder, name))
                     for name in ("stuck.py", "hangs.py")}
-        reports = {name: main.check_solutions(os.path.join(cls.folder, name), seconds=SECONDS)
-                   for name in ("ends.py", "harness.py", "builtins.py")}
+        cls.started, reports = [], {}
+        real = main._Grader
+
+        def counted(prints):            # how many grading processes each file takes
+            cls.started.append(name)
+            return real(prints)
+        with mock.patch.object(main, "_Grader", counted):
+            for name in ("ends.py", "harness.py", "builtins.py"):
+                reports[name] = main.check_solutions(os.path.join(cls.folder, name),
+                                                     seconds=SECONDS)
         for name, child in children.items():
             out, err = child.communicate(timeout=60)
             assert child.returncode == 0, err
@@ -628,6 +636,12 @@ class TestGradingProcess(unittest.TestCase):
                          r".*\) it ended its process \(exit status 3: os._exit, or a crash\)")
         self.assertIn("it ran out of memory", got["serial_scan"]["detail"])
         self.assertIn("wrote to the grader's channel", got["parallel_scan"]["detail"])
+
+    def test_a_new_process_grades_the_next_function_and_none_starts_for_no_function(self):
+        # ends.py: one for attention_style, which exits; one for serial_scan and
+        # parallel_scan, which forges an answer; none for the four it does not define
+        self.assertEqual(self.started.count("ends.py"), 2)
+        self.assertEqual(self.started.count("harness.py"), 1)
 
     def test_what_the_file_starts_ends_with_its_grading_even_in_its_own_session(self):
         self.assertFalse(alive(self.detached))
