@@ -5946,10 +5946,7 @@ class _Progress:
     def write(self, text):
         """Write to stderr's file descriptor (a signal handler must not reenter
         its buffer), or to stderr itself where it has none."""
-        try:
-            fd = sys.stderr.fileno()
-        except (AttributeError, OSError, ValueError):
-            fd = None
+        fd = _file_descriptor(sys.stderr)
         with contextlib.suppress(OSError, ValueError, AttributeError):
             if fd is None:
                 sys.stderr.write(text)
