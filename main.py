@@ -1733,18 +1733,6 @@ STREAM_D = 64
 STREAM_TOKENS = (128, 256, 512, 1_024, 2_048, 4_096)
 STREAM_SEED = 5
 STREAM_WARMUP = 5               # untimed reads of a fresh cache, whose first reads run slower
-GIB = 2**30
-
-# (name, layers, KV heads, head dim, parameters) of two transformers, and
-# (name, layers, d_model, state per channel) of an SSM of the same class.
-STREAM_TRANSFORMERS = (("Llama-2-7B, multi-head (32 layers, 32 KV heads of 128)",
-                        32, 32, 128, 6_738_415_616),
-                       ("Llama-3-8B, grouped-query (32 layers, 8 KV heads of 128)",
-                        32, 8, 128, 8_030_261_248))
-STREAM_SSM = ("7B-class SSM shaped as Falcon Mamba 7B", 64, 4_096, 16)
-DEVICE_BYTES = (24 * GIB, 80 * GIB)
-
-
 def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
     """Return the bytes of a KV cache: 2 * tokens * layers * kv_heads *
     head_dim * bytes_per_value (a key and a value per token and layer; fp16).
@@ -1820,7 +1808,7 @@ _FLOAT_BYTES = sys.getsizeof(0.0)
 def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_SEED):
     """Return, for each T in tokens, the bytes of a KV cache of T pairs and of a
     d-number recurrent state (object_bytes), and the best seconds of the next
-    token's step with each; then the same at model scale (stream_models)."""
+    token's step with each."""
     d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
     tokens = _require_sizes("stream_rows", "token count", tokens, high=MAX_SIZE // d)
     _require_size("stream_rows", "reps", reps, high=MAX_REPS)
@@ -1840,29 +1828,7 @@ def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_
         measured.append({"tokens": t, "cache_bytes": cache_bytes, "state_bytes": state_bytes,
                          "cache_token_s": min(attend_s), "state_token_s": min(recur_s),
                          "cache_spread": spread(attend_s), "state_spread": spread(recur_s)})
-    return {"d": d, "measured": measured, "models": stream_models()}
-
-
-def stream_models():
-    """Return, at model scale in fp16, the KV cache of each of STREAM_TRANSFORMERS
-    (bytes per token and at 32K tokens, the context at which it passes the
-    SSM's state, and how many tokens of it fit on each of DEVICE_BYTES next to
-    the model's weights), then the state of STREAM_SSM."""
-    ssm_name, ssm_layers, d_model, d_state = STREAM_SSM
-    ssm = ssm_state_bytes(ssm_layers, d_model, d_state)
-    models = []
-    for name, layers, kv_heads, head_dim, parameters in STREAM_TRANSFORMERS:
-        per_token = kv_cache_bytes(1, layers, kv_heads, head_dim)
-        weights = 2 * parameters
-        models.append({"name": name, "kind": "kv cache", "weights_bytes": weights,
-                       "bytes_per_token": per_token,
-                       "bytes_at_32k": kv_cache_bytes(32_768, layers, kv_heads, head_dim),
-                       "passes_ssm_state_at": ssm // per_token + 1,
-                       "tokens_fit_beside_weights": {
-                           str(b // GIB): max(0, b - weights) // per_token for b in DEVICE_BYTES}})
-    models.append({"name": ssm_name, "kind": "ssm state", "state_bytes": ssm,
-                   "layers": ssm_layers, "d_model": d_model, "d_state": d_state})
-    return models
+    return {"d": d, "measured": measured}
 
 
 def _cache_growth(rows, d):
@@ -1879,25 +1845,13 @@ def _cache_growth(rows, d):
 
 def render_stream(result):
     """Return the streaming tables as text."""
-    rows, models = result["measured"], result["models"]
+    rows = result["measured"]
     table = _table(("tokens T", "KV cache", "state", "next token: attention", "recurrent"),
                    [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]),
                      format_bytes(r["state_bytes"]), format_seconds(r["cache_token_s"]),
                      format_seconds(r["state_token_s"])) for r in rows])
     spreads = [(f"{what} at T = {r['tokens']:,}", r[key]) for r in rows
                for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
-    caches = [m for m in models if m["kind"] == "kv cache"]
-    ssm = next(m for m in models if m["kind"] == "ssm state")
-    devices = list(caches[0]["tokens_fit_beside_weights"])
-    model_table = _table(("KV cache", "weights", "per token", "at 32K", "> SSM",
-                          *(f"fit {g} GiB" for g in devices)),
-                         [(m["name"].split(",")[0], format_bytes(m["weights_bytes"]),
-                           format_bytes(m["bytes_per_token"]), format_bytes(m["bytes_at_32k"]),
-                           f"{m['passes_ssm_state_at']:,}",
-                           *(f"{m['tokens_fit_beside_weights'][g]:,}" for g in devices))
-                          for m in caches], left=1)
-    shapes = "; ".join(f"{m['name'].split(' (')[0]}: {m['name'].split(' (')[1].rstrip(')')}"
-                       for m in caches)
     small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
     states = [format_bytes(b) for b in sorted({r["state_bytes"] for r in rows})]
     found = (f"The KV cache grew from {format_bytes(small['cache_bytes'])} at T = "
@@ -1912,12 +1866,6 @@ def render_stream(result):
         table,
         *_spread_note(spreads),
         *_wrap(_cache_growth(rows, result["d"])),
-        "",
-        *_wrap("At model scale, in fp16: > SSM, the context where the cache passes the SSM's "
-               "state; fit, the tokens of cache beside the weights on 24 and 80 GiB."),
-        model_table,
-        *_wrap(f"{shapes}. A {ssm['name']} carries {format_bytes(ssm['state_bytes'])} "
-               "whatever the context."),
     ])
 
 
@@ -5304,8 +5252,6 @@ GLOSSARY = {
                       "another initialization.",
     "KV cache": "the keys and values of every past token that a transformer keeps while it "
                 "generates: it grows with every token.",
-    "KV heads": "the key-value heads of an attention layer: the KV cache holds one key and "
-                "one value per KV head, per layer, per token.",
     "lane": "one processor of the simulated machine: one operation per step.",
     "linear attention": "attention with a feature map instead of a softmax: it can be "
                         "computed as an RNN with a d x d state.",
