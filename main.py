@@ -1101,17 +1101,12 @@ def work_section(sizes=WORK_SIZES):
 def render_work(result):
     """Return the measured work and depth as text, formulas beside them."""
     rows, found = result["rows"], result["findings"]
-    sizes = sorted({r["n"] for r in rows})
     n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
     main_table = _table(
         (f"N = {n:,}", "work", "formula", "depth", "formula"),
         [(name, f"{at[name, n]['work']:,}", work_f, f"{at[name, n]['depth']:,}", depth_f)
          for name, (_, _, work_f, depth_f) in WORK_ALGORITHMS.items()], left=1)
-    growth_table = _table(
-        ("depth at N =", *(f"{m:,}" for m in sizes)),
-        [(name, *(f"{at[name, m]['depth']:,}" for m in sizes)) for name in WORK_ALGORITHMS],
-        left=1)
     legend = "; ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
                        if name != runs)
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
@@ -1125,9 +1120,6 @@ def render_work(result):
                f"{bk['depth'] / least_depth['depth']:.1f}x that depth."),
         main_table,
         *_wrap(f"({legend}; formulas for N a power of two)"),
-        "",
-        growth_table,
-        "",
         *_wrap("Work counts every add and multiply; depth, the longest chain of them. "
                "blelloch's 2N - 2 include log2 N combines with the identity."),
     ])
@@ -3007,17 +2999,13 @@ SECTIONS["teacher"] = Section(
 # 2024). After k iterations the first k states are exact, so in exact
 # arithmetic T + 1 iterations always suffice. In floats a linearized step
 # that expands (J_t > 1) can overflow to inf, then NaN: such an iterate is
-# never counted as converged. Gonzalez et al. 2024 (arXiv 2407.19115) study
-# this instability; their simplest cure, used here beside plain Newton,
-# resets every non-finite state to 0 before the next iteration.
+# never counted as converged (Gonzalez et al. 2024 study this instability).
 
 DEER_WEIGHTS = (0.5, 0.9, 1.5, 2.0, 3.0)
 DEER_LENGTHS = (64, 256, 1_024, 4_096)
 DEER_SEED = 21
 DEER_TOLERANCE = 1e-12
 DEER_CAP = 100                  # iterations the section runs before it gives up
-DEER_PLAIN, DEER_RESET = "plain Newton", "non-finite reset to 0"
-DEER_METHODS = {DEER_PLAIN: False, DEER_RESET: True}     # method: are non-finite states reset
 
 
 def _newton_iteration(xs, w, guess):
@@ -3029,46 +3017,39 @@ def _newton_iteration(xs, w, guess):
     return _affine_scan(slopes, offsets)      # linear_recurrence_scan, bit for bit
 
 
-def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None, reset=False):
-    """Return {"states", "iterations", "overflow", "last_overflow"}: Newton's
-    method (DEER) for every state of h_t = tanh(w*h_(t-1) + x_t) from h_0 = 0,
-    one linear scan an iteration, from the guess 0, until every state is finite
-    and none moved by more than `tolerance`. "iterations" is None when
-    max_iterations (default len(xs) + 1) ran out; "overflow" is (iteration,
-    step) of the first non-finite state. With reset=True non-finite states are
-    set to 0 before the next iteration (Gonzalez et al. 2024).
+def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None):
+    """Return {"states", "iterations", "overflow"}: Newton's method (DEER) for
+    every state of h_t = tanh(w*h_(t-1) + x_t) from h_0 = 0, one linear scan an
+    iteration, from the guess 0, until every state is finite and none moved by
+    more than `tolerance`. "iterations" is None when max_iterations (default
+    len(xs) + 1) ran out; "overflow" is (iteration, step) of the first
+    non-finite state, or None.
 
-    >>> [(r["iterations"], r["overflow"]) for r in      # 100^155 overflows
-    ...  (deer_solve([0.001] * 200, 100.0, reset=k) for k in (False, True))]
-    [(46, (1, 157)), (4, (1, 157))]
+    >>> r = deer_solve([0.001] * 200, 100.0)    # 100^155 overflows
+    >>> r["iterations"], r["overflow"]
+    (46, (1, 157))
     """
     xs = list(xs)
     if not all(map(math.isfinite, xs)) or not math.isfinite(w):
         raise ValueError("deer_solve requires finite inputs and a finite w")
     cap = len(xs) + 1 if max_iterations is None else max_iterations
     _require_size("deer_solve", "max_iterations", cap, high=MAX_DEER_LENGTH + 1)
-    guess, overflow, last = [0.0] * len(xs), None, None
+    guess, overflow = [0.0] * len(xs), None
     for iteration in range(1, cap + 1):
         new = _newton_iteration(xs, w, guess)
         finite = all(map(math.isfinite, new))
-        if not finite:
-            last = iteration
-            if overflow is None:
-                overflow = (iteration, 1 + next(t for t, h in enumerate(new)
-                                                if not math.isfinite(h)))
-            if reset:
-                new = [h if math.isfinite(h) else 0.0 for h in new]
+        if not finite and overflow is None:
+            overflow = (iteration, 1 + next(t for t, h in enumerate(new) if not math.isfinite(h)))
         # a NaN or an inf in either iterate makes its difference non-finite
         moved = [abs(a - b) for a, b in zip(new, guess)]
         guess = new
         if finite and all(d <= tolerance for d in moved):
-            return {"states": guess, "iterations": iteration, "overflow": overflow,
-                    "last_overflow": last}
-    return {"states": guess, "iterations": None, "overflow": overflow, "last_overflow": last}
+            return {"states": guess, "iterations": iteration, "overflow": overflow}
+    return {"states": guess, "iterations": None, "overflow": overflow}
 
 
 def deer_states(xs, w, tolerance=DEER_TOLERANCE):
-    """Return (states, iterations): deer_solve's plain Newton, at most
+    """Return (states, iterations): deer_solve's Newton, at most
     len(xs) + 1 iterations; iterations is None when they did not converge.
 
     >>> states, iterations = deer_states([0.5, -0.2, 0.9], 0.9)
@@ -3092,31 +3073,23 @@ def newton_iteration_depth(length):
 
 def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
               max_iterations=DEER_CAP):
-    """Return, for each method, w and T: deer_solve's iterations (None past
+    """Return, for each w and T: deer_solve's iterations (None past
     max_iterations) and first overflow, the largest difference from tanh_states,
     and the depth in operations against the serial chain's 3T - 1."""
     rng = random.Random(seed)
     inputs = {t: uniform_inputs(t, rng) for t in lengths}
     per_iteration = {t: newton_iteration_depth(t) for t in lengths}
-    serial_states = {(w, t): tanh_states(inputs[t], w) for w in weights for t in lengths}
-    rows, solved = [], {}
-    for method, reset in DEER_METHODS.items():
-        for w in weights:
-            for t in lengths:
-                serial = serial_states[w, t]
-                plain = solved.get((w, t))      # never non-finite: resetting changes nothing
-                result = (plain if plain and not plain["overflow"] else
-                          deer_solve(inputs[t], w, max_iterations=max_iterations, reset=reset))
-                solved[w, t] = result
-                done = result["iterations"]
-                rows.append({
-                    "method": method, "w": w, "length": t, "iterations": done,
-                    "cap": max_iterations, "overflow": result["overflow"],
-                    "last_overflow": result["last_overflow"],
-                    "max_abs_diff": (max(abs(a - b) for a, b in zip(result["states"], serial))
-                                     if done else None),
-                    "depth": done * per_iteration[t] if done else None,
-                    "iteration_depth": per_iteration[t], "serial_depth": 3 * t - 1})
+    rows = []
+    for w in weights:
+        for t in lengths:
+            result = deer_solve(inputs[t], w, max_iterations=max_iterations)
+            done = result["iterations"]
+            diff = (max(abs(a - b) for a, b in zip(result["states"], tanh_states(inputs[t], w)))
+                    if done else None)
+            rows.append({"w": w, "length": t, "iterations": done, "cap": max_iterations,
+                         "overflow": result["overflow"], "max_abs_diff": diff,
+                         "depth": done * per_iteration[t] if done else None,
+                         "iteration_depth": per_iteration[t], "serial_depth": 3 * t - 1})
     return rows
 
 
@@ -3130,37 +3103,31 @@ def _count_phrase(failed, total):
 
 
 def deer_findings(rows):
-    """Return what deer's rows show: plain Newton's counts where every step
-    contracts (|w| < 1) and where steps can expand, the overflows and what the
-    reset did with each, the largest difference from the serial states, and a
-    converged run's depth against the chain's."""
-    at = {(r["method"], r["w"], r["length"]): r for r in rows}
+    """Return what deer's rows show: Newton's counts where every step contracts
+    (|w| < 1) and where steps can expand, the overflows, the largest difference
+    from the serial states, and a converged run's depth against the chain's."""
     long = max(r["length"] for r in rows)
-    plain = [r for r in rows if r["method"] == DEER_PLAIN]
     done = [r for r in rows if r["iterations"]]
-    plain_done = [r for r in done if r["method"] == DEER_PLAIN]
-    overflowed = [r for r in plain if r["overflow"]]
     contracting = [r for r in rows if abs(r["w"]) < 1]
     return {
-        "groups": [_deer_group(label, [r for r in plain if (abs(r["w"]) < 1) == contracts])
+        "groups": [_deer_group(label, [r for r in rows if (abs(r["w"]) < 1) == contracts])
                    for label, contracts in (("contracts", True), ("expands", False))
-                   if any((abs(r["w"]) < 1) == contracts for r in plain)],
+                   if any((abs(r["w"]) < 1) == contracts for r in rows)],
         "most_when_contracting": max((r["iterations"] or 0 for r in contracting),
                                      default=None),
         "overflows": [{"w": r["w"], "length": r["length"], "iteration": r["overflow"][0],
                        "step": r["overflow"][1], "converged": bool(r["iterations"]),
-                       "reset": _deer_brief(at[DEER_RESET, r["w"], r["length"]])}
-                      for r in overflowed],
+                       "cap": r["cap"]} for r in rows if r["overflow"]],
         "max_abs_diff": max((r["max_abs_diff"] for r in done), default=None),
         "longest_converged": _deer_brief(max(done, key=lambda r: r["length"]))
         if done else None,
-        "example": _deer_brief(min(plain_done, key=lambda r: (r["length"] != long, r["depth"])))
-        if plain_done else None,
+        "example": _deer_brief(min(done, key=lambda r: (r["length"] != long, r["depth"])))
+        if done else None,
     }
 
 
 def _deer_group(label, group):
-    """Return plain Newton's counts over a group of runs: fewest and most
+    """Return Newton's counts over a group of runs: fewest and most
     iterations of those that converged, and how many did not."""
     counts = sorted(r["iterations"] for r in group if r["iterations"])
     return {"steps": label, "weights": list(dict.fromkeys(r["w"] for r in group)),
@@ -3171,8 +3138,8 @@ def _deer_group(label, group):
 
 def _deer_brief(row):
     """Return the fields of one run that the findings name."""
-    return {key: row[key] for key in ("w", "length", "iterations", "cap", "last_overflow",
-                                      "depth", "iteration_depth", "serial_depth")}
+    return {key: row[key] for key in ("w", "length", "iterations", "depth",
+                                      "iteration_depth", "serial_depth")}
 
 
 def deer_section(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, max_iterations=DEER_CAP):
@@ -3192,14 +3159,14 @@ def _deer_cell(row):
 
 
 def render_deer(result):
-    """Return the Newton tables as text, and their findings in words."""
+    """Return the Newton table as text, and its findings in words."""
     rows, found = result["rows"], result["findings"]
     weights = list(dict.fromkeys(r["w"] for r in rows))
     lengths = list(dict.fromkeys(r["length"] for r in rows))
-    at = {(r["method"], r["w"], r["length"]): r for r in rows}
-    tables = [_table((method, *(f"T = {t:,}" for t in lengths)),
-                     [(f"w = {w:g}", *(_deer_cell(at[method, w, t]) for t in lengths))
-                      for w in weights], left=1) for method in DEER_METHODS]
+    at = {(r["w"], r["length"]): r for r in rows}
+    table = _table(("iterations", *(f"T = {t:,}" for t in lengths)),
+                   [(f"w = {w:g}", *(_deer_cell(at[w, t]) for t in lengths))
+                    for w in weights], left=1)
     text = [
         "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
         *_wrap(_deer_opening(found["groups"])),
@@ -3207,8 +3174,7 @@ def render_deer(result):
                "at once: straighten every step around a guess, solve that by one scan, "
                f"repeat. '> {rows[0]['cap']}': not within {rows[0]['cap']} iterations; '*': "
                "an iterate overflowed."),
-        *tables[0].splitlines(), "",
-        *tables[1].splitlines(),
+        table,
     ]
     longest, best = found["longest_converged"], found["example"]
     if longest and best:
@@ -3230,18 +3196,15 @@ def _deer_reading(found):
                        "error, so the counts grow.")
     overflows = found["overflows"]
     if overflows:
-        cap = overflows[0]["reset"]["cap"]
-        cured = [o["reset"] for o in overflows if o["reset"]["iterations"]]
         reading.append(
             f"{_quantity(len(overflows), 'run')} overflowed, and "
             + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
-            + f" within {cap} iterations"
-            + (f"; resetting the non-finite states to 0 cured {len(cured)}." if cured else "."))
+            + f" within {overflows[0]['cap']} iterations.")
     return reading
 
 
 def _deer_opening(groups):
-    """Return the sentence that opens the section: plain Newton's counts where
+    """Return the sentence that opens the section: Newton's counts where
     every step contracts and where steps can expand."""
     parts = []
     for g in groups:
@@ -3254,16 +3217,16 @@ def _deer_opening(groups):
                                                   f"did not converge within {g['cap']}")
         weights = _readable_list([f"{w:g}" for w in g["weights"]])
         parts.append(f"{label} (w = {weights}), {took}")
-    return "Plain Newton took, " + "; ".join(parts) + "."
+    return "Newton took, " + "; ".join(parts) + "."
 
 
 def figure_deer(result):
-    """Return plain Newton's iterations against T for each w; a run that did
-    not converge sits above the cap, each w beside the next; * marks an overflow."""
-    plain = [r for r in result["rows"] if r["method"] == DEER_PLAIN]
+    """Return Newton's iterations against T for each w; a run that did not
+    converge sits above the cap, each w beside the next; * marks an overflow."""
+    plain = result["rows"]
     cap = plain[0]["cap"]
     fig = Figure("Newton iterations to solve a tanh RNN, against its length",
-                 f"plain Newton from h = 0; above the cap: not within {cap} iterations; "
+                 f"Newton from h = 0; above the cap: not within {cap} iterations; "
                  "*: it overflowed")
     lengths = [r["length"] for r in plain]
     weights = list(dict.fromkeys(r["w"] for r in plain))
