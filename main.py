@@ -3276,7 +3276,6 @@ LINEAR_D = 16
 LINEAR_SIZES = (512, 1_024)
 LINEAR_CHUNK = 64
 LINEAR_SEED = 23
-LINEAR_DRAWS = 40               # draws of the d x d state's recall (the exact value is known)
 
 
 def _phi(vector):
@@ -3405,50 +3404,22 @@ def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_
     return rows
 
 
-def linear_state_recall(n, d, draws=40, seed=LINEAR_SEED):
-    """Return the share of value coordinates read back with the right sign from
-    n random +-1 pairs written into linear attention's d x d state S = sum k v^T,
-    over `draws` draws: each column of S is a d-number state of part 8, so the
-    share is exact_recall(n, d).
-
-    >>> linear_state_recall(1, 8, draws=2)
-    1.0
-    """
-    rng = random.Random(seed)
-    right = 0
-    for _ in range(draws):
-        keys = [[rng.choice((-1, 1)) for _ in range(d)] for _ in range(n)]
-        values = [[rng.choice((-1, 1)) for _ in range(d)] for _ in range(n)]
-        S = [[sum(k[a] * v[b] for k, v in zip(keys, values)) for b in range(d)]
-             for a in range(d)]
-        for k, v in zip(keys, values):
-            read = [sum(ka * row[b] for ka, row in zip(k, S)) for b in range(d)]
-            right += sum(r * vb > 0 for r, vb in zip(read, v))     # a tie (0) is wrong
-    return right / (n * d * draws)
-
-
 def linear_section(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
-    """Return linear_rows, and the d x d state's recall at n = d and 2d beside
-    exact_recall's for a d-number state."""
+    """Return linear_rows, its inputs checked."""
     sizes = _require_sizes("linear_section", "size", sizes, high=MAX_QUADRATIC_N)
     d = _require_size("linear_section", "d", d, high=MAX_WIDTH)
     chunk = _require_size("linear_section", "chunk", chunk, high=MAX_QUADRATIC_N)
-    return {"forms": linear_rows(sizes, d, chunk, seed),
-            "recall": [{"n": n, "d": d, "draws": LINEAR_DRAWS,
-                        "matrix": linear_state_recall(n, d, LINEAR_DRAWS, seed=seed),
-                        "exact": exact_recall(n, d)} for n in (d, 2 * d)]}
+    return {"forms": linear_rows(sizes, d, chunk, seed)}
 
 
 def render_linear(result):
-    """Return the three forms' table as text, with what the state means for recall."""
+    """Return the three forms' table as text."""
     rows = result["forms"]
     table = _table(("N", "form", "time", "holds", "work (madds)", "depth (adds)"),
                    [(f"{r['n']:,}", r["form"], format_seconds(r["seconds"]),
                      format_bytes(r["held_bytes"]), _format_count(r["work"]),
                      f"{r['depth']:,}") for r in rows], left=2)
     d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
-    recall = "; ".join(f"recall {r['matrix']:.2f} at n = {r['n']}, {r['exact']:.2f} exactly for "
-                       f"a {r['d']}-number state" for r in result["recall"])
     return "\n".join([
         "=== linear attention is an RNN: one computation, three ways ===",
         *_wrap(f"With a feature map in place of the softmax, one computation runs as "
@@ -3458,9 +3429,7 @@ def render_linear(result):
                "what a form keeps at its peak; work in multiply-adds, depth in additions."),
         table,
         *_wrap("Chunked, it is both: parallel inside a chunk, a state carried from chunk to "
-               "chunk, as Mamba-2 and xLSTM train. The state S is d copies of the capacity "
-               "section's state, one per value coordinate: wider values, not more pairs "
-               f"({recall}). Crosstalk enters from the second pair on; a KV cache has none."),
+               "chunk, as Mamba-2 and xLSTM train."),
     ])
 
 
@@ -3488,7 +3457,7 @@ def figure_linear(result):
 SECTIONS["linear"] = Section(
     summary="linear attention as an RNN, computed three ways",
     compute=lambda o: linear_section(), render=render_linear, figure=figure_linear,
-    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4), "recall": []},
+    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4)},
     headline=lambda r: f"linear attention's three forms agree to "
              f"{max(x['max_abs_diff'] for x in r['forms']):.0e}")
 
