@@ -1899,7 +1899,7 @@ SECTIONS["stream"] = Section(
 # chunks of the seed input once, before anything is timed.
 
 CORES_N = 1_000_000
-CORES_DECAYS = (0.9, 1 - 1e-7)
+CORES_DECAY = 1 - 1e-7          # near 1: a chunk's map carries its start state far
 CORES_TANH_W = 0.9
 CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error is at rounding
 CORES_SPIN = 300_000            # iterations of the spin that measures the cores this run had
@@ -1910,8 +1910,8 @@ CORES_GIVEN = 0.8               # a spin below this share of P cores: the run wa
 WARMUP_N, WARMUP_SEED, WARMUP_PARTS = 20_000, 12, 8
 WARMUP_WEIGHTS = (0.9, 2.0)
 WARMUP_STEPS = (0, 50, 100, 200, 400, 2_000)
-MEAN, FINAL_SLOW, FINAL_FAST = "mean", "final state, decay 0.9", "final state, decay 1 - 1e-7"
-EVERY_STATE, TANH = "every state, decay 1 - 1e-7", f"tanh, warm-up {CORES_WARMUP_RUN}"
+MEAN, FINAL, EVERY_STATE = "mean", "final state, decay 1 - 1e-7", "every state, decay 1 - 1e-7"
+TANH = f"tanh, warm-up {CORES_WARMUP_RUN}"
 
 _CHUNKS = {}                    # (start, stop) -> those values of seed_input, in this process
 
@@ -2104,8 +2104,7 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
     """Return the cores measurements: for P = 1 (in this process) and P = 2, 4,
     ... up to the CPUs (at most max_processes and MAX_PROCESSES), each task's
     best seconds over `reps` samples, its speedup and its largest error; the
-    two serial pass costs of every state; the spin's cores' worth; the break-even
-    N; and the warm-up table. Where nothing can run side by side,
+    spin's cores' worth; and the warm-up table. Where nothing can run side by side,
     {"available": False, "reason": ...}."""
     n = _require_size("cores_section", "n", n)
     _require_size("cores_section", "reps", reps, high=MAX_REPS)
@@ -2126,32 +2125,21 @@ def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=N
                 "reason": f"processes cannot start here ({exc})"}
     try:
         with pool:                      # every worker up and answering
-            began = time.perf_counter()
-            pool.run(_chunk_sum, [(0, 0)] * 2)
-            dispatch = time.perf_counter() - began
             result = _cores_measure(n, reps, counts, pool)
     except OSError as exc:
         return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
     finally:
         _CHUNKS.clear()
-    per_value = result["rows"][0]["seconds"] / n              # the serial mean, per value
-    chunk = _ceil_div(n, cap)
     return {"available": True, "cpus": cpus, "start_method": pool.start_method, "n": n,
-            **result, "dispatch_s": dispatch,
-            "break_even_n": math.ceil(2 * dispatch / per_value),
-            "chunk_decays": [{"decay": d, "chunk": chunk, "A": d ** chunk} for d in CORES_DECAYS],
-            "warmup": warmup_table(), "most_processes": cap,
-            "ideal_every_state": result["pass_costs"]["ideal_every_state"][str(cap)]}
+            **result, "warmup": warmup_table(), "most_processes": cap}
 
 
 def _cores_measure(n, reps, counts, pool):
-    """Time every task at every process count, the two serial passes and the
-    spin; check each result once."""
-    cap, (slow, fast) = counts[-1], CORES_DECAYS
+    """Time every task at every process count, and the spin; check each result once."""
+    cap = counts[-1]
     tasks = {MEAN: lambda p, ex: parallel_mean(n, p, ex),
-             FINAL_SLOW: lambda p, ex: parallel_final_state(n, slow, p, ex),
-             FINAL_FAST: lambda p, ex: parallel_final_state(n, fast, p, ex),
-             EVERY_STATE: lambda p, ex: parallel_states(n, fast, p, ex),
+             FINAL: lambda p, ex: parallel_final_state(n, CORES_DECAY, p, ex),
+             EVERY_STATE: lambda p, ex: parallel_states(n, CORES_DECAY, p, ex),
              TANH: lambda p, ex: parallel_tanh(n, CORES_TANH_W, CORES_WARMUP_RUN, p, ex)}
     results = {}
 
@@ -2174,14 +2162,8 @@ def _cores_measure(n, reps, counts, pool):
             rows.append({"task": name, "processes": p, "seconds": best,
                          "speedup": serial / best, "max_rel_error": errors[name, p],
                          "spread": spread(samples[name, p])})
-    # On one process, the final state at decay 1 - 1e-7 is the first pass of
-    # every state (one chunk's map) and every state is the rescan (one chunk's
-    # states): their serial samples are the two passes' costs.
-    c1, c2 = min(samples[FINAL_FAST, 1]) / n, min(samples[EVERY_STATE, 1]) / n
     cores_used = min(cap, cap * min(spin_one) / min(spin_all))  # noise can push it past P
     return {"rows": rows,
-            "pass_costs": {"first_pass_s_per_value": c1, "rescan_s_per_value": c2,
-                           "ideal_every_state": {str(p): p * c2 / (c1 + c2) for p in counts}},
             "spin": {"processes": cap, "cores_used": cores_used,
                      "short_of_cores": cores_used < CORES_GIVEN * cap}}
 
@@ -2194,11 +2176,10 @@ def _cores_errors(n, results, counts):
     q, r = divmod(n, 17)
     exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
     xs = _chunk(0, n)                   # the input this process keeps: no second copy
-    slow, fast = CORES_DECAYS
-    want = {MEAN: exact, FINAL_SLOW: rnn_style(xs, slow), FINAL_FAST: rnn_style(xs, fast)}
+    want = {MEAN: exact, FINAL: rnn_style(xs, CORES_DECAY)}
     errors = {(name, p): abs(got - want[name]) / abs(want[name])
               for (name, p), got in results.items() if name in want}
-    for name, states_of in ((EVERY_STATE, lambda: rnn_states(xs, fast)),
+    for name, states_of in ((EVERY_STATE, lambda: rnn_states(xs, CORES_DECAY)),
                             (TANH, lambda: tanh_states(xs, CORES_TANH_W))):
         states = states_of()
         for p in counts:
@@ -2230,28 +2211,22 @@ def render_cores(result):
                      f"{r['speedup']:.2f}x", f"{r['max_rel_error']:.1e}") for r in rows], left=1)
     top = result["most_processes"]
     at = {(r["task"], r["processes"]): r for r in rows}
-    slow = result["chunk_decays"][0]
-    spin, ideal = result["spin"], result["ideal_every_state"]
-    every = at[EVERY_STATE, top]["speedup"]
-    slow_a = f"{slow['A']:.1e}" if slow["A"] else "0.0 in floats"
+    spin = result["spin"]
     return "\n".join([
         "=== extra cores, measured: the reduction and the recurrences ===",
         *_wrap(f"On {top} processes the mean ran {_as_fast(at[MEAN, top]['speedup'])}, the "
-               f"linear recurrence's final state {_as_fast(at[FINAL_FAST, top]['speedup'])} "
-               f"and its every state {_as_fast(every)}. A tanh recurrence splits only "
-               "approximately."),
+               f"linear recurrence's final state {_as_fast(at[FINAL, top]['speedup'])} "
+               f"and its every state {_as_fast(at[EVERY_STATE, top]['speedup'])}. A tanh "
+               "recurrence splits only approximately."),
         f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes "
         f"started by {result['start_method']}",
         table,
         *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
         *_wrap(f"A pure-Python spin got {spin['cores_used']:.2f} cores' worth of work from "
                f"{spin['processes']} workers"
-               + (", short of the cores asked for" if spin["short_of_cores"] else "")
-               + f". The mean gains from two processes above about "
-               f"N = {result['break_even_n']:,}."),
-        *_wrap(f"A linear recurrence's chunk is one map h -> A*h + B (A = {slow_a} for 0.9 "
-               f"over {slow['chunk']:,} steps). Every state needs a second pass: about "
-               f"P*c2 / (c1 + c2) = {ideal:.2f}x on {top}, from the serial pass costs."),
+               + (", short of the cores asked for" if spin["short_of_cores"] else "") + "."),
+        *_wrap("A chunk of the linear recurrence is one map h -> A*h + B, and the maps "
+               "compose; every state needs a second pass over the chunks."),
         *_wrap(f"The tanh split starts each chunk {CORES_WARMUP_RUN} steps early; whether "
                "that works depends on the weight:"),
         *_render_warmup(result["warmup"]),
@@ -2281,8 +2256,8 @@ def _render_warmup(warmup):
 
 
 def figure_cores(result):
-    """Return each task's measured speedup at the most processes, the ideal of
-    every state, and the cores' worth the spin measured."""
+    """Return each task's measured speedup at the most processes, and the cores'
+    worth the spin measured."""
     if not result["available"]:
         return None
     rows = result["rows"]
@@ -2291,12 +2266,10 @@ def figure_cores(result):
     fig = Figure(f"Speedup on {top} processes, by task", MEASURED)
     measured = [(k + 1, r["speedup"]) for k, r in enumerate(
         r for r in rows if r["processes"] == top)]
-    every = tasks.index(EVERY_STATE) + 1
-    ideal = result["ideal_every_state"]
-    series = [("measured", measured), ("ideal, every state", [(every, ideal)])]
+    series = [("measured", measured)]
     x_axis = Axis("", False, 0.5, len(tasks) + 0.5)
     y_axis = _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis, points_only=("measured", "ideal, every state"))
+    _chart(fig, CHART_BOX, series, x_axis, y_axis, points_only=("measured",))
     left, top_y, width, height = CHART_BOX
     # two reference lines, labelled at their left end; one label goes below
     # the other's when they are too close to read apart
@@ -2307,8 +2280,7 @@ def figure_cores(result):
                                    (one_y, "no gain", "#888", not apart)):
         fig.line(left, y, left + width, y, color=color, dash="2,3")
         fig.text(left + 4, y + (12 if below else -5), label, size=9, color=color)
-    short = {MEAN: "mean", FINAL_SLOW: "final, 0.9", FINAL_FAST: "final, 1 - 1e-7",
-             EVERY_STATE: "every state", TANH: "tanh"}
+    short = {MEAN: "mean", FINAL: "final state", EVERY_STATE: "every state", TANH: "tanh"}
     for k, task in enumerate(tasks):
         fig.text(_position(k + 1, x_axis, left, width), top_y + height + 30 + 11 * (k % 2),
                  short.get(task, task), size=9, anchor="middle")
@@ -2323,10 +2295,9 @@ SECTIONS["cores"] = Section(
     figure=figure_cores, options={SIZES: (CORES_N,), REPS: CORES_REPS},
     sample=lambda: {"available": True, "rows": [
         {"task": task, "processes": p, "speedup": s}
-        for task in (MEAN, FINAL_SLOW, FINAL_FAST, EVERY_STATE, TANH)
-        for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2,
-        "ideal_every_state": 1.3},
-    headline=lambda r: (f"a linear recurrence ran {_as_fast(_cores_speedup(r, FINAL_FAST))} "
+        for task in (MEAN, FINAL, EVERY_STATE, TANH)
+        for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2},
+    headline=lambda r: (f"a linear recurrence ran {_as_fast(_cores_speedup(r, FINAL))} "
                         f"on {r['most_processes']} processes" if r["available"] else
                         f"not run: {r['reason']}"))
 
