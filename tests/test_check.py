@@ -277,23 +277,21 @@ def rnn_style_vector(xs, width=8, decay=0.9):
                                    "return best_attn, best_rnn"), "benchmark", "FAIL",
                           "returned attention_style's time first"),
     "benchmark with a sleep": (replaced(LESSON, "_ = rnn_style(xs)\n",
-                                        "_ = rnn_style(xs)\n        time.sleep(0.01)\n"),
+                                        "_ = rnn_style(xs)\n        time.sleep(0.005)\n"),
                                "benchmark", "FAIL", "a sleep or a print inside the timing?"),
     "benchmark sampled once": (replaced(LESSON, "for _ in range(reps)", "for _ in range(1)"),
                                "benchmark", "FAIL", "called rnn_style 1 time"),
     "benchmark, negative times": (replaced(LESSON, "time.perf_counter() - t0",
                                            "t0 - time.perf_counter()"),
                                   "benchmark", "FAIL", "both above 0"),
-    "a lambda": ("import itertools, operator\nserial_scan = lambda xs, op=operator.add: "
-                 "list(itertools.accumulate(xs, op))\n", "serial_scan", "pass", ""),
-    "a partial": ("import functools, itertools, operator\ndef scan(op, xs):\n"
-                  "    return list(itertools.accumulate(xs, op))\n"
-                  "serial_scan = functools.partial(lambda xs, op=operator.add: scan(op, xs))\n",
-                  "serial_scan", "pass", ""),
-    "an instance": ("import itertools, operator\nclass Scan:\n"
-                    "    def __call__(self, xs, op=operator.add):\n"
-                    "        return list(itertools.accumulate(xs, op))\nserial_scan = Scan()\n",
-                    "serial_scan", "pass", ""),
+    "a lambda": ("import math\nattention_style = lambda xs: math.fsum(xs) / len(xs)\n",
+                 "attention_style", "pass", ""),
+    "a partial": ("import functools, math\ndef mean(total, xs):\n    return total(xs) / len(xs)\n"
+                  "attention_style = functools.partial(mean, math.fsum)\n", "attention_style",
+                  "pass", ""),
+    "an instance": ("import math\nclass Mean:\n    def __call__(self, xs):\n"
+                    "        return math.fsum(xs) / len(xs)\nattention_style = Mean()\n",
+                    "attention_style", "pass", ""),
     "not written": ("def depth(n):\n    raise NotImplementedError\n", "depth",
                     "not written yet", ""),
 }
@@ -353,7 +351,7 @@ class TestVerdicts(unittest.TestCase):
         self.assertIn("at n = 2**49 + 1 it gave 49, not 50", verdicts["depth"][1])
 
     def test_this_projects_own_functions_pass(self):
-        graded = [n for n in main.CHECKED if n != "benchmark"]    # it times main's own two
+        graded = ["serial_scan", "rnn_style_vector"]    # the others pass in the tests above
         source = "from main import *\n" + "".join(
             f"{name} = lambda *args, f={name}: f(*args)\n" for name in graded)
         grader = InProcess(source)
