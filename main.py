@@ -2455,14 +2455,6 @@ def _recurrence(scan):
     return _affine_scan if scan else lambda decays, xs: rnn_states(xs, decays)
 
 
-def mingru_states(params, pairs, width=MINGRU_WIDTH, scan=True):
-    """Return every state of every channel of the minGRU on one example: by
-    the linear-recurrence scan with scan=True, otherwise by the serial loop."""
-    recurrence = _recurrence(scan)
-    return [recurrence(decays, inputs) for decays, inputs, _, _ in
-            _mingru_gates(params, pairs, width)]
-
-
 def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=True):
     """Return (squared error, its gradient) of the minGRU with flat `params` on
     one example: with scan=True the states and their gradient through time are
@@ -3017,18 +3009,6 @@ def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None):
         if finite and all(d <= tolerance for d in moved):
             return {"states": guess, "iterations": iteration, "overflow": overflow}
     return {"states": guess, "iterations": None, "overflow": overflow}
-
-
-def deer_states(xs, w, tolerance=DEER_TOLERANCE):
-    """Return (states, iterations): deer_solve's Newton, at most
-    len(xs) + 1 iterations; iterations is None when they did not converge.
-
-    >>> states, iterations = deer_states([0.5, -0.2, 0.9], 0.9)
-    >>> max(abs(a - b) for a, b in zip(states, tanh_states([0.5, -0.2, 0.9], 0.9))) < 1e-15
-    True
-    """
-    result = deer_solve(xs, w, tolerance)
-    return result["states"], result["iterations"]
 
 
 def newton_iteration_depth(length):

@@ -22,7 +22,8 @@ class TestDeer(unittest.TestCase):
         for w in (0.5, 0.9, 1.5, 3.0):
             for length in (1, 2, 17, 200):
                 xs = main.uniform_inputs(length, random.Random(length))
-                states, iterations = main.deer_states(xs, w)
+                result = main.deer_solve(xs, w)
+                states, iterations = result["states"], result["iterations"]
                 serial = main.tanh_states(xs, w)
                 self.assertLess(max(abs(a - b) for a, b in zip(states, serial)), 1e-12,
                                 (w, length))
@@ -31,7 +32,8 @@ class TestDeer(unittest.TestCase):
     def test_t_plus_one_iterations_always_suffice(self):
         # A tolerance no iteration meets runs the guaranteed T + 1: exact to rounding.
         xs = main.uniform_inputs(40, random.Random(5), -2, 2)
-        states, iterations = main.deer_states(xs, 1.5, tolerance=-1.0)
+        result = main.deer_solve(xs, 1.5, tolerance=-1.0)
+        states, iterations = result["states"], result["iterations"]
         self.assertIsNone(iterations)
         self.assertLess(max(abs(a - b) for a, b in zip(states, main.tanh_states(xs, 1.5))), 1e-13)
 
