@@ -3643,7 +3643,8 @@ def _spread_note(spreads):
     what, worst = max(spreads, key=lambda pair: pair[1])
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
-    return [f"noisy: {what}: worst / best sample {worst:.2f}x; try more --reps"]
+    return _wrap(f"noisy: {what}: its slowest sample took {worst:.2f}x as long as its fastest, "
+                 "which the table shows")
 
 
 # ============================================================================
