@@ -68,7 +68,8 @@ class TestSkillFile(unittest.TestCase):
         data = main.gradient_rows()
         far = next(row for row in data["rows"] if row["k"] == 50)
         self.assertEqual(f"{far['tanh'] / data['tanh_last']:.0e}", "4e-11")
-        self.assertIn("about 4e-11 of the last input's effect", text)
+        self.assertIn("an input 50 steps back reached the last state at 4e-11 of the last input's "
+                      "effect", text)
         self.assertEqual(f"{main.FORGET_GATE ** 100:.2f}", "0.37")
         self.assertIn("0.37 after 100 steps at a forget gate of 0.99", text)
 
