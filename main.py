@@ -7,10 +7,10 @@
 The runnable companion to "Why Transformers - The Problems with RNNs", lesson 1
 of phase 7 of the open curriculum rohitg00/ai-engineering-from-scratch. An RNN
 computes h_t = f(h_{t-1}, x_t): step t waits for step t-1, so N tokens are a
-chain of N dependent steps. Attention is a reduction: its N - 1 additions can
-be arranged as a tree of depth ceil(log2 N). Plain numbers are enough to
-measure the difference on any laptop; part 11 trains three tiny models to show
-what it means for learning.
+chain of N dependent steps. Attention is a reduction: a sum of N values can be
+arranged as a tree of pairwise additions, of depth ceil(log2 N). Plain numbers
+are enough to measure the difference on any laptop; part 11 trains three tiny
+models to show what it means for learning.
 
     python main.py              # the lesson's three sections
     python main.py all --svg f  # every section, and its figures in f/
