@@ -5121,6 +5121,8 @@ GLOSSARY = {
            "and the state, decide how much of the state to keep.",
     "grouped-query": "grouped-query attention lets several query heads share one key-value "
                      "head, so the KV cache is smaller.",
+    "head": "an attention head: one set of queries, keys and values; a layer runs several "
+            "side by side, each with its own n x n scores.",
     "held-out": "held-out examples are kept out of training and used only to score the "
                 "model.",
     "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
@@ -5208,6 +5210,8 @@ GLOSSARY = {
     "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
                "the hope that the state has forgotten the wrong start.",
     "work": "how many operations run in all.",
+    "width": "how many numbers a state or a model's vectors hold (d); a wider state costs "
+             "more per step but does not shorten the chain of steps.",
     "serial depth": "the longest chain of operations that must run one after another: a "
                     "bound on the time however many processors there are (depth).",
     "context window": "how many tokens a model reads at once: attention's n.",
