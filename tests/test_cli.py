@@ -23,18 +23,22 @@ FAST = ("--sizes", "1000", "--reps", "1")
 OPTION_USERS = {o.flag: set(main._users(o)) for o in main._options()}
 
 
+def flat(text):
+    return " ".join(text.split())
+
+
 class TestSections(unittest.TestCase):
+    def assert_order(self, out, *headers):
+        positions = [out.index(h) for h in headers]
+        self.assertEqual(positions, sorted(positions), headers)
+
     def test_default_run_prints_the_lesson_sections_in_order(self):
         status, out, err = run_main(*FAST)
-        self.assertEqual((status, err), (0, ""))
-        headers = ["=== serial-depth comparison ===",
-                   "=== wall-clock on this machine (pure Python) ===",
-                   "=== prefix-sum equivalence check ==="]
-        positions = [out.index(h) for h in headers]
-        self.assertEqual(positions, sorted(positions))
-        self.assertEqual(out.count("=== "), 3)
-        self.assertIn("takeaway:", out)
-        self.assertIn("python main.py all", out)
+        self.assertEqual((status, err, out.count("=== ")), (0, "", 3))
+        self.assert_order(out, "=== serial-depth comparison ===",
+                          "=== wall-clock on this machine (pure Python) ===",
+                          "=== prefix-sum equivalence check ===", "takeaway:",
+                          "python main.py all")
 
     def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
         with mock.patch.object(main, "_build_parser", raising(AssertionError("a parser"))):
@@ -44,18 +48,18 @@ class TestSections(unittest.TestCase):
     def test_named_sections_print_only_those_in_the_order_given(self):
         status, out, _ = run_main("scan", "depth")
         self.assertEqual(status, 0)
-        self.assertLess(out.index("prefix-sum"), out.index("serial-depth"))
+        self.assert_order(out, "prefix-sum", "serial-depth")
         self.assertNotIn("wall-clock", out)
         self.assertNotIn("takeaway:", out)
+        status, out, _ = run_main("depth", "--", "scan")           # after --, sections
+        self.assert_order(out, "serial-depth", "prefix-sum")
 
     def test_options_and_sections_intermix(self):
         status, out, err = run_main("depth", "--json", "scan")
-        self.assertEqual((status, err), (0, ""))
-        self.assertEqual(list(json.loads(out)), ["depth", "scan"])
+        self.assertEqual((status, err, list(json.loads(out))), (0, "", ["depth", "scan"]))
         status, out, err = run_main("wallclock", "--reps", "1", "scan", "--sizes", "100")
         self.assertEqual((status, err), (0, ""))
-        self.assertIn("=== wall-clock", out)
-        self.assertIn("=== prefix-sum", out)
+        self.assert_order(out, "=== wall-clock", "=== prefix-sum")
 
     def test_a_section_named_twice_is_computed_and_printed_once(self):
         calls = []
@@ -63,33 +67,24 @@ class TestSections(unittest.TestCase):
         counted = depth._replace(compute=lambda opts: calls.append(1) or depth.compute(opts))
         with mock.patch.dict(main.SECTIONS, depth=counted):
             status, out, _ = run_main("depth", "scan", "depth", "depth")
-        self.assertEqual((status, len(calls)), (0, 1))
-        self.assertEqual(out.count("=== serial-depth"), 1)
-        self.assertLess(out.index("serial-depth"), out.index("prefix-sum"))
+        self.assertEqual((status, len(calls), out.count("=== serial-depth")), (0, 1, 1))
+        self.assert_order(out, "serial-depth", "prefix-sum")
 
-    def test_after_a_double_dash_every_word_is_a_section(self):
-        status, out, err = run_main("--", "--json")
-        self.assertEqual((status, out), (2, ""))
-        self.assertIn("unknown section '--json'", err)
-        status, out, _ = run_main("depth", "--", "scan")
-        self.assertEqual(status, 0)
-        self.assertLess(out.index("serial-depth"), out.index("prefix-sum"))
-
-    def test_an_option_no_chosen_section_reads_is_one_note(self):
-        status, out, err = run_main("gradient", "--sizes", "5", "--reps", "7")
-        self.assertEqual(status, 0)
-        self.assertEqual(err, "main.py: note: gradient ignores --sizes and --reps\n")
-        self.assertIn("=== the second problem", out)
-        _, _, err = run_main("depth", "cost", "--reps", "2")
-        self.assertEqual(err, "main.py: note: depth and cost ignore --reps\n")
-        _, _, err = run_main("depth", "wallclock", "--sizes", "100", "--reps", "1")
-        self.assertEqual(err, "")                       # wallclock reads both
-
-    def test_all_with_an_unknown_name_is_an_error(self):
-        for argv in (["all", "bogus"], ["bogus", "all"]):
+    def test_unknown_sections_are_an_error_even_after_a_double_dash_or_beside_all(self):
+        for argv in (["--", "--json"], ["all", "bogus"], ["bogus", "all"]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
-            self.assertIn("unknown section 'bogus'", err)
+            self.assertIn(f"unknown section {argv[-1] if argv[0] == '--' else 'bogus'!r}", err)
+
+    def test_an_option_no_chosen_section_reads_is_one_note(self):
+        for argv, note in ((("gradient", "--sizes", "5", "--reps", "7"),
+                            "gradient ignores --sizes and --reps"),
+                           (("depth", "cost", "--reps", "2"), "depth and cost ignore --reps"),
+                           (("depth", "--steps", "5", "--seeds", "2"),
+                            "depth ignores --steps and --seeds")):
+            status, _, err = run_main(*argv)
+            self.assertEqual((status, err), (0, f"main.py: note: {note}\n"))
+        self.assertEqual(run_main("depth", "wallclock", "--sizes", "100", "--reps", "1")[2], "")
 
     def test_takeaway_points_to_all_only_when_sections_were_left_out(self):
         self.assertIn("python main.py all", main._closing(list(main.DEFAULT_SECTIONS)))
@@ -101,7 +96,7 @@ class TestSections(unittest.TestCase):
             project = f.read()
         self.assertNotIn("[project.scripts]", project)
         self.assertIn("py-modules = []", project)                 # no module named main
-        with open(os.path.join(ROOT, "main.py"), encoding="utf-8") as f:
+        with open(MAIN_PY, encoding="utf-8") as f:
             source = f.read()
         # PEP 723's reference regular expression, and what the block must say
         blocks = re.findall(r"(?m)^# /// (?P<type>[a-zA-Z0-9-]+)$\s"
@@ -110,31 +105,22 @@ class TestSections(unittest.TestCase):
         content = "".join(line[2:] for line in blocks[0][1].splitlines(keepends=True))
         self.assertEqual(content, 'requires-python = ">=3.9"\ndependencies = []\n')
 
-    def test_depth_section_labels_the_ratio_as_a_depth_ratio(self):
-        _, out, _ = run_main("depth")
+    def test_the_lessons_sections_say_what_they_found(self):
+        out = run_main("depth")[1]
         self.assertIn("depth ratio", out)
         self.assertIn("262,144", out)
         self.assertIn("14,564x", out)          # 262144 / 18
-
-    def test_wallclock_section_never_prints_zero_times(self):
-        _, out, _ = run_main("wallclock", *FAST)
+        out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
-        self.assertIn("not parallelism", " ".join(out.split()))
-
-    def test_scan_section_reports_no_mismatch_and_both_depths(self):
-        _, out, _ = run_main("scan")
+        self.assertIn("not parallelism", flat(out))
+        out = flat(run_main("scan")[1])
         self.assertIn("mismatches (more than 1e-09 x the largest value apart): 0", out)
         self.assertIn("numbers, up to rounding: 10 rounds of side-by-side combines, where "
-                      "serial_scan chains 1,023 combines", " ".join(out.split()))
-
-    def test_scan_counts_read_as_words_at_one_and_two_values(self):
-        _, one, _ = run_main("scan", "--length", "1")
-        _, two, _ = run_main("scan", "--length", "2")
-        one = " ".join(one.split())
-        self.assertIn("On 1 random float, parallel_scan", one)
-        self.assertIn("with one value there is nothing to combine", one)
+                      "serial_scan chains 1,023 combines", out)
+        self.assertIn("On 1 random float, parallel_scan", flat(run_main("scan", "--length",
+                                                                         "1")[1]))
         self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
-                      " ".join(two.split()))
+                      flat(run_main("scan", "--length", "2")[1]))
 
 
 def prose(text):
@@ -165,15 +151,11 @@ class TestOpeningOfAll(unittest.TestCase):
             main._write_texts(["(the sections)"], results)
         return out.getvalue().split("\n\n")[0].splitlines()[1:]
 
-    def test_a_range_of_one_value_is_that_value(self):
-        found = {"finding": {"low": 4.8, "high": 4.8}}
-        self.assertEqual(self.opening({"wallclock": found}),
+    def test_a_range_of_one_value_is_that_value_and_a_sentence_ends_once(self):
+        self.assertEqual(self.opening({"wallclock": {"finding": {"low": 4.8, "high": 4.8}}}),
                          ["wallclock: rnn / attention time 4.8x, on one core."])
-        found = {"finding": {"low": 3.2, "high": 5.4}}
-        self.assertEqual(self.opening({"wallclock": found}),
+        self.assertEqual(self.opening({"wallclock": {"finding": {"low": 3.2, "high": 5.4}}}),
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
-
-    def test_a_finding_that_is_a_sentence_ends_in_one_period(self):
         self.assertEqual(self.opening({"sweep": {"slopes": None}}),
                          ["sweep: with one size there is no slope to read."])
 
@@ -192,15 +174,21 @@ class TestJson(unittest.TestCase):
         self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio"})
         self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
         scan = data["scan"]
-        for key in ("length", "mismatches", "serial_last", "parallel_last",
-                    "serial_steps", "parallel_steps"):
-            self.assertIn(key, scan)
+        self.assertLessEqual({"length", "mismatches", "serial_last", "parallel_last",
+                              "serial_steps", "parallel_steps"}, set(scan))
         self.assertEqual((scan["length"], scan["mismatches"], scan["parallel_steps"]),
                          (1024, 0, 10))
 
-    def test_json_sizes_option_replaces_wallclock_sizes(self):
-        _, out, _ = run_main("wallclock", "--json", "--sizes", "10,20", "--reps", "1")
-        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], [10, 20])
+    def test_the_options_reach_their_sections(self):
+        for sizes, expected in (("10,20", [10, 20]), ("1_000", [1000])):   # _ groups digits
+            _, out, _ = run_main("wallclock", "--json", "--sizes", sizes, "--reps", "1")
+            self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], expected)
+        status, out, err = run_main("scan", "hidden", "--length", "5", "--widths", "1,3",
+                                    "--reps", "1", "--json")
+        self.assertEqual((status, err), (0, ""))
+        data = json.loads(out)
+        self.assertEqual((data["scan"]["length"], [r["width"] for r in data["hidden"]]),
+                         (5, [1, 3]))
 
 
 class TestBadArguments(unittest.TestCase):
@@ -223,18 +211,7 @@ class TestBadArguments(unittest.TestCase):
     def test_bad_arguments_exit_2_with_one_line_on_stderr(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
-
-    def test_the_exercise_options_reach_their_sections(self):
-        status, out, err = run_main("scan", "hidden", "--length", "5", "--widths", "1,3",
-                                    "--reps", "1", "--json")
-        self.assertEqual((status, err), (0, ""))
-        data = json.loads(out)
-        self.assertEqual(data["scan"]["length"], 5)
-        self.assertEqual([r["width"] for r in data["hidden"]], [1, 3])
-        self.assertEqual(run_main("depth", "--steps", "5", "--seeds", "2")[2],
-                         "main.py: note: depth ignores --steps and --seeds\n")
-
-    def test_thousands_separators_are_explained(self):
+        self.assert_usage_error(["--sizes", ",".join(["5"] * 101)], "at most 100 sizes")
         self.assert_usage_error(["--sizes", "1,000,000"],
                                 "write one million as 1000000 or 1_000_000")
 
@@ -243,19 +220,12 @@ class TestBadArguments(unittest.TestCase):
                      "-5"):
             self.assert_usage_error(["--sizes", text], "digits 0-9")
 
-    def test_underscores_group_digits(self):
-        status, out, _ = run_main("wallclock", "--json", "--sizes", "1_000", "--reps", "1")
-        self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], [1000])
-
     def test_a_long_bad_value_is_not_echoed_whole(self):
         err = self.assert_usage_error(["--sizes", "9" * 5_000])
         self.assertNotIn("9" * main.ECHO_CHARS, err)      # cut to ECHO_CHARS, with "..."
         err = self.assert_usage_error(["x" * 5_000])
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
-
-    def test_at_most_100_sizes(self):
-        self.assert_usage_error(["--sizes", ",".join(["5"] * 101)], "at most 100 sizes")
 
 
 class TestHelp(unittest.TestCase):
@@ -291,33 +261,25 @@ class TestHelp(unittest.TestCase):
         end = next(k for k in range(start + 1, len(lines)) if not lines[k].startswith("    "))
         return " ".join(lines[start:end])
 
-    def test_option_help_names_the_sections_that_read_it(self):
+    def test_option_help_names_the_sections_that_read_it_and_its_limits(self):
         for option, users in OPTION_USERS.items():
             words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
-
-    def test_help_gives_each_options_limits_and_defaults(self):
-        def flat(option):
-            return " ".join(self.option_help(option).split())
-        self.assertIn("(1 to 100; default 3, 7 in cores)", flat("--reps"))
-        self.assertIn("(each 2 to 1,000; default 10,20,40)", flat("--lengths"))
-        flat = flat("--sizes")
-        self.assertIn(f"each 1 to {main.MAX_SIZE:,}", flat)
-        self.assertIn("a list of a million floats takes about 32 MB", flat)
+        self.assertIn("(1 to 100; default 3, 7 in cores)", flat(self.option_help("--reps")))
+        self.assertIn("(each 2 to 1,000; default 10,20,40)", flat(self.option_help("--lengths")))
+        sizes = flat(self.option_help("--sizes"))
+        self.assertIn(f"each 1 to {main.MAX_SIZE:,}", sizes)
+        self.assertIn("a list of a million floats takes about 32 MB", sizes)
 
 
 def toy_section():
     """A throwaway part, declared as a part in main.py declares itself: an
-    option of its own, a table, a figure, an estimate of its work, a sample."""
+    option of its own, a table, a figure, a sample."""
     width = main.Option("--toy-width", "W", 60, help="the toy's width in {users} ({low} to "
                         "{high}; {default})")
 
     def toy_rows(n):
         return [{"k": k, "square": k * k} for k in range(1, n + 1)]
-
-    def render_toy(rows):
-        return "=== a toy ===\n" + main._table(("k", "k^2"), [(r["k"], r["square"])
-                                                             for r in rows])
 
     def figure_toy(rows):
         fig = main.Figure("Squares", "a toy")
@@ -327,8 +289,9 @@ def toy_section():
         return fig.svg()
 
     return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
-                        render=render_toy, options={width: 3}, figure=figure_toy,
-                        sample=lambda: toy_rows(2))
+                        render=lambda rows: "=== a toy ===\n" + main._table(
+                            ("k", "k^2"), [(r["k"], r["square"]) for r in rows]),
+                        options={width: 3}, figure=figure_toy, sample=lambda: toy_rows(2))
 
 
 class TestAPartInOnePlace(unittest.TestCase):
@@ -339,36 +302,29 @@ class TestAPartInOnePlace(unittest.TestCase):
         with mock.patch.dict(main.SECTIONS, toy=toy_section()):
             return run_main(*argv)
 
-    def test_it_runs_alone_in_all_and_as_json(self):
+    def test_it_runs_alone_in_all_as_json_and_as_a_figure(self):
+        from tests.test_figures import assert_valid_figure
         status, out, err = self.run_toy("toy", "--toy-width", "2")
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("=== a toy ===\n"))
-        self.assertIn("4", out)
         status, out, _ = self.run_toy("depth", "toy", "--json")
         self.assertEqual(json.loads(out)["toy"], [{"k": k, "square": k * k} for k in (1, 2, 3)])
         with mock.patch.multiple(main, _run=lambda opts: print(opts.sections) or 0):
             self.assertIn("'toy'", self.run_toy("all")[1])
         self.assertNotIn("toy", main.SECTIONS)                  # and it is gone again
-
-    def test_its_figure_is_drawn_and_valid(self):
-        from tests.test_figures import assert_valid_figure
         section = toy_section()
         assert_valid_figure(self, section.figure(section.sample()), "toy")
         with tempfile.TemporaryDirectory() as directory:
             status, _, err = self.run_toy("toy", "--svg", directory)
-            self.assertEqual(status, 0)
-            self.assertEqual(os.listdir(directory), ["toy.svg"])
+            self.assertEqual((status, os.listdir(directory)), (0, ["toy.svg"]))
         self.assertIn("toy.svg", err)
 
-    def test_help_lists_it_and_its_option(self):
+    def test_help_bad_input_and_notes_follow_for_its_option(self):
         status, out, _ = self.run_toy("--help")
-        flat = " ".join(out.split())
         self.assertEqual(status, 0)
-        self.assertIn("toy a throwaway part (--toy-width)", flat)
-        self.assertIn("--toy-width W the toy's width in toy (1 to 60; default 3)", flat)
+        self.assertIn("toy a throwaway part (--toy-width)", flat(out))
+        self.assertIn("--toy-width W the toy's width in toy (1 to 60; default 3)", flat(out))
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
-
-    def test_its_option_gets_the_bad_input_rules_and_notes(self):
         for bad in ("0", "61", "x", "3,4"):
             status, out, err = self.run_toy("toy", "--toy-width", bad)
             self.assertEqual((status, out, err.count("\n")), (2, "", 1), bad)
@@ -411,28 +367,24 @@ class TestProgress(unittest.TestCase):
         with mock.patch.dict(main.SECTIONS, depth=slow_depth), \
                 mock.patch.multiple(main, PROGRESS_AFTER=0.0, PROGRESS_TICK=0.02):
             status, out, err = run_main("depth")
-        self.assertEqual(status, 0)
-        self.assertEqual(err, "main.py: depth: 0 s so far; 0 of 2 naps\n")
+        self.assertEqual((status, err), (0, "main.py: depth: 0 s so far; 0 of 2 naps\n"))
         self.assertEqual(run_main("depth", "scan", "cost")[2], "")
         self.assertIs(signal.getsignal(signal.SIGALRM), signal.SIG_DFL)
 
 
 class TestOutput(unittest.TestCase):
+    def written(self, text, encoding):
+        raw = io.BytesIO()
+        stream = io.TextIOWrapper(raw, encoding=encoding)      # closes raw when collected
+        main._write(stream, text)
+        return raw.getvalue().decode(encoding)
+
     def test_text_a_stream_cannot_encode_is_written_in_plain_ascii(self):
         for encoding in ("ascii", "cp932", "cp437"):
-            raw = io.BytesIO()
-            stream = io.TextIOWrapper(raw, encoding=encoding)
-            main._write(stream, "rnn 31.2 µs, n² ≈ 4×d\n")
-            self.assertEqual(raw.getvalue().decode(encoding), "rnn 31.2 us, n^2 ~ 4xd\n", encoding)
-
-    def test_text_that_encodes_is_written_unchanged(self):
-        raw = io.BytesIO()
-        stream = io.TextIOWrapper(raw, encoding="utf-8")
-        main._write(stream, "31.2 µs\n")
-        self.assertEqual(raw.getvalue().decode("utf-8"), "31.2 µs\n")
-
-    def test_every_non_ascii_character_of_main_has_an_ascii_spelling(self):
-        with open(MAIN_PY, encoding="utf-8") as f:
+            self.assertEqual(self.written("rnn 31.2 µs, n² ≈ 4×d\n", encoding),
+                             "rnn 31.2 us, n^2 ~ 4xd\n", encoding)
+        self.assertEqual(self.written("31.2 µs\n", "utf-8"), "31.2 µs\n")     # unchanged
+        with open(MAIN_PY, encoding="utf-8") as f:          # every character has a spelling
             characters = {c for c in set(f.read()) if ord(c) > 127}
         self.assertEqual(characters - {chr(k) for k in main.ASCII_SPELLINGS}, set())
 
@@ -451,26 +403,19 @@ class TestOutput(unittest.TestCase):
             stream.close()
             self.assertEqual(f.read(), b"31.2 us\n")
 
-    def test_a_write_error_is_one_line_and_status_1(self):
+    def test_a_write_error_or_no_stdout_is_one_line_and_status_1(self):
         class Full(io.StringIO):
             def flush(self):
                 raise OSError(28, "No space left on device")
-
-        err = io.StringIO()
-        with mock.patch.multiple(sys, stdout=Full(), stderr=err):
-            self.assertEqual(main.main(["depth"]), 1)
-        self.assertEqual(err.getvalue(),
-                         "main.py: error: cannot write output: No space left on device\n")
-
-    def test_no_stdout_is_one_line_and_status_1_before_any_work(self):
         # `python main.py train >&-` must not train for a minute first.
-        err = io.StringIO()
         untrained = main.SECTIONS["train"]._replace(compute=raising(AssertionError("trained")))
-        with mock.patch.multiple(sys, stdout=None, stderr=err), \
-                mock.patch.dict(main.SECTIONS, train=untrained):
-            self.assertEqual(main.main(["train"]), 1)
-        self.assertEqual(err.getvalue(),
-                         "main.py: error: cannot write output: the output is closed\n")
+        for stdout, argv, why in ((Full(), "depth", "No space left on device"),
+                                  (None, "train", "the output is closed")):
+            err = io.StringIO()
+            with mock.patch.multiple(sys, stdout=stdout, stderr=err), \
+                    mock.patch.dict(main.SECTIONS, train=untrained):
+                self.assertEqual(main.main([argv]), 1)
+            self.assertEqual(err.getvalue(), f"main.py: error: cannot write output: {why}\n")
 
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
@@ -479,24 +424,21 @@ class TestSubprocess(unittest.TestCase):
     `python main.py`'s exit status and stderr with its stdout an ASCII
     terminal or a pipe that nobody reads, and after a Ctrl-C."""
 
-    def run_python(self, code, *argv, **env):
-        child = subprocess.run([*PYTHON, "-c", code, *argv], cwd=ROOT, capture_output=True,
-                               env=child_env(**env), timeout=60)
-        return child.returncode, child.stdout.decode(), child.stderr.decode()
-
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
         # every sample fixed at 20 us; the first line lists the heavy modules
         # that importing main alone brought in
-        status, out, err = self.run_python(
-            "import sys, main\n"
-            "heavy = {'argparse', 'json', 'multiprocessing'} & set(sys.modules)\n"
-            "print('imported:', sorted(heavy))\n"
-            "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
-            "sys.exit(main.main(sys.argv[1:]))", "wallclock", *FAST, PYTHONIOENCODING="ascii")
-        self.assertEqual((status, err), (0, ""))
+        code = ("import sys, main\n"
+                "heavy = {'argparse', 'json', 'multiprocessing'} & set(sys.modules)\n"
+                "print('imported:', sorted(heavy))\n"
+                "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
+                "sys.exit(main.main(sys.argv[1:]))")
+        child = subprocess.run([*PYTHON, "-c", code, "wallclock", *FAST], cwd=ROOT,
+                               capture_output=True, env=child_env(PYTHONIOENCODING="ascii"),
+                               timeout=60)
+        out = child.stdout.decode("ascii")
+        self.assertEqual((child.returncode, child.stderr), (0, b""))
         self.assertEqual(out.splitlines()[0], "imported: []")
         self.assertRegex(out, r"1,000 +20\.0 us +20\.0 us +1\.0x")
-        out.encode("ascii")
 
     def test_closed_pipe_ends_quietly_with_status_1(self):
         # No BrokenPipeError noise: nothing on stderr.
@@ -528,6 +470,7 @@ class TestSubprocess(unittest.TestCase):
             child.kill()
             child.wait()
         self.assertEqual((child.returncode, out, err), (130, b"", b""))
+
 
 if __name__ == "__main__":
     unittest.main()
