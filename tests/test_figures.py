@@ -113,7 +113,6 @@ class TestSvgOption(unittest.TestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertIn("the working directory no longer exists", err)
 
-
     def test_an_unusable_directory_is_one_line_and_status_1(self):
         status, out, err = run_main("depth", "--svg", os.path.join(main.__file__, "figures"))
         self.assertEqual((status, out), (1, ""))
@@ -127,7 +126,6 @@ class TestSvgOption(unittest.TestCase):
             self.assertIn("--svg: an empty directory name", err)
 
     def test_a_file_or_a_dangling_link_is_named_for_what_it_is(self):
-        import tempfile
         with tempfile.TemporaryDirectory() as directory:
             a_file, link = os.path.join(directory, "a_file"), os.path.join(directory, "link")
             open(a_file, "w").close()
@@ -139,7 +137,6 @@ class TestSvgOption(unittest.TestCase):
                 self.assertEqual(err, f"main.py: error: cannot write output: {path}: {reason}\n")
 
     def test_sections_without_figures_get_a_note_and_no_directory(self):
-        import tempfile
         with tempfile.TemporaryDirectory() as parent:
             for sections in (("scan",), ("cores", "--sizes", "1")):
                 directory = os.path.join(parent, "figures")
@@ -149,7 +146,6 @@ class TestSvgOption(unittest.TestCase):
                 self.assertFalse(os.path.exists(directory), sections)
 
     def test_an_interrupted_write_leaves_no_temporary_file(self):
-        import tempfile
         with tempfile.TemporaryDirectory() as directory:
             with mock.patch.multiple(main.os, replace=raising(KeyboardInterrupt)):
                 with self.assertRaises(KeyboardInterrupt):
@@ -157,7 +153,6 @@ class TestSvgOption(unittest.TestCase):
             self.assertEqual(os.listdir(directory), [])
 
     def test_the_directory_is_made_at_the_first_figure_and_checked_before_any_work(self):
-        import tempfile
         with tempfile.TemporaryDirectory() as directory:
             new = os.path.join(directory, "figures")
             with mock.patch.dict(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
@@ -171,23 +166,13 @@ class TestSvgOption(unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
 
     def test_the_figures_written_are_named_and_whole(self):
-        import tempfile
-        try:
-            directory = tempfile.mkdtemp()
-        except OSError:
-            self.skipTest("no writable temporary directory")
-        try:
+        with tempfile.TemporaryDirectory() as directory:
             status, _, err = run_main("depth", "scan", "--svg", directory)
             self.assertEqual(status, 0)
             self.assertEqual(os.listdir(directory), ["depth.svg"])     # scan has no figure
             self.assertEqual(err, f"main.py: wrote {os.path.join(directory, 'depth.svg')}\n")
             with open(os.path.join(directory, "depth.svg"), encoding="utf-8") as f:
                 ET.fromstring(f.read().encode())
-        finally:
-            for name in os.listdir(directory):
-                os.remove(os.path.join(directory, name))
-            os.rmdir(directory)
-
 
 if __name__ == "__main__":
     unittest.main()
