@@ -104,6 +104,17 @@ def {name}(xs, op=operator.add):
     return out
 '''
 
+# Exercise 1 as the template asks for it: right, until a test changes one line.
+VECTOR = '''
+from main import hidden_weights
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    for x in xs:
+        h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
+    return h
+'''
+
 
 def replaced(source, old, new):
     assert old in source, old
@@ -207,13 +218,8 @@ def serial_scan(xs, op=None):
                "attention_style", "FAIL", "ZeroDivisionError"),
     "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
                 "this is the sum"),
-    "ignores decay": ('''
-def rnn_style(xs, decay=0.9):
-    h = 0.0
-    for x in xs:
-        h = 0.9 * h + x
-    return h
-''', "rnn_style", "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
+    "ignores decay": (replaced(LESSON, "h = decay * h + x", "h = 0.9 * h + x"), "rnn_style",
+                      "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
                          "1.7165166635193478, expected 1.3516892460079482: this is the answer "
                          "for decay = 0.9"),
     "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
@@ -243,33 +249,16 @@ def attention_style(xs):
 ''', "attention_style", "FAIL", "got 12.5, expected -0.7312715117751976"),
     "an int too large to send": ("def rnn_style(xs, decay=0.9):\n    return 10 ** 5000\n",
                                  "rnn_style", "FAIL", "got an int of about 5,000 digits"),
-    "the vector state ignores decay": ('''
-from main import hidden_weights
-def rnn_style_vector(xs, width=64, decay=0.9):
-    A, b = hidden_weights(width)
-    h = [0.0] * width
-    for x in xs:
-        h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
-    return h
-''', "rnn_style_vector", "FAIL", "this is the answer for decay = 0.9"),
-    "the vector state transposed": ('''
-from main import hidden_weights
-def rnn_style_vector(xs, width=64, decay=0.9):
-    A, b = hidden_weights(width, decay)
-    h = [0.0] * width
-    for x in xs:
-        h = [sum(A[j][i] * h[j] for j in range(width)) + b[i] * x for i in range(width)]
-    return h
-''', "rnn_style_vector", "FAIL", "this is the answer for A transposed"),
-    "width 8 as its default": ('''
-from main import hidden_weights
-def rnn_style_vector(xs, width=8, decay=0.9):
-    A, b = hidden_weights(width, decay)
-    h = [0.0] * width
-    for x in xs:
-        h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi in zip(A, b)]
-    return h
-''', "rnn_style_vector", "FAIL", "at N = 0, width left out (64)"),
+    "the vector state ignores decay": (replaced(VECTOR, "(width, decay)", "(width)"),
+                                       "rnn_style_vector", "FAIL",
+                                       "this is the answer for decay = 0.9"),
+    "the vector state transposed": (replaced(VECTOR, "zip(row, h)) + bi * x for row, bi in "
+                                             "zip(A, b)", "((A[j][i], h[j]) for j in range("
+                                             "width))) + b[i] * x for i in range(width)"),
+                                    "rnn_style_vector", "FAIL",
+                                    "this is the answer for A transposed"),
+    "width 8 as its default": (replaced(VECTOR, "width=64", "width=8"), "rnn_style_vector",
+                               "FAIL", "at N = 0, width left out (64)"),
     "benchmark of constants": ("from main import rnn_style, attention_style\n"
                                "def benchmark(n, reps=3):\n    return 0.01, 0.001\n",
                                "benchmark", "FAIL", "called rnn_style 0 times"),
