@@ -3154,10 +3154,9 @@ def _deer_reading(found):
     return reading
 
 
-def _deer_opening(groups):
-    """Return the sentence that opens the section: Newton's counts where
-    every step contracts and where steps can expand."""
-    parts = []
+def _deer_counts(groups):
+    """Return, for each group of runs, (where: its steps and weights, what Newton took)."""
+    counts = []
     for g in groups:
         label = {"contracts": "where every step contracts",
                  "expands": "where steps can expand"}[g["steps"]]
@@ -3166,9 +3165,16 @@ def _deer_opening(groups):
         if g["not_converged"]:
             took += (", and " if took else "") + (f"{g['not_converged']} of {g['runs']} runs "
                                                   f"did not converge within {g['cap']}")
-        weights = _readable_list([f"{w:g}" for w in g["weights"]])
-        parts.append(f"{label} (w = {weights}), {took}")
-    return "Newton took, " + "; ".join(parts) + "."
+        counts.append((f"{label} (w = {_readable_list([f'{w:g}' for w in g['weights']])})",
+                       took))
+    return counts
+
+
+def _deer_opening(groups):
+    """Return the sentence that opens the section: Newton's counts where
+    every step contracts and where steps can expand."""
+    return ("Newton's method took, " + "; ".join(f"{where}, {took}" for where, took in
+                                                _deer_counts(groups)) + ".")
 
 
 def figure_deer(result):
@@ -3210,7 +3216,8 @@ SECTIONS["deer"] = Section(
     summary="a tanh RNN solved in parallel by Newton's method",
     compute=lambda o: deer_section(), render=render_deer, figure=figure_deer,
     sample=lambda: deer_section(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30),
-    headline=lambda r: _deer_opening(r["findings"]["groups"]).split(";")[0])
+    headline=lambda r: "{}, Newton's method took {}".format(
+        *_deer_counts(r["findings"]["groups"])[0]))
 
 
 # ============================================================================

@@ -83,7 +83,7 @@ class TestDeer(unittest.TestCase):
         self.assertEqual([(g["steps"], g["fewest"], g["most"], g["not_converged"])
                           for g in found["groups"]],
                          [("contracts", 5, 5, 0), ("expands", 3, 3, 1)])
-        self.assertEqual(main._deer_opening(found["groups"]), "Newton took, where every "
+        self.assertEqual(main._deer_opening(found["groups"]), "Newton's method took, where every "
                          "step contracts (w = 0.5), 5 iterations; where steps can expand "
                          "(w = 100), 3 iterations, and 1 of 2 runs did not converge within 12.")
         calm_rows = [r for r in rows if r["w"] == 0.5]
