@@ -1725,6 +1725,8 @@ STREAM_D = 64
 STREAM_TOKENS = (128, 256, 512, 1_024, 2_048, 4_096)
 STREAM_SEED = 5
 STREAM_WARMUP = 5               # untimed reads of a fresh cache, whose first reads run slower
+
+
 def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
     """Return the bytes of a KV cache: 2 * tokens * layers * kv_heads *
     head_dim * bytes_per_value (a key and a value per token and layer; fp16).
@@ -3070,8 +3072,6 @@ def deer_findings(rows):
                        "step": r["overflow"][1], "converged": bool(r["iterations"]),
                        "cap": r["cap"]} for r in rows if r["overflow"]],
         "max_abs_diff": max((r["max_abs_diff"] for r in done), default=None),
-        "longest_converged": _deer_brief(max(done, key=lambda r: r["length"]))
-        if done else None,
         "example": _deer_brief(min(done, key=lambda r: (r["length"] != long, r["depth"])))
         if done else None,
     }
@@ -3127,8 +3127,8 @@ def render_deer(result):
                "an iterate overflowed."),
         table,
     ]
-    longest, best = found["longest_converged"], found["example"]
-    if longest and best:
+    best = found["example"]
+    if best:
         text += _wrap(f"Converged runs match the serial states to {found['max_abs_diff']:.0e}. "
                       f"At w = {best['w']:g}, T = {best['length']:,}: {best['iterations']} "
                       f"iterations of depth {best['iteration_depth']} ({best['depth']:,} in "
@@ -3180,20 +3180,20 @@ def _deer_opening(groups):
 def figure_deer(result):
     """Return Newton's iterations against T for each w; a run that did not
     converge sits above the cap, each w beside the next; * marks an overflow."""
-    plain = result["rows"]
-    cap = plain[0]["cap"]
+    rows = result["rows"]
+    cap = rows[0]["cap"]
     fig = Figure("Newton iterations to solve a tanh RNN, against its length",
                  f"Newton from h = 0; above the cap: not within {cap} iterations; "
                  "*: it overflowed")
-    lengths = [r["length"] for r in plain]
-    weights = list(dict.fromkeys(r["w"] for r in plain))
+    lengths = [r["length"] for r in rows]
+    weights = list(dict.fromkeys(r["w"] for r in rows))
     above = cap * 1.6
 
     def point(k, r):                    # not converged: above the cap, spread by w
         if r["iterations"]:
             return r["length"], r["iterations"]
         return r["length"] * 1.18 ** (k - len(weights) + 1), above  # left: clear of the legend
-    series = [(f"w = {w:g}", [point(k, r) for r in plain if r["w"] == w])
+    series = [(f"w = {w:g}", [point(k, r) for r in rows if r["w"] == w])
               for k, w in enumerate(weights)]
     x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
     y_axis = _axis_for("iterations (log)", [1, cap * 2], log=True)
@@ -3203,7 +3203,7 @@ def figure_deer(result):
     fig.text(left + 4, y + 12, f"cap: {cap} iterations", size=9, color="#555")
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
     for k, w in enumerate(weights):
-        for r in plain:
+        for r in rows:
             if r["w"] == w and r.get("overflow"):
                 x, v = point(k, r)
                 fig.text(_position(x, x_axis, left, width) + 5,

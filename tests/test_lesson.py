@@ -1,6 +1,6 @@
 """The lesson's functions and its three sections against independent references:
 closed forms, math.fsum, itertools.accumulate, exact integer arithmetic, and a
-fake clock for the timing. Also runs main.py's docstring examples."""
+scripted timer for benchmark. Also runs main.py's docstring examples."""
 
 import doctest
 import functools
@@ -11,12 +11,10 @@ import random
 import sys
 import unittest
 from unittest import mock
-from decimal import Decimal
-from fractions import Fraction
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, fake_clock,
-                           matmul2, random_floats, random_matrices)
+from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, matmul2,
+                           random_floats, random_matrices)
 
 # Calls of this part's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
