@@ -26,10 +26,10 @@ The file reads in the lesson's order:
                  benchmark, depth (the seed script's six), rnn_tanh and
                  tree_reduce; then its sections depth, wallclock and scan,
                  and how a section and its options are declared
-    parts 1-14   the exercises and the lesson's other claims: hidden (1),
+    parts 1-11   the exercises and the lesson's other claims: hidden (1),
                  sweep (2), ssm (3), work (4), lanes (5), cost (6),
-                 gradient (7), capacity (8), stream (9), cores (10),
-                 train (11), teacher (12), deer (13), linear (14)
+                 gradient (7), capacity (8), stream (9), train (10),
+                 teacher (11)
     machinery    inputs, timing, formatting, processes, figures, check,
                  the glossary, the command line
 
@@ -65,13 +65,10 @@ __all__ = [
     "rnn_tanh", "tree_reduce",
     "depth_rows", "wallclock_section", "scan_check", "hidden_rows", "sweep", "ssm_check",
     "work_section", "lanes_section", "cost_table", "gradient_rows", "capacity_rows",
-    "stream_rows", "cores_section", "train_section", "teacher_rows", "deer_section",
-    "linear_section",
+    "stream_rows", "train_section", "teacher_rows",
     "hidden_weights", "rnn_style_vector", "linear_recurrence_scan", "compose_affine",
     "Counted", "measure_work_depth", "brent_kung_scan", "blelloch_scan",
-    "attention_matrix_bytes", "kv_cache_bytes", "ssm_state_bytes", "parallel_mean",
-    "parallel_final_state", "parallel_states", "parallel_tanh", "deer_solve",
-    "linear_attention_parallel", "linear_attention_recurrent", "linear_attention_chunked",
+    "attention_matrix_bytes", "kv_cache_bytes", "ssm_state_bytes",
     "check_solutions", "CHECK_TEMPLATE", "GLOSSARY", "main",
 ]
 
@@ -442,7 +439,7 @@ log2 N. Full attention, over all pairs, costs N^2 work but few steps."""
 
 # ============================================================================
 # The lesson ends here. What follows works its exercises (parts 1 and 2; the
-# Medium one is the scan above) and measures its other claims (parts 3-14),
+# Medium one is the scan above) and measures its other claims (parts 3-11),
 # each part a section of the command line. Then the machinery.
 #
 # Short names used below:
@@ -484,7 +481,7 @@ Option = collections.namedtuple("Option", "flag metavar high help low each", def
 SECTIONS = {}
 
 SIZES = Option("--sizes", "N,N,...", MAX_SIZE, each="sizes", help=(
-    "sequence lengths for {users} (cores takes the largest): up to {most} sizes "
+    "sequence lengths for {users}: up to {most} sizes "
     "separated by commas, each {low} to {high:,} (one million is 1000000 or 1_000_000; "
     "a list of a million floats takes about 32 MB)"))
 REPS = Option("--reps", "K", MAX_REPS, help=(
@@ -1892,420 +1889,7 @@ SECTIONS["stream"] = Section(
 
 
 # ============================================================================
-# 10. Extra cores, measured: the reduction and the recurrences on real processes
-# ============================================================================
-#
-# The lesson's central claim, run on this machine's own cores with worker
-# processes (threads would share one interpreter lock). Only (start, stop, ...)
-# goes to a worker and a few numbers come back; each process builds its
-# chunks of the seed input once, before anything is timed.
-
-CORES_N = 1_000_000
-CORES_DECAY = 1 - 1e-7          # near 1: a chunk's map carries its start state far
-CORES_TANH_W = 0.9
-CORES_WARMUP_RUN = 400          # the warm-up of the timed tanh run: its error is at rounding
-CORES_SPIN = 300_000            # iterations of the spin that measures the cores this run had
-CORES_REPS = 7                  # samples per task unless --reps says otherwise
-CORES_SAMPLE_SECONDS = 0.05     # each sample this long at least: well above scheduling noise
-CORES_GIVEN = 0.8               # a spin below this share of P cores: the run was short of cores
-# The warm-up table: random inputs in [-0.5, 0.5), cut at 7 boundaries, two weights.
-WARMUP_N, WARMUP_SEED, WARMUP_PARTS = 20_000, 12, 8
-WARMUP_WEIGHTS = (0.9, 2.0)
-WARMUP_STEPS = (0, 50, 100, 200, 400, 2_000)
-MEAN, FINAL, EVERY_STATE = "mean", "final state, decay 1 - 1e-7", "every state, decay 1 - 1e-7"
-TANH = f"tanh, warm-up {CORES_WARMUP_RUN}"
-
-_CHUNKS = {}                    # (start, stop) -> those values of seed_input, in this process
-
-
-def chunk_bounds(n, parts):
-    """Return `parts` (start, stop) index ranges that cover range(n) in order,
-    as equal as can be (the first n % parts one longer).
-
-    >>> chunk_bounds(10, 3)
-    [(0, 4), (4, 7), (7, 10)]
-    """
-    size, extra = divmod(n, parts)
-    bounds, start = [], 0
-    for p in range(parts):
-        stop = start + size + (p < extra)
-        bounds.append((start, stop))
-        start = stop
-    return bounds
-
-
-# The workers: module-level functions, so that a process started by spawn can
-# import them by name. Each returns a few numbers.
-
-def _load_chunks(n, counts):
-    """Build every chunk of seed_input(n) a task will ask for, at each of the
-    process counts, as slices of one list, before the workers start (forked,
-    they have them too)."""
-    xs = _CHUNKS[0, n] = _seed_chunk(0, n)
-    for p in counts:
-        for start, stop in chunk_bounds(n, p):
-            warm = max(0, start - CORES_WARMUP_RUN)
-            _CHUNKS[start, stop], _CHUNKS[warm, start] = xs[start:stop], xs[warm:start]
-
-
-def _chunk(start, stop):
-    """Return seed_input's values start ... stop - 1, built once in this process."""
-    xs = _CHUNKS.get((start, stop))
-    if xs is None:                      # a worker that was not forked: build it on first use
-        xs = _CHUNKS[start, stop] = _seed_chunk(start, stop)
-    return xs
-
-
-def _chunk_sum(start, stop):
-    return sum(_chunk(start, stop))
-
-
-def _chunk_map(start, stop, decay):
-    """The chunk's steps as one affine map (A, B): h_stop = A * h_start + B."""
-    xs = _chunk(start, stop)
-    try:
-        a = decay ** len(xs)
-    except OverflowError:               # as the loop's floats do: an infinity
-        a = math.inf if decay > 0 or len(xs) % 2 == 0 else -math.inf
-    return a, rnn_style(xs, decay)
-
-
-def _summary(states):
-    return states[0], states[-1], math.fsum(states)
-
-
-def _chunk_states(start, stop, decay, h):
-    """Every state of the chunk from its true start state h: (first, last, fsum)."""
-    xs = _chunk(start, stop)
-    first = decay * h + xs[0]           # the step from h: rnn_states takes h_1 = its first input
-    return _summary(rnn_states(itertools.chain([first], itertools.islice(xs, 1, None)), decay))
-
-
-def _chunk_tanh(start, stop, w, warmup):
-    """The tanh recurrence over the chunk, started `warmup` steps early from
-    h = 0 (the warm-up's states are thrown away): (first, last, fsum)."""
-    h = rnn_tanh(_chunk(max(0, start - warmup), start), w)
-    return _summary(tanh_states(_chunk(start, stop), w, h))
-
-
-def _spin(count):
-    """Count to `count` in pure Python: work that needs nothing but a core."""
-    for _ in range(count):
-        pass
-
-
-def _run_chunks(pool, worker, bounds, *args):
-    """Return worker(start, stop, *args) for every chunk, in order."""
-    return _run_calls(pool, worker, [(start, stop, *args) for start, stop in bounds])
-
-
-def _require_chunks(func, n, processes):
-    n = _require_size(func, "n", n)
-    if not 1 <= processes <= min(n, MAX_PROCESSES):
-        raise ValueError(f"{func} requires processes from 1 to min(n, {MAX_PROCESSES})")
-    return chunk_bounds(n, processes)
-
-
-def parallel_mean(n, processes, pool=None):
-    """Return the mean of seed_input(n) as `processes` partial sums, one per
-    chunk, combined at the end: the reduction, split across the processes of
-    pool (a WorkerPool), or run in this process when it is None.
-
-    >>> round(parallel_mean(34, 3) * 17 / 0.136, 9)       # two periods: mean 0.008
-    1.0
-    """
-    bounds = _require_chunks("parallel_mean", n, processes)
-    return sum(_run_chunks(pool, _chunk_sum, bounds)) / n
-
-
-def parallel_final_state(n, decay, processes, pool=None):
-    """Return rnn_style(seed_input(n), decay), split across processes: each chunk
-    is reduced to one affine map (A, B), h -> A*h + B, and the maps are
-    composed in order (compose_affine). Equal to the serial recurrence up to
-    rounding; where the composed floats overflow (|decay| > 1 over many
-    steps), the serial loop's answer, an infinity.
-
-    >>> abs(parallel_final_state(1_000, 0.99, 4) - rnn_style(seed_input(1_000), 0.99)) < 1e-12
-    True
-    """
-    bounds = _require_chunks("parallel_final_state", n, processes)
-    decay = float(decay)                # as the loop computes with seed_input's floats
-    h = functools.reduce(compose_affine, _run_chunks(pool, _chunk_map, bounds, decay))[1]
-    return h if math.isfinite(h) else rnn_style(seed_input(n), decay)
-
-
-def parallel_states(n, decay, processes, pool=None):
-    """Return (first, last, fsum) of each chunk's states of the linear recurrence
-    on seed_input(n), every state computed: the chunks' maps combined into each
-    chunk's true start state, then every chunk scanned from it. With pass costs
-    c1 and c2 per value, P processes can be about P*c2 / (c1 + c2) times faster."""
-    bounds = _require_chunks("parallel_states", n, processes)
-    decay = float(decay)
-    maps = _run_chunks(pool, _chunk_map, bounds[:-1], decay)   # the last map is not needed
-    starts = [0.0]                                                  # h_0 = 0
-    for a, b in maps:
-        starts.append(a * starts[-1] + b)
-    return _run_calls(pool, _chunk_states,
-                      [(start, stop, decay, h) for (start, stop), h in zip(bounds, starts)])
-
-
-def parallel_tanh(n, w, warmup, processes, pool=None):
-    """Return (first, last, fsum) of the states of each chunk of the tanh
-    recurrence on seed_input(n), each chunk started `warmup` steps early from
-    h = 0. Not exact: no map summarizes a chunk of tanh steps. The error at a
-    chunk's start shrinks with the warm-up only where the step contracts
-    from every start (warmup_errors).
-    """
-    bounds = _require_chunks("parallel_tanh", n, processes)
-    return _run_chunks(pool, _chunk_tanh, bounds, w, warmup)
-
-
-def _summary_error(got, want):
-    """Return the largest difference between two lists of (first, last, fsum),
-    each part relative to the largest |want| of its kind."""
-    worst = 0.0
-    for part in range(3):
-        scale = max(abs(w[part]) for w in want) or 1.0
-        worst = max(worst, max(abs(g[part] - w[part]) for g, w in zip(got, want)) / scale)
-    return worst
-
-
-def warmup_errors(n, w, parts, warmups, inputs=None):
-    """Return, for each warm-up length, the largest error at a chunk start when
-    each of `parts` chunks of the tanh recurrence on `inputs` (default
-    seed_input(n)) starts that many steps early from 0, and beside it the
-    product of |w * (1 - h**2)| along the serial states over the warm-up."""
-    xs = seed_input(n) if inputs is None else list(inputs)
-    serial = tanh_states(xs, w)
-    rows = []
-    for steps in warmups:
-        worst = predicted = 0.0
-        for start, _ in chunk_bounds(len(xs), parts)[1:]:
-            first = max(0, start - steps)
-            h = rnn_tanh(xs[first:start + 1], w)
-            worst = max(worst, abs(h - serial[start]))
-            factor = abs(serial[first - 1]) if first > 0 else 0.0
-            for t in range(first, start + 1):
-                factor *= abs(w * (1 - serial[t] ** 2))
-            predicted = max(predicted, factor)
-        rows.append({"steps": steps, "max_abs_error": worst, "predicted": predicted})
-    return rows
-
-
-def warmup_table():
-    """Return warmup_errors at each of WARMUP_WEIGHTS on WARMUP_N random inputs
-    in [-0.5, 0.5) (seed WARMUP_SEED), cut into WARMUP_PARTS chunks."""
-    xs = uniform_inputs(WARMUP_N, random.Random(WARMUP_SEED), -0.5, 0.5)
-    return {"n": WARMUP_N, "seed": WARMUP_SEED,
-            "weights": [{"w": w, "rows": warmup_errors(WARMUP_N, w, WARMUP_PARTS, WARMUP_STEPS,
-                                                       inputs=xs)}
-                        for w in WARMUP_WEIGHTS]}
-
-
-def cores_section(n=CORES_N, reps=CORES_REPS, max_processes=None, start_method=None):
-    """Return the cores measurements: for P = 1 (in this process) and P = 2, 4,
-    ... up to the CPUs (at most max_processes and MAX_PROCESSES), each task's
-    best seconds over `reps` samples, its speedup and its largest error; the
-    spin's cores' worth; and the warm-up table. Where nothing can run side by side,
-    {"available": False, "reason": ...}."""
-    n = _require_size("cores_section", "n", n)
-    _require_size("cores_section", "reps", reps, high=MAX_REPS)
-    cpus = _cpu_count()
-    cap = min(cpus, max_processes or MAX_PROCESSES, n, MAX_PROCESSES)
-    if n == 1:
-        return {"available": False, "cpus": cpus, "reason": "N = 1: one value has no split"}
-    if cap < 2:
-        return {"available": False, "cpus": cpus,
-                "reason": f"{cpus} CPU available: nothing runs side by side"}
-    counts = sorted({p for p in (1, 2, 4, 8) if p <= cap} | {cap})
-    _load_chunks(n, counts)
-    try:
-        pool = WorkerPool(cap, start_method)
-    except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError) as exc:
-        _CHUNKS.clear()
-        return {"available": False, "cpus": cpus,
-                "reason": f"processes cannot start here ({exc})"}
-    try:
-        with pool:                      # every worker up and answering
-            result = _cores_measure(n, reps, counts, pool)
-    except OSError as exc:
-        return {"available": False, "cpus": cpus, "reason": f"processes stopped ({exc})"}
-    finally:
-        _CHUNKS.clear()
-    return {"available": True, "cpus": cpus, "start_method": pool.start_method, "n": n,
-            **result, "warmup": warmup_table(), "most_processes": cap}
-
-
-def _cores_measure(n, reps, counts, pool):
-    """Time every task at every process count, and the spin; check each result once."""
-    cap = counts[-1]
-    tasks = {MEAN: lambda p, ex: parallel_mean(n, p, ex),
-             FINAL: lambda p, ex: parallel_final_state(n, CORES_DECAY, p, ex),
-             EVERY_STATE: lambda p, ex: parallel_states(n, CORES_DECAY, p, ex),
-             TANH: lambda p, ex: parallel_tanh(n, CORES_TANH_W, CORES_WARMUP_RUN, p, ex)}
-    results = {}
-
-    def run(name, p):
-        results[name, p] = tasks[name](p, None if p == 1 else pool)
-
-    keys = [(name, p) for name in tasks for p in counts]
-    calls = [functools.partial(run, *key) for key in keys]
-    calls += [functools.partial(pool.run, _spin, [(CORES_SPIN,)]),   # one core, then all
-              functools.partial(pool.run, _spin, [(CORES_SPIN,)] * cap)]
-    *samples, spin_one, spin_all = sample_per_call(calls, reps, seconds=CORES_SAMPLE_SECONDS,
-                                                   progress=True)
-    samples = dict(zip(keys, samples))
-    errors = _cores_errors(n, results, counts)
-    rows = []
-    for name in tasks:
-        serial = min(samples[name, 1])
-        for p in counts:
-            best = min(samples[name, p])
-            rows.append({"task": name, "processes": p, "seconds": best,
-                         "speedup": serial / best, "max_rel_error": errors[name, p],
-                         "spread": spread(samples[name, p])})
-    cores_used = min(cap, cap * min(spin_one) / min(spin_all))  # noise can push it past P
-    return {"rows": rows,
-            "spin": {"processes": cap, "cores_used": cores_used,
-                     "short_of_cores": cores_used < CORES_GIVEN * cap}}
-
-
-def _cores_errors(n, results, counts):
-    """Return each result's largest error against its reference: the exact mean
-    (in fractions), rnn_style, and the chunk summaries of the serial states
-    (each list of states made, summarized for every process count, and let go)."""
-    from fractions import Fraction      # imported here: only this section needs it
-    q, r = divmod(n, 17)
-    exact = float(sum(Fraction(0.001 * k) * (q + (k < r)) for k in range(17)) / n)
-    xs = _chunk(0, n)                   # the input this process keeps: no second copy
-    want = {MEAN: exact, FINAL: rnn_style(xs, CORES_DECAY)}
-    errors = {(name, p): abs(got - want[name]) / abs(want[name])
-              for (name, p), got in results.items() if name in want}
-    for name, states_of in ((EVERY_STATE, lambda: rnn_states(xs, CORES_DECAY)),
-                            (TANH, lambda: tanh_states(xs, CORES_TANH_W))):
-        states = states_of()
-        for p in counts:
-            reference = [_summary(states[a:b]) for a, b in chunk_bounds(n, p)]
-            errors[name, p] = _summary_error(results[name, p], reference)
-        del states                      # one list of N states at a time
-    return errors
-
-
-def _cores_speedup(result, task):
-    """Return the task's speedup on the most processes the run had."""
-    return next(r["speedup"] for r in result["rows"]
-                if r["task"] == task and r["processes"] == result["most_processes"])
-
-
-def _as_fast(speedup):
-    """Return a measured speedup as words: faster, or a slowdown, never a speedup below 1."""
-    return (f"{speedup:.2f}x as fast" if speedup >= 1 else
-            f"slower ({speedup:.2f}x the serial speed)")
-
-
-def render_cores(result):
-    """Return the cores tables as text, or the one line that says why there are none."""
-    if not result["available"]:
-        return f"=== extra cores, measured ===\nnot run: {result['reason']}"
-    rows = result["rows"]
-    table = _table(("task", "processes", "time", "speedup", "max rel. error"),
-                   [(r["task"], r["processes"], format_seconds(r["seconds"]),
-                     f"{r['speedup']:.2f}x", f"{r['max_rel_error']:.1e}") for r in rows], left=1)
-    top = result["most_processes"]
-    at = {(r["task"], r["processes"]): r for r in rows}
-    spin = result["spin"]
-    return "\n".join([
-        "=== extra cores, measured: the reduction and the recurrences ===",
-        *_wrap(f"On {top} processes the mean ran {_as_fast(at[MEAN, top]['speedup'])}, the "
-               f"linear recurrence's final state {_as_fast(at[FINAL, top]['speedup'])} "
-               f"and its every state {_as_fast(at[EVERY_STATE, top]['speedup'])}. A tanh "
-               "recurrence splits only approximately."),
-        f"N = {result['n']:,} values of the seed input; {result['cpus']} CPUs, processes "
-        f"started by {result['start_method']}",
-        table,
-        *_spread_note([(f"{r['task']}, P = {r['processes']}", r["spread"]) for r in rows]),
-        *_wrap(f"A pure-Python spin got {spin['cores_used']:.2f} cores' worth of work from "
-               f"{spin['processes']} workers"
-               + (", short of the cores asked for" if spin["short_of_cores"] else "") + "."),
-        *_wrap("A chunk of the linear recurrence is one map h -> A*h + B, and the maps "
-               "compose; every state needs a second pass over the chunks."),
-        *_wrap(f"The tanh split starts each chunk {CORES_WARMUP_RUN} steps early; whether "
-               "that works depends on the weight:"),
-        *_render_warmup(result["warmup"]),
-    ])
-
-
-def _render_warmup(warmup):
-    """Return the warm-up table for both weights, and the sentence that reads it."""
-    weights = warmup["weights"]
-    by_steps = list(zip(*(w["rows"] for w in weights)))
-    table = _table(("warm-up steps", *(f"{label}, w = {w['w']:g}" for w in weights
-                                       for label in ("error", "product"))),
-                   [(f"{group[0]['steps']:,}",
-                     *(f"{r[key]:.1e}" for r in group for key in ("max_abs_error", "predicted")))
-                    for group in by_steps])
-    last = {w["w"]: w["rows"][-1] for w in weights}
-    steps = weights[0]["rows"][-1]["steps"]
-    reading = f"After {steps:,} steps, the error is " + " and ".join(
-        f"{row['max_abs_error']:.1e} at w = {w:g}" for w, row in last.items())
-    return [
-        table,
-        *_wrap(f"{reading} (error at the chunk boundaries; product "
-               "of the factors |w(1 - h^2)| over the warm-up). At w = 0.9 the step contracts "
-               "from every start, which is enough; at w = 2 a chunk can settle in the wrong "
-               "one of two stable states."),
-    ]
-
-
-def figure_cores(result):
-    """Return each task's measured speedup at the most processes, and the cores'
-    worth the spin measured."""
-    if not result["available"]:
-        return None
-    rows = result["rows"]
-    top = result["most_processes"]
-    tasks = list(dict.fromkeys(r["task"] for r in rows))
-    fig = Figure(f"Speedup on {top} processes, by task", MEASURED)
-    measured = [(k + 1, r["speedup"]) for k, r in enumerate(
-        r for r in rows if r["processes"] == top)]
-    series = [("measured", measured)]
-    x_axis = Axis("", False, 0.5, len(tasks) + 0.5)
-    y_axis = _axis_for("speedup", [0.0, top * 1.05], low=0.0, high=top * 1.05)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis, points_only=("measured",))
-    left, top_y, width, height = CHART_BOX
-    # two reference lines, labelled at their left end; one label goes below
-    # the other's when they are too close to read apart
-    spin_y, one_y = (_position(v, y_axis, top_y + height, -height)
-                     for v in (result["spin"]["cores_used"], 1.0))
-    apart = abs(spin_y - one_y) >= 12
-    for y, label, color, below in ((spin_y, "cores' worth (spin)", PALETTE[2], False),
-                                   (one_y, "no gain", "#888", not apart)):
-        fig.line(left, y, left + width, y, color=color, dash="2,3")
-        fig.text(left + 4, y + (12 if below else -5), label, size=9, color=color)
-    short = {MEAN: "mean", FINAL: "final state", EVERY_STATE: "every state", TANH: "tanh"}
-    for k, task in enumerate(tasks):
-        fig.text(_position(k + 1, x_axis, left, width), top_y + height + 30 + 11 * (k % 2),
-                 short.get(task, task), size=9, anchor="middle")
-    fig.text(left + width / 2, top_y + height + 60, "task, in the table's order", size=11,
-             anchor="middle")
-    return fig.svg()
-
-
-SECTIONS["cores"] = Section(
-    summary="this machine's cores: reduction and recurrences",
-    compute=lambda o: cores_section(max(o.sizes), o.reps), render=render_cores,
-    figure=figure_cores, options={SIZES: (CORES_N,), REPS: CORES_REPS},
-    sample=lambda: {"available": True, "rows": [
-        {"task": task, "processes": p, "speedup": s}
-        for task in (MEAN, FINAL, EVERY_STATE, TANH)
-        for p, s in ((1, 1.0), (2, 1.5))], "spin": {"cores_used": 1.9}, "most_processes": 2},
-    headline=lambda r: (f"a linear recurrence ran {_as_fast(_cores_speedup(r, FINAL))} "
-                        f"on {r['most_processes']} processes" if r["available"] else
-                        f"not run: {r['reason']}"))
-
-
-# ============================================================================
-# 11. Learned, not inferred: three small models trained on the adding problem
+# 10. Learned, not inferred: three small models trained on the adding problem
 # ============================================================================
 #
 # An adding problem: T pairs (value, marker), values uniform in [0, 1), one
@@ -2813,7 +2397,7 @@ SECTIONS["train"] = Section(
 
 
 # ============================================================================
-# 12. What runs in parallel: training on a known sequence, against generating
+# 11. What runs in parallel: training on a known sequence, against generating
 # ============================================================================
 #
 # Training with teacher forcing knows every input of the sequence: attention
@@ -2954,473 +2538,6 @@ SECTIONS["teacher"] = Section(
 
 
 # ============================================================================
-# 13. A tanh RNN computed in parallel: Newton's method, one scan an iteration
-# ============================================================================
-#
-# h_t = tanh(w*h_(t-1) + x_t) for t = 1 ... T is a system of T equations.
-# Linearized around a guess g, each step becomes h_t = J_t*h_(t-1) + b_t with
-# J_t = w*(1 - f_t^2), f_t = tanh(w*g_(t-1) + x_t), b_t = f_t - J_t*g_(t-1): a
-# linear recurrence, so each Newton iteration is one scan (DEER: Lim et al.
-# 2024). After k iterations the first k states are exact, so in exact
-# arithmetic T + 1 iterations always suffice. In floats a linearized step
-# that expands (J_t > 1) can overflow to inf, then NaN: such an iterate is
-# never counted as converged (Gonzalez et al. 2024 study this instability).
-
-DEER_WEIGHTS = (0.5, 0.9, 1.5, 2.0, 3.0)
-DEER_LENGTHS = (64, 256, 1_024, 4_096)
-DEER_SEED = 21
-DEER_TOLERANCE = 1e-12
-DEER_CAP = 100                  # iterations the section runs before it gives up
-
-
-def _newton_iteration(xs, w, guess):
-    """Return the states of the tanh RNN linearized around `guess`: one scan."""
-    before = [0.0] + guess[:-1]                         # g_(t-1), with g_0 = h_0 = 0
-    f = [_counted_op(math.tanh, w * g + x) for g, x in zip(before, xs)]
-    slopes = [w * (1 - ft * ft) for ft in f]
-    offsets = [ft - j * g for ft, j, g in zip(f, slopes, before)]
-    return _affine_scan(slopes, offsets)      # linear_recurrence_scan, bit for bit
-
-
-def deer_solve(xs, w, tolerance=DEER_TOLERANCE, max_iterations=None):
-    """Return {"states", "iterations", "overflow"}: Newton's method (DEER) for
-    every state of h_t = tanh(w*h_(t-1) + x_t) from h_0 = 0, one linear scan an
-    iteration, from the guess 0, until every state is finite and none moved by
-    more than `tolerance`. "iterations" is None when max_iterations (default
-    len(xs) + 1) ran out; "overflow" is (iteration, step) of the first
-    non-finite state, or None.
-
-    >>> r = deer_solve([0.001] * 200, 100.0)    # 100^155 overflows
-    >>> r["iterations"], r["overflow"]
-    (46, (1, 157))
-    """
-    xs = list(xs)
-    if not all(map(math.isfinite, xs)) or not math.isfinite(w):
-        raise ValueError("deer_solve requires finite inputs and a finite w")
-    cap = len(xs) + 1 if max_iterations is None else max_iterations
-    _require_size("deer_solve", "max_iterations", cap, high=MAX_DEER_LENGTH + 1)
-    guess, overflow = [0.0] * len(xs), None
-    for iteration in range(1, cap + 1):
-        new = _newton_iteration(xs, w, guess)
-        finite = all(map(math.isfinite, new))
-        if not finite and overflow is None:
-            overflow = (iteration, 1 + next(t for t, h in enumerate(new) if not math.isfinite(h)))
-        # a NaN or an inf in either iterate makes its difference non-finite
-        moved = [abs(a - b) for a, b in zip(new, guess)]
-        guess = new
-        if finite and all(d <= tolerance for d in moved):
-            return {"states": guess, "iterations": iteration, "overflow": overflow}
-    return {"states": guess, "iterations": None, "overflow": overflow}
-
-
-def newton_iteration_depth(length):
-    """Return the depth in operations (part 4's count, tanh one) of one Newton
-    iteration over `length` steps: 7 element-wise operations in a chain, then
-    the scan's 2 a round, 7 + 2 ceil(log2 length).
-
-    >>> newton_iteration_depth(64) == 7 + 2 * 6
-    True
-    """
-    return measure_work_depth(lambda xs: _newton_iteration(xs, 0.5, xs), length)[1]
-
-
-def deer_rows(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, seed=DEER_SEED,
-              max_iterations=DEER_CAP):
-    """Return, for each w and T: deer_solve's iterations (None past
-    max_iterations) and first overflow, the largest difference from tanh_states,
-    and the depth in operations against the serial chain's 3T - 1."""
-    rng = random.Random(seed)
-    inputs = {t: uniform_inputs(t, rng) for t in lengths}
-    per_iteration = {t: newton_iteration_depth(t) for t in lengths}
-    rows = []
-    for w in weights:
-        for t in lengths:
-            result = deer_solve(inputs[t], w, max_iterations=max_iterations)
-            done = result["iterations"]
-            diff = (max(abs(a - b) for a, b in zip(result["states"], tanh_states(inputs[t], w)))
-                    if done else None)
-            rows.append({"w": w, "length": t, "iterations": done, "cap": max_iterations,
-                         "overflow": result["overflow"], "max_abs_diff": diff,
-                         "depth": done * per_iteration[t] if done else None,
-                         "iteration_depth": per_iteration[t], "serial_depth": 3 * t - 1})
-    return rows
-
-
-def _count_phrase(failed, total):
-    """Return how many of `total` runs did not converge, as words."""
-    if failed == 0:
-        return "every one converged"
-    if failed == total:
-        return "it did not converge" if total == 1 else "none of them converged"
-    return f"{failed} of the {total} did not converge"
-
-
-def deer_findings(rows):
-    """Return what deer's rows show: Newton's counts where every step contracts
-    (|w| < 1) and where steps can expand, the overflows, the largest difference
-    from the serial states, and a converged run's depth against the chain's."""
-    long = max(r["length"] for r in rows)
-    done = [r for r in rows if r["iterations"]]
-    contracting = [r for r in rows if abs(r["w"]) < 1]
-    return {
-        "groups": [_deer_group(label, [r for r in rows if (abs(r["w"]) < 1) == contracts])
-                   for label, contracts in (("contracts", True), ("expands", False))
-                   if any((abs(r["w"]) < 1) == contracts for r in rows)],
-        "most_when_contracting": max((r["iterations"] or 0 for r in contracting),
-                                     default=None),
-        "overflows": [{"w": r["w"], "length": r["length"], "iteration": r["overflow"][0],
-                       "step": r["overflow"][1], "converged": bool(r["iterations"]),
-                       "cap": r["cap"]} for r in rows if r["overflow"]],
-        "max_abs_diff": max((r["max_abs_diff"] for r in done), default=None),
-        "example": _deer_brief(min(done, key=lambda r: (r["length"] != long, r["depth"])))
-        if done else None,
-    }
-
-
-def _deer_group(label, group):
-    """Return Newton's counts over a group of runs: fewest and most
-    iterations of those that converged, and how many did not."""
-    counts = sorted(r["iterations"] for r in group if r["iterations"])
-    return {"steps": label, "weights": list(dict.fromkeys(r["w"] for r in group)),
-            "fewest": counts[0] if counts else None, "most": counts[-1] if counts else None,
-            "not_converged": len(group) - len(counts), "runs": len(group),
-            "cap": group[0]["cap"]}
-
-
-def _deer_brief(row):
-    """Return the fields of one run that the findings name."""
-    return {key: row[key] for key in ("w", "length", "iterations", "depth",
-                                      "iteration_depth", "serial_depth")}
-
-
-def deer_section(weights=DEER_WEIGHTS, lengths=DEER_LENGTHS, max_iterations=DEER_CAP):
-    """Return deer's rows (deer_rows) and what they show (deer_findings)."""
-    lengths = _require_sizes("deer_section", "length", lengths, high=MAX_DEER_LENGTH)
-    if not weights or not all(map(math.isfinite, weights)):
-        raise ValueError("deer_section requires at least one weight, each finite")
-    _require_size("deer_section", "max_iterations", max_iterations, high=MAX_DEER_LENGTH + 1)
-    rows = deer_rows(weights, lengths, max_iterations=max_iterations)
-    return {"rows": rows, "findings": deer_findings(rows)}
-
-
-def _deer_cell(row):
-    """Return a table cell: iterations, or past the cap; * where it overflowed."""
-    done = f"{row['iterations']:,}" if row["iterations"] else f"> {row['cap']:,}"
-    return done + ("*" if row.get("overflow") else "")
-
-
-def render_deer(result):
-    """Return the Newton table as text, and its findings in words."""
-    rows, found = result["rows"], result["findings"]
-    weights = list(dict.fromkeys(r["w"] for r in rows))
-    lengths = list(dict.fromkeys(r["length"] for r in rows))
-    at = {(r["w"], r["length"]): r for r in rows}
-    table = _table(("iterations", *(f"T = {t:,}" for t in lengths)),
-                   [(f"w = {w:g}", *(_deer_cell(at[w, t]) for t in lengths))
-                    for w in weights], left=1)
-    text = [
-        "=== a tanh RNN in parallel: Newton's method, one scan an iteration ===",
-        *_wrap(_deer_opening(found["groups"])),
-        *_wrap("Newton's method (DEER) solves all the states of h_t = tanh(w h_(t-1) + x_t) "
-               "at once: straighten every step around a guess, solve that by one scan, "
-               f"repeat. '> {rows[0]['cap']}': not within {rows[0]['cap']} iterations; '*': "
-               "an iterate overflowed."),
-        table,
-    ]
-    best = found["example"]
-    if best:
-        text += _wrap(f"Converged runs match the serial states to {found['max_abs_diff']:.0e}. "
-                      f"At w = {best['w']:g}, T = {best['length']:,}: {best['iterations']} "
-                      f"iterations of depth {best['iteration_depth']} ({best['depth']:,} in "
-                      "all), against "
-                      f"{best['serial_depth']:,} for the chain.")
-    text.append("")
-    return "\n".join(text + _wrap(" ".join(r for r in _deer_reading(found) if r)))
-
-
-def _deer_reading(found):
-    """Return the closing sentences, each present where its finding is."""
-    steps = {g["steps"] for g in found["groups"]}
-    reading = []
-    if "expands" in steps:
-        reading.append("For w > 1 a step straightened around a wrong guess can expand an "
-                       "error, so the counts grow.")
-    overflows = found["overflows"]
-    if overflows:
-        reading.append(
-            f"{_quantity(len(overflows), 'run')} overflowed, and "
-            + _count_phrase(sum(not o["converged"] for o in overflows), len(overflows))
-            + f" within {overflows[0]['cap']} iterations.")
-    return reading
-
-
-def _deer_counts(groups):
-    """Return, for each group of runs, (where: its steps and weights, what Newton took)."""
-    counts = []
-    for g in groups:
-        label = {"contracts": "where every step contracts",
-                 "expands": "where steps can expand"}[g["steps"]]
-        took = (f"{g['fewest']} to {g['most']} iterations" if g["fewest"] != g["most"]
-                else f"{g['fewest']} iterations" if g["fewest"] else "")
-        if g["not_converged"]:
-            took += (", and " if took else "") + (f"{g['not_converged']} of {g['runs']} runs "
-                                                  f"did not converge within {g['cap']}")
-        counts.append((f"{label} (w = {_readable_list([f'{w:g}' for w in g['weights']])})",
-                       took))
-    return counts
-
-
-def _deer_opening(groups):
-    """Return the sentence that opens the section: Newton's counts where
-    every step contracts and where steps can expand."""
-    return ("Newton's method took, " + "; ".join(f"{where}, {took}" for where, took in
-                                                _deer_counts(groups)) + ".")
-
-
-def figure_deer(result):
-    """Return Newton's iterations against T for each w; a run that did not
-    converge sits above the cap, each w beside the next; * marks an overflow."""
-    rows = result["rows"]
-    cap = rows[0]["cap"]
-    fig = Figure("Newton iterations to solve a tanh RNN, against its length",
-                 f"Newton from h = 0; above the cap: not within {cap} iterations; "
-                 "*: it overflowed")
-    lengths = [r["length"] for r in rows]
-    weights = list(dict.fromkeys(r["w"] for r in rows))
-    above = cap * 1.6
-
-    def point(k, r):                    # not converged: above the cap, spread by w
-        if r["iterations"]:
-            return r["length"], r["iterations"]
-        return r["length"] * 1.18 ** (k - len(weights) + 1), above  # left: clear of the legend
-    series = [(f"w = {w:g}", [point(k, r) for r in rows if r["w"] == w])
-              for k, w in enumerate(weights)]
-    x_axis = _axis_for("T (log)", lengths, log=True, at_data=True)
-    y_axis = _axis_for("iterations (log)", [1, cap * 2], log=True)
-    left, top, width, height = CHART_BOX
-    y = _position(cap, y_axis, top + height, -height)
-    fig.line(left, y, left + width, y, color="#888", dash="2,3")     # the cap, not a series
-    fig.text(left + 4, y + 12, f"cap: {cap} iterations", size=9, color="#555")
-    _chart(fig, CHART_BOX, series, x_axis, y_axis)
-    for k, w in enumerate(weights):
-        for r in rows:
-            if r["w"] == w and r.get("overflow"):
-                x, v = point(k, r)
-                fig.text(_position(x, x_axis, left, width) + 5,
-                         _position(v, y_axis, top + height, -height) - 5, "*", size=11,
-                         color=PALETTE[k])
-    return fig.svg()
-
-
-SECTIONS["deer"] = Section(
-    summary="a tanh RNN solved in parallel by Newton's method",
-    compute=lambda o: deer_section(), render=render_deer, figure=figure_deer,
-    sample=lambda: deer_section(weights=(0.5, 1.5), lengths=(16, 64), max_iterations=30),
-    headline=lambda r: "{}, Newton's method took {}".format(
-        *_deer_counts(r["findings"]["groups"])[0]))
-
-
-# ============================================================================
-# 14. Linear attention is an RNN: one computation, three ways
-# ============================================================================
-#
-# Causal linear attention (Katharopoulos et al. 2020) with a positive feature
-# map phi(x) = elu(x) + 1: out_i = sum_(j<=i) (phi(q_i).phi(k_j)) v_j /
-# sum_(j<=i) phi(q_i).phi(k_j). Parallel, it is masked attention; recurrent,
-# it carries S = sum phi(k) v^T and z = sum phi(k), a d x d state; chunked, it
-# is parallel inside a chunk and recurrent across chunks (Mamba-2, xLSTM).
-
-LINEAR_D = 16
-LINEAR_SIZES = (512, 1_024)
-LINEAR_CHUNK = 64
-LINEAR_SEED = 23
-
-
-def _phi(vector):
-    """elu(x) + 1 for each x: x + 1 above 0, e^x below: positive for the inputs
-    the forms accept (above LINEAR_LOWEST, where e^x does not underflow)."""
-    return [x + 1 if x > 0 else math.exp(x) for x in vector]
-
-
-LINEAR_LOWEST = -700.0          # e^-745 underflows to 0, and a zero normaliser divides by 0
-
-
-def _check_linear(func, qs, ks, vs):
-    """Return qs, ks, vs as lists, or raise ValueError where a form cannot run."""
-    qs, ks, vs = list(qs), list(ks), list(vs)
-    if not len(qs) == len(ks) == len(vs):
-        raise ValueError(f"{func} requires as many queries, keys and values, got "
-                         f"{len(qs)}, {len(ks)} and {len(vs)}")
-    if len({len(v) for v in qs + ks}) > 1:
-        raise ValueError(f"{func} requires queries and keys of one width")
-    for vector in itertools.chain(qs, ks, vs):
-        if not all(math.isfinite(x) and x > LINEAR_LOWEST for x in vector):
-            raise ValueError(f"{func} requires finite inputs above {LINEAR_LOWEST:g}")
-    return qs, ks, vs
-
-
-def _linear_inputs(n, d, seed):
-    """Return fixed-seed queries, keys and values: n vectors of d each."""
-    rng = random.Random(seed)
-    return [[uniform_inputs(d, rng) for _ in range(n)] for _ in range(3)]
-
-
-def linear_attention_parallel(qs, ks, vs):
-    """Return every output as masked attention: the N x N scores phi(q_i).phi(k_j)
-    for j <= i, each row's weighted sum of the values over its sum. No
-    inputs give no outputs, as for the other two forms."""
-    qs, ks, vs = _check_linear("linear_attention_parallel", qs, ks, vs)
-    fq, fk = list(map(_phi, qs)), list(map(_phi, ks))
-    scores = [[sum(map(operator.mul, q, k)) for k in fk[:i + 1]] for i, q in enumerate(fq)]
-    return [[sum(map(operator.mul, row, column)) / sum(row) for column in zip(*vs[:len(row)])]
-            for row in scores]
-
-
-def linear_attention_recurrent(qs, ks, vs):
-    """Return every output as an RNN: the d x d state S += phi(k) v^T and the
-    d-vector z += phi(k), then out = phi(q)^T S / phi(q).z, one token at a time."""
-    qs, ks, vs = _check_linear("linear_attention_recurrent", qs, ks, vs)
-    if not qs:
-        return []
-    d = len(vs[0])
-    S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
-    out = []
-    for q, k, v in zip(map(_phi, qs), map(_phi, ks), vs):
-        for row, ki in zip(S, k):
-            row[:] = [s + ki * vj for s, vj in zip(row, v)]
-        z = list(map(operator.add, z, k))
-        norm = sum(map(operator.mul, q, z))
-        out.append([sum(qi * row[j] for qi, row in zip(q, S)) / norm for j in range(d)])
-    return out
-
-
-def linear_attention_chunked(qs, ks, vs, chunk=LINEAR_CHUNK):
-    """Return every output chunk by chunk: masked attention within a chunk of
-    `chunk` positions, plus the state S, z of all the chunks before it."""
-    qs, ks, vs = _check_linear("linear_attention_chunked", qs, ks, vs)
-    chunk = _require_size("linear_attention_chunked", "chunk", chunk)
-    if not qs:
-        return []
-    d = len(vs[0])
-    S, z = [[0.0] * d for _ in range(len(ks[0]))], [0.0] * len(ks[0])
-    out = []
-    for start in range(0, len(qs), chunk):
-        fq = list(map(_phi, qs[start:start + chunk]))
-        fk = list(map(_phi, ks[start:start + chunk]))
-        v = vs[start:start + chunk]
-        for i, q in enumerate(fq):
-            scores = [sum(map(operator.mul, q, k)) for k in fk[:i + 1]]
-            norm = sum(map(operator.mul, q, z)) + sum(scores)
-            out.append([(sum(qi * row[j] for qi, row in zip(q, S))
-                         + sum(s * vj[j] for s, vj in zip(scores, v))) / norm for j in range(d)])
-        for k, vj in zip(fk, v):                        # the chunk joins the state
-            for row, ki in zip(S, k):
-                row[:] = [s + ki * x for s, x in zip(row, vj)]
-            z = list(map(operator.add, z, k))
-    return out
-
-
-LINEAR_FORMS = {"parallel": linear_attention_parallel, "recurrent": linear_attention_recurrent,
-                "chunked": linear_attention_chunked}
-
-
-def _lg(n):
-    """ceil(log2 n): the levels of a tree that sums n terms, 0 for one term
-    (the lesson's depth(n)[1] counts at least 1)."""
-    return (n - 1).bit_length()
-
-
-def linear_rows(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
-    """Return, for each N and form, its seconds (one sample), the bytes it holds
-    at its peak, its work in multiply-adds and its depth in additions for one
-    output column, and the largest difference between the forms' outputs."""
-    rows = []
-    for n in sizes:
-        qs, ks, vs = _linear_inputs(n, d, seed)
-        outputs, seconds = {}, {}
-        for name, form in LINEAR_FORMS.items():
-            began = time.perf_counter()
-            outputs[name] = form(qs, ks, vs)
-            seconds[name] = time.perf_counter() - began
-        c = min(chunk, n)
-        state = [[0.0] * d for _ in range(d + 1)]               # S, and z
-        held = {"parallel": object_bytes([[0.0] * d for _ in range(2 * n)]       # phi(q), phi(k)
-                                         + [[0.0] * (i + 1) for i in range(n)]),  # the scores
-                "recurrent": object_bytes(state + [[0.0] * d for _ in range(2)]),
-                "chunked": object_bytes(state + [[0.0] * d for _ in range(2 * c)] + [[0.0] * c])}
-        counts = {"parallel": (n * (n + 1) * d, _lg(n) + _lg(d)),
-                  "recurrent": (n * (2 * d * d + 2 * d), n - 1 + _lg(d)),
-                  "chunked": (n * ((c + 1) * d + 2 * d * d + 2 * d),
-                              _ceil_div(n, c) + _lg(c) + _lg(d))}
-        difference = max(abs(a - b) for name in ("recurrent", "chunked")
-                         for row_a, row_b in zip(outputs["parallel"], outputs[name])
-                         for a, b in zip(row_a, row_b))
-        for name in LINEAR_FORMS:
-            rows.append({"n": n, "d": d, "chunk": c, "form": name, "seconds": seconds[name],
-                         "held_bytes": held[name], "work": counts[name][0],
-                         "depth": counts[name][1], "max_abs_diff": difference})
-    return rows
-
-
-def linear_section(sizes=LINEAR_SIZES, d=LINEAR_D, chunk=LINEAR_CHUNK, seed=LINEAR_SEED):
-    """Return linear_rows, its inputs checked."""
-    sizes = _require_sizes("linear_section", "size", sizes, high=MAX_QUADRATIC_N)
-    d = _require_size("linear_section", "d", d, high=MAX_WIDTH)
-    chunk = _require_size("linear_section", "chunk", chunk, high=MAX_QUADRATIC_N)
-    return {"forms": linear_rows(sizes, d, chunk, seed)}
-
-
-def render_linear(result):
-    """Return the three forms' table as text."""
-    rows = result["forms"]
-    table = _table(("N", "form", "time", "holds", "work (madds)", "depth (adds)"),
-                   [(f"{r['n']:,}", r["form"], format_seconds(r["seconds"]),
-                     format_bytes(r["held_bytes"]), _format_count(r["work"]),
-                     f"{r['depth']:,}") for r in rows], left=2)
-    d, worst = rows[0]["d"], max(r["max_abs_diff"] for r in rows)
-    return "\n".join([
-        "=== linear attention is an RNN: one computation, three ways ===",
-        *_wrap(f"With a feature map in place of the softmax, one computation runs as "
-               f"attention over all pairs, as an RNN with a d x d state, or in chunks: the "
-               f"three agree to {worst:.1e}."),
-        *_wrap(f"Feature map elu(x) + 1, d = {d}, chunks of C = {rows[0]['chunk']}; holds: "
-               "what a form keeps at its peak; work in multiply-adds, depth in additions."),
-        table,
-        *_wrap("Chunked, it is both: parallel inside a chunk, a state carried from chunk to "
-               "chunk, as Mamba-2 and xLSTM train."),
-    ])
-
-
-def figure_linear(result):
-    """Return each form's depth, memory held and time against N, log-log: three
-    panels, so that the parallel form's short depth shows beside its memory and
-    its time on one core."""
-    rows = result["forms"]
-    fig = Figure("Linear attention, three ways: depth, memory and time against N",
-                 "depth and memory counted; time " + MEASURED.split(": ")[0], height=760)
-    forms = list(dict.fromkeys(r["form"] for r in rows))
-    sizes = [r["n"] for r in rows]
-    for k, (key, label) in enumerate((("depth", "depth in additions (log)"),
-                                      ("held_bytes", "bytes held (log)"),
-                                      ("seconds", "time, one core (log)"))):
-        series = [(form, [(r["n"], r[key]) for r in rows if r["form"] == form])
-                  for form in forms]
-        _chart(fig, (90, 58 + 230 * k, 330, 170), series,
-               _axis_for("N (log)", sizes, log=True, at_data=True),
-               _axis_for(label, [r[key] for r in rows], log=True)._replace(
-                   seconds=key == "seconds"), legend=k == 0)
-    return fig.svg()
-
-
-SECTIONS["linear"] = Section(
-    summary="linear attention as an RNN, computed three ways",
-    compute=lambda o: linear_section(), render=render_linear, figure=figure_linear,
-    sample=lambda: {"forms": linear_rows(sizes=(8, 16), d=2, chunk=4)},
-    headline=lambda r: f"linear attention's three forms agree to "
-             f"{max(x['max_abs_diff'] for x in r['forms']):.0e}")
-
-
-# ============================================================================
 # Machinery: limits and inputs
 # ============================================================================
 
@@ -3431,9 +2548,7 @@ MAX_TRAIN_LENGTH = 100_000      # adding-problem examples: the training loop is 
 MAX_TRAIN_STEPS = 1_000_000
 MAX_TRAIN_SEEDS = 100
 MAX_COST_N = 10**15             # closed forms only: exact ints, any size a table can show
-MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations, 70 s of
-                                # linear attention in parallel
-MAX_DEER_LENGTH = 65_536        # up to T + 1 scans of T pairs
+MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
 
 
 def _require_size(func, name, n, low=1, high=MAX_SIZE):
@@ -5087,15 +4202,9 @@ GLOSSARY = {
     "CPU": "the computer's main processor: a few cores, each running one program's "
            "steps at a time.",
     "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
-    "chunk": "a stretch of the sequence handled as one piece: by one process (cores), or "
-             "inside linear attention's chunked form.",
     "combine": "one application of a scan's operation to two partial results.",
-    "contracts": "a step contracts when it brings two different states closer together (a "
-                 "factor below 1): an error in a state then fades step by step.",
     "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
                  "top of the wanted value.",
-    "DEER": "Newton's method applied to a whole nonlinear recurrence at once, each "
-            "iteration one scan (Lim et al. 2024).",
     "dense": "a state updated by a full width x width matrix: every unit reads every unit.",
     "depth": "the longest chain of operations that must run one after another. With "
              "unlimited processors, the time follows the depth.",
@@ -5106,15 +4215,12 @@ GLOSSARY = {
                "back.",
     "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
                  "inclusive one includes it.",
-    "feature map": "a function applied to queries and keys so that attention's weights can "
-                   "be summed as they come: linear attention's elu(x) + 1 (x + 1 above 0, "
-                   "e^x below, always positive).",
     "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
                        "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
-    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
-                   "the state passes unchanged.",
     "fork": "one way to start a worker process: a copy of this one. Spawn starts a fresh "
             "Python; forkserver copies a small server process started early.",
+    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
+                   "the state passes unchanged.",
     "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
             "weights and caches are usually stored.",
     "gate": "a number between 0 and 1, computed by the model, that scales how much of "
@@ -5146,8 +4252,6 @@ GLOSSARY = {
     "KV cache": "the keys and values of every past token that a transformer keeps while it "
                 "generates: it grows with every token.",
     "lane": "one processor of the simulated machine: one operation per step.",
-    "linear attention": "attention with a feature map instead of a softmax: it can be "
-                        "computed as an RNN with a d x d state.",
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
                          "can be regrouped into a scan.",
     "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell "
@@ -5161,16 +4265,12 @@ GLOSSARY = {
     "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
               "(Feng et al. 2024): a linear recurrence, so a scan.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
-    "Newton's method": "solve equations by linearizing them around a guess, solving the "
-                       "linear ones, and repeating from the answer.",
     "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
               "Phi(z) is the chance that a standard one lies below z.",
     "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
                  "count.",
     "O(N)": "grows in proportion to N (O(N^2): to N squared, O(log N): to its logarithm), "
             "constant factors aside.",
-    "overflow": "a float too large for 64 bits becomes inf; inf - inf or 0 * inf then gives "
-                "NaN, not a number.",
     "path length": "how many steps a signal passes through from one position to another: "
                    "each layer, and in a recurrent layer each of its steps (up to n).",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
@@ -5214,8 +4314,6 @@ GLOSSARY = {
     "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
                    "2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
-    "warm-up": "starting a chunk some steps early, from 0, and throwing those steps away, in "
-               "the hope that the state has forgotten the wrong start.",
     "work": "how many operations run in all.",
     "width": "how many numbers a state or a model's vectors hold (d); a wider state costs "
              "more per step but does not shorten the chain of steps.",
@@ -5226,17 +4324,11 @@ GLOSSARY = {
     "quadratic bottleneck": "attention's n x n scores: work, and memory if they are stored, "
                             "grow as n^2 (Flash Attention hides constants, not the n^2).",
     "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
-    "Mamba-2": "Mamba with a scalar decay per step, trained in chunks like linear attention "
-               "(Dao and Gu 2024).",
-    "xLSTM": "an LSTM with exponential gates and a matrix memory, trained in chunks (Beck "
-             "et al. 2024).",
     "forward pass": "computing a model's outputs from its inputs; the backward pass then "
                     "computes the gradients.",
     "ceil": "ceil(x): the smallest whole number at or above x.",
     "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
                    "everywhere (a kernel).",
-    "elu": "elu(x) = x above 0, e^x - 1 below: linear attention adds 1 to keep it positive.",
-    "spin": "a loop that only counts: work that needs nothing but a core.",
 }
 
 

@@ -266,7 +266,7 @@ class TestHelp(unittest.TestCase):
         for option, users in OPTION_USERS.items():
             words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
-        self.assertIn("(1 to 100; default 3, 7 in cores)", flat(self.option_help("--reps")))
+        self.assertIn("(1 to 100; default 3)", flat(self.option_help("--reps")))
         self.assertIn("(each 2 to 1,000; default 10,20,40)", flat(self.option_help("--lengths")))
         sizes = flat(self.option_help("--sizes"))
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", sizes)

@@ -62,7 +62,7 @@ class TestFigures(unittest.TestCase):
         self.assertIn("a tree: depth 4", texts)
 
     def test_the_same_results_give_the_same_bytes(self):
-        for name in ("depth", "gradient", "deer"):
+        for name in ("depth", "gradient", "work"):
             self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
 
     def test_the_readmes_figures_are_current(self):
@@ -138,7 +138,7 @@ class TestSvgOption(unittest.TestCase):
 
     def test_sections_without_figures_get_a_note_and_no_directory(self):
         with tempfile.TemporaryDirectory() as parent:
-            for sections in (("scan",), ("cores", "--sizes", "1")):
+            for sections in (("scan",), ("wallclock", "--sizes", "1", "--reps", "1")):
                 directory = os.path.join(parent, "figures")
                 status, _, err = run_main(*sections, "--svg", directory)
                 self.assertEqual(status, 0)

@@ -7,7 +7,6 @@ A real process only where one is the point: signals, pipes, limits."""
 import concurrent.futures
 import json
 import multiprocessing
-import multiprocessing.connection
 import multiprocessing.process
 import os
 import shutil
@@ -252,43 +251,6 @@ class TestPool(unittest.TestCase):
         self.assertIn("=== serial-depth comparison ===", out)
         self.assertEqual(err, "main.py: error: a worker process stopped in section train; "
                               "the sections before it are complete\n")
-
-    def not_run_lines(self, failure):
-        """Run cores and depth with `failure` patched in; return cores' "not run" lines."""
-        with mock.patch.multiple(main, _cpu_count=lambda: 2), failure:
-            status, out, err = run_main("cores", "depth", "--sizes", "1000", "--reps", "1")
-        self.assertEqual((status, err), (0, ""))
-        self.assertIn("=== serial-depth comparison ===", out)
-        self.assertEqual(multiprocessing.active_children(), [])
-        return [line for line in out.splitlines() if line.startswith("not run:")]
-
-    def test_a_process_limit_is_one_line_and_the_run_goes_on(self):
-        start, calls = multiprocessing.process.BaseProcess.start, []
-
-        def second_fails(process):
-            calls.append(process)
-            if len(calls) == 2:
-                raise BlockingIOError(11, "Resource temporarily unavailable")
-            start(process)
-
-        self.assertEqual(self.not_run_lines(mock.patch.object(
-                             multiprocessing.process.BaseProcess, "start", second_fails)),
-                         ["not run: processes cannot start here "
-                          "([Errno 11] Resource temporarily unavailable)"])
-        self.assertFalse(calls[0].is_alive())
-
-    def test_a_file_limit_is_one_line_and_the_run_goes_on(self):
-        pipe, calls = multiprocessing.connection.Pipe, []
-
-        def second_fails(*args, **kwargs):
-            calls.append(1)
-            if len(calls) == 2:
-                raise OSError(24, "Too many open files")
-            return pipe(*args, **kwargs)
-
-        self.assertEqual(self.not_run_lines(mock.patch.multiple(multiprocessing.connection,
-                                                    Pipe=second_fails)),
-                         ["not run: processes cannot start here ([Errno 24] Too many open files)"])
 
 
 class TestOutOfMemory(unittest.TestCase):
