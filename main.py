@@ -266,11 +266,10 @@ def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table: per size, benchmark's seconds per call of
     both functions and their ratio."""
     rows = []
-    _advance("values timed", 0, sum(sizes))
     for n in sizes:
         rnn_s, attn_s = benchmark(n, reps)
         rows.append({"n": n, "rnn_s": rnn_s, "attn_s": attn_s, "ratio": rnn_s / attn_s})
-        _advance("values timed", sum(r["n"] for r in rows), sum(sizes))
+        _advance(sum(r["n"] for r in rows), sum(sizes))
     return rows
 
 
@@ -310,7 +309,8 @@ def render_wallclock(result):
 
 def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
-    xs = uniform_inputs(_require_size("scan_check", "length", length), random.Random(seed))
+    xs = uniform_inputs(_require_size("scan_check", "length", length),
+                        random.Random(_require_seed("scan_check", seed)))
     serial, parallel = serial_scan(xs), parallel_scan(xs)
     return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
             "mismatches": count_mismatches(serial, parallel),
@@ -464,7 +464,7 @@ log2 N. Full attention, over all pairs, costs N^2 work but few steps."""
 # figure, sample: small data of the shape compute returns, fast to make, which
 # the tests draw; headline, the line that says what it found, which `all` opens
 # with. `all` runs the sections in the order of this file. A compute
-# step that runs long tells its progress with _advance(what, done, total).
+# step that runs long tells its progress with _advance(done, total).
 #
 # An Option is declared once, by the first part that reads it: its flag, how
 # its value reads (one whole number, or a comma-separated list of `each`), its
@@ -475,8 +475,8 @@ log2 N. Full attention, over all pairs, costs N^2 work but few steps."""
 # section's default.
 
 Section = collections.namedtuple(
-    "Section", "summary compute render options figure sample headline",
-    defaults=({}, None, None, None))
+    "Section", "summary compute render options figure sample headline refuse",
+    defaults=({}, None, None, None, None))
 Option = collections.namedtuple("Option", "flag metavar high help low each", defaults=(1, None))
 SECTIONS = {}
 
@@ -578,13 +578,13 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     first = functools.partial(_vector_recurrence, xs, *hidden_weights(widths[0]))
     rows = []
     for k, w in enumerate(widths):
-        _advance("weights timed", sum(v * v for v in widths[:k]), sum(v * v for v in widths))
         if k == 0:
             base = s = sample_per_call([first], reps)[0]
         else:
             call = functools.partial(_vector_recurrence, xs, *hidden_weights(w))
             base, s = sample_per_call([first, call], reps)
         madds = combine_madds(w)
+        _advance(sum(v * v for v in widths[:k + 1]), sum(v * v for v in widths))
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": madds.step, "madds_per_combine": madds.dense_combine,
                      "madds_per_diagonal_combine": madds.diagonal_combine, "depth": steps,
@@ -863,7 +863,7 @@ def _decays(func, decay, n):
 
 def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
     """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
-    rng = random.Random(seed)
+    rng = random.Random(_require_seed("ssm_check", seed))
     xs = uniform_inputs(_require_size("ssm_check", "length", length), rng)
     selective = uniform_inputs(length, rng, 0.5, 1.0)
     result = {"length": length, "seed": seed}
@@ -1483,6 +1483,7 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
     k in distances, on n inputs in [-1, 1): 0.9**k, the tanh RNN at GRADIENT_W
     and GRADIENT_W_WIDE, a gated cell's FORGET_GATE**k, and attention's weight."""
     n = _require_size("gradient_rows", "n", n, low=2)
+    _require_seed("gradient_rows", seed)
     if not 0 <= min(distances) <= max(distances) < n:
         raise ValueError(f"gradient_rows requires distances from 0 to n - 1 = {n - 1}")
     xs = uniform_inputs(n, random.Random(seed))
@@ -1637,7 +1638,7 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
     sizes = _require_sizes("capacity_rows", "size", sizes, high=MAX_SIZE // d)
-    rng = random.Random(seed)
+    rng = random.Random(_require_seed("capacity_rows", seed))
     rows = []
     for n in sizes:
         draws = _ceil_div(reads, n)
@@ -1889,28 +1890,30 @@ SECTIONS["stream"] = Section(
 
 
 # ============================================================================
-# 10. Learned, not inferred: three small models trained on the adding problem
+# 10. Problem 2, learned: three small models trained on the adding problem
 # ============================================================================
 #
-# An adding problem: T pairs (value, marker), values uniform in [0, 1), one
-# marker in each half, the target the plain sum of the two marked values (the
-# problem is Hochreiter & Schmidhuber's 1997, whose form differs: see the
-# section's text). A tanh RNN must carry the first value through T/2 or more
-# tanh steps; a minGRU (Feng et al. 2024) carries it by a factor 1 - z_t that
-# its gate can hold close to 1; one attention read reaches every position in
-# one hop. Each model is a flat list of parameters and one function that
-# returns (loss, gradient).
+# The adding problem: T pairs (value, marker), values uniform in [0, 1), one
+# marker in each half, the target the sum of the two marked values (after Le,
+# Jaitly and Hinton 2015; Hochreiter & Schmidhuber's 1997 form differs). A tanh
+# RNN must carry the first value through T/2 or more tanh steps; a minGRU (Feng
+# et al. 2024) carries it by a factor 1 - z_t, near 1 where its gate z_t is near
+# 0; one attention read reaches every position in one hop. Each model is a flat
+# list of parameters and one function that returns (loss, gradient).
 
-TRAIN_LENGTHS = (10, 20, 40)
-TRAIN_STEPS = 10_000            # single-example steps of Adam per (model, T)
-TRAIN_CHUNK = 500               # steps per round trip to a worker (progress, Ctrl-C)
+TRAIN_LENGTHS = (5, 10, 20)
+TRAIN_STEPS = 4_000             # single-example steps of Adam per run
+TRAIN_SEEDS = 4                 # initializations of each model: seeds 1, 2, ...
+TRAIN_CHUNK = 250               # examples made at a time, shared by every run of a length
 TRAIN_RATE = 0.01               # Adam's learning rate
 TRAIN_CLIP = 1.0                # the gradient's norm is clipped to this
 TRAIN_TEST = 500                # held-out examples per T
-TRAIN_SEED = 17                 # the training stream's, and the first initialization's
-TRAIN_SEEDS = 4                 # initializations of each model
-RNN_WIDTH, MINGRU_WIDTH = 8, 4
-BASELINE_MSE = 1 / 6            # predicting the mean, 1: the variance of a sum of two U(0, 1)
+TRAIN_SEED = 17                 # the seed of the training examples
+RNN_WIDTH, MINGRU_WIDTH = 4, 4
+MAX_TRAIN_LENGTH = 1_000
+MAX_TRAIN_SEEDS = 20
+MAX_TRAIN_WORK = 20_000_000     # steps x seeds x the sum of the lengths: about 8 minutes here
+BASELINE_MSE = 1 / 6            # answering 1, the mean: the variance of a sum of two U(0, 1)
 
 
 def adding_problem(length, examples, seed=0):
@@ -1935,21 +1938,6 @@ def adding_problem(length, examples, seed=0):
 def _training_example(length, k):
     """Return example k of the training stream for `length`: the same for every model."""
     return adding_problem(length, 1, seed=(TRAIN_SEED * 1_000 + length) * 1_000_003 + k)[0]
-
-
-_ROUND = {}                     # (length, first, steps) -> this round's examples, in this process
-
-
-def _round_examples(length, first, steps):
-    """Return examples first ... first + steps - 1 of the stream for `length`,
-    made once a round in each process: every model and initialization of
-    that length trains on them. Only the current round's are kept."""
-    key = (length, first, steps)
-    if key not in _ROUND:
-        for old in [k for k in _ROUND if k[1] != first]:
-            del _ROUND[old]
-        _ROUND[key] = [_training_example(length, k) for k in range(first, first + steps)]
-    return _ROUND[key]
 
 
 # Each model is a flat list of parameters, cut into named blocks by one list
@@ -2099,19 +2087,17 @@ def attention_loss(params, pairs, target, gradient=True):
                            2 * error]
 
 
-Model = collections.namedtuple("Model", "loss parameters step_cost")
+Model = collections.namedtuple("Model", "loss parameters")
 
-# step_cost: the time of a training step relative to the minGRU's at the same T
-# (measured), so that the longest runs are handed out first.
 TRAIN_MODELS = {
-    "tanh_rnn": Model(rnn_loss, sum(rnn_sizes()), 1.7),
-    "mingru": Model(mingru_loss, sum(mingru_sizes()), 1.0),
-    "attention": Model(attention_loss, 4, 0.05),
+    "tanh_rnn": Model(rnn_loss, sum(rnn_sizes())),
+    "mingru": Model(mingru_loss, sum(mingru_sizes())),
+    "attention": Model(attention_loss, 4),
 }
 
 
-def initial_parameters(model, seed=TRAIN_SEED):
-    """Return the model's starting parameters: uniform in +-0.5 (fixed seed)."""
+def initial_parameters(model, seed=1):
+    """Return the model's starting parameters: uniform in +-0.5, from random.Random(seed)."""
     return uniform_inputs(TRAIN_MODELS[model].parameters, random.Random(seed), -0.5, 0.5)
 
 
@@ -2129,16 +2115,12 @@ def _adam_step(params, gradient, state, step):
         params[k] -= TRAIN_RATE * correction * m[k] / (math.sqrt(v[k]) + 1e-8)
 
 
-def _train_steps(model, length, params, moments, first, steps):
-    """Train `steps` steps from example `first` of the training stream; return
-    (params, moments, the summed loss). A worker's unit of work."""
+def _train_steps(model, params, moments, examples, first):
+    """Train params on examples, which are steps first + 1, first + 2, ... of the
+    run (Adam's bias correction counts them); params and moments change in place."""
     loss_of = TRAIN_MODELS[model].loss
-    total = 0.0
-    for k, (pairs, target) in enumerate(_round_examples(length, first, steps), start=first):
-        loss, gradient = loss_of(params, pairs, target)
-        _adam_step(params, gradient, moments, k + 1)
-        total += loss
-    return params, moments, total
+    for step, (pairs, target) in enumerate(examples, start=first + 1):
+        _adam_step(params, loss_of(params, pairs, target)[1], moments, step)
 
 
 def _held_out(length):
@@ -2154,49 +2136,30 @@ def held_out_mse(model, params, length):
 
 
 def held_out_constant(length):
-    """Return the mean squared error of always predicting 1 on the held-out
+    """Return the mean squared error of always answering 1 on the held-out
     examples for `length` (its expectation is BASELINE_MSE, 1/6)."""
     return math.fsum((target - 1) ** 2 for _, target in _held_out(length)) / TRAIN_TEST
 
 
-class _Run:
-    """One training run: a model at a length from one initialization."""
-
-    def __init__(self, model, length, seed):
-        self.model, self.length, self.seed = model, length, seed
-        self.params = initial_parameters(model, seed)
-        self.moments = ([0.0] * len(self.params), [0.0] * len(self.params))
-        self.seconds = 0.0
-
-    def cost(self):
-        return TRAIN_MODELS[self.model].step_cost * self.length
-
-
-def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, pool=None):
-    """Return every model of TRAIN_MODELS trained at every length from `seeds`
-    initializations for `steps` steps, on the pool's workers (or here when pool
-    is None; the results are the same): each run's held-out MSE and seconds."""
-    runs = [_Run(model, length, TRAIN_SEED + k)
-            for k in range(seeds) for length in lengths for model in TRAIN_MODELS]
-    runs.sort(key=_Run.cost, reverse=True)      # the longest first: none of them starts last
-    what = f"steps of each of {len(runs)} runs"
-    _advance(what, 0, steps)
-    for first in range(0, steps, TRAIN_CHUNK):
-        count = min(TRAIN_CHUNK, steps - first)
-        calls = [(r.model, r.length, r.params, r.moments, first, count) for r in runs]
-        results = _run_calls(pool, _train_timed, calls)
-        for run, (params, moments, _, seconds) in zip(runs, results):
-            run.params, run.moments, run.seconds = params, moments, run.seconds + seconds
-        _advance(what, first + count, steps)
-    scores = _run_calls(pool, held_out_mse, [(r.model, r.params, r.length) for r in runs])
-    return [{"model": r.model, "length": r.length, "seed": r.seed, "test_mse": score,
-             "seconds": r.seconds} for r, score in zip(runs, scores)]
-
-
-def _train_timed(*call):
-    """_train_steps, with the seconds it took in the worker."""
-    began = time.perf_counter()
-    return (*_train_steps(*call), time.perf_counter() - began)
+def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
+    """Return each model of TRAIN_MODELS trained at each length from
+    initializations 1 ... seeds, `steps` steps each: its held-out MSE."""
+    rows, done, total = [], 0, steps * seeds * sum(lengths)
+    for length in lengths:
+        runs = [(model, seed, initial_parameters(model, seed)) for seed in range(1, seeds + 1)
+                for model in TRAIN_MODELS]
+        moments = [([0.0] * len(p), [0.0] * len(p)) for _, _, p in runs]
+        for first in range(0, steps, TRAIN_CHUNK):
+            examples = [_training_example(length, k)
+                        for k in range(first, min(steps, first + TRAIN_CHUNK))]
+            for (model, _, params), state in zip(runs, moments):
+                _train_steps(model, params, state, examples, first)
+            done += len(examples) * seeds * length
+            _advance(done, total)
+        rows += [{"model": model, "length": length, "seed": seed,
+                  "test_mse": held_out_mse(model, params, length)}
+                 for model, seed, params in runs]
+    return rows
 
 
 def mingru_depths(length):
@@ -2209,40 +2172,46 @@ def mingru_depths(length):
             "loop_depth": measure_work_depth(loop, length)[1]}
 
 
-def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, processes=None):
+def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
     """Return train_models' rows, the held-out constant's score, each model's
-    verdict at each length, the settings, the minGRU's forward depths and the
-    wall time, on up to `processes` workers (default: the CPUs)."""
+    verdict at each length (train_verdicts), the minGRU's forward depths and
+    the wall time. Refuses a run of more than MAX_TRAIN_WORK example-steps
+    (steps x seeds x the sum of the lengths): about ten minutes here."""
     lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
-    steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_STEPS)
+    steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_WORK)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
-    workers = min(processes or _cpu_count(), 3 * len(lengths) * seeds, MAX_PROCESSES)
+    too_long = _train_work_error(lengths, steps, seeds)
+    if too_long:
+        raise ValueError(f"train_section requires {too_long}")
     began = time.perf_counter()
-    try:
-        pool = WorkerPool(workers) if workers >= 2 else None
-    except (ImportError, OSError, NotImplementedError, RuntimeError, ValueError):
-        pool, workers = None, 1
-    with pool or contextlib.nullcontext():
-        rows = train_models(lengths, steps, seeds, pool)
+    rows = train_models(lengths, steps, seeds)
     constant = [{"length": t, "test_mse": held_out_constant(t)} for t in lengths]
     verdicts = train_verdicts({"rows": rows, "constant": constant})
     return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
-            "learning_rate": TRAIN_RATE, "clip": TRAIN_CLIP,
             "widths": {"tanh_rnn": RNN_WIDTH, "mingru": MINGRU_WIDTH},
             "test_examples": TRAIN_TEST, "rows": rows, "constant": constant,
             "verdicts": [{"model": m, "length": t, "verdict": v}
                          for (m, t), v in verdicts.items()],
-            "depths": [mingru_depths(length) for length in lengths],
-            "processes": workers if pool else 1,
-            "wall_s": time.perf_counter() - began}
+            "depths": mingru_depths(max(lengths)), "wall_s": time.perf_counter() - began}
+
+
+def _train_work_error(lengths, steps, seeds):
+    """Return what is wrong with a run longer than MAX_TRAIN_WORK, or None."""
+    work = steps * seeds * sum(lengths)
+    if work > MAX_TRAIN_WORK:
+        return (f"steps x seeds x the sum of the lengths up to {MAX_TRAIN_WORK:,} (about "
+                f"8 minutes here), got {work:,}")
+    return None
 
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
-LEARNED, PART, NOTHING = "learned", "learned part", "learned nothing"
+LEARNED, PART, NOTHING, VARIES = ("learned", "learned some", "learned nothing",
+                                  "varied by initialization")
 
 
 def _learned(mse, constant):
-    """Return what one run's held-out MSE shows, against the held-out constant's."""
+    """Return what one run's held-out MSE shows, against the held-out constant's:
+    learned (a tenth of its error or less), nothing (0.9 of it or more), or part."""
     if mse <= constant / 10:
         return LEARNED
     return NOTHING if mse >= 0.9 * constant else PART
@@ -2258,87 +2227,76 @@ def _mse(x):
 
 
 def train_verdicts(result):
-    """Return {(model, T): verdict}: the verdict every initialization shares
-    (learned, learned part, learned nothing), or 'varies' where they differ."""
+    """Return {(model, T): verdict}: learned, or learned nothing, where every
+    initialization did; else learned some where none learned nothing; else varied."""
     constant = {c["length"]: c["test_mse"] for c in result["constant"]}
     found = {}
     for r in result["rows"]:
         found.setdefault((r["model"], r["length"]), set()).add(
             _learned(r["test_mse"], constant[r["length"]]))
-    return {key: verdicts.pop() if len(verdicts) == 1 else "varies"
-            for key, verdicts in found.items()}
+    return {key: seen.pop() if len(seen) == 1 else PART if NOTHING not in seen else VARIES
+            for key, seen in found.items()}
+
+
+def _verdict_sentence(verdicts):
+    """Return the sentence that says each model's verdicts, models alike joined:
+    'The tanh RNN learned some at T = 5 and learned nothing at T = 20; ...'."""
+    lengths = list(dict.fromkeys(t for _, t in verdicts))
+    said = {}
+    for model in MODEL_NAMES:
+        by = {}
+        for t in lengths:
+            by.setdefault(verdicts[model, t], []).append(f"{t:,}")
+        words = (f"{next(iter(by))} at every T" if len(by) == 1 else _readable_list(
+            [f"{v} at T = {_readable_list(ts)}" for v, ts in by.items()]))
+        name = MODEL_NAMES[model]
+        said.setdefault(words, []).append(name if name.startswith("one") else f"the {name}")
+    text = "; ".join(f"{_readable_list(models)} {words}" for words, models in said.items())
+    return text[0].upper() + text[1:] + "."
 
 
 def render_train(result):
     """Return the training table as text, and the sentences that read it."""
-    rows = result["rows"]
     lengths = [c["length"] for c in result["constant"]]
-    models = list(dict.fromkeys(r["model"] for r in sorted(
-        rows, key=lambda r: list(TRAIN_MODELS).index(r["model"]))))
-    seeds = sorted({r["seed"] for r in rows})
-    at = {(r["model"], r["length"], r["seed"]): r for r in rows}
+    at = {(r["model"], r["length"], r["seed"]): r["test_mse"] for r in result["rows"]}
+    seeds = sorted({r["seed"] for r in result["rows"]})
     widths = result["widths"]
-    body = [("predicting 1", "", *(_mse(c["test_mse"]) for c in result["constant"]), "")]
-    for m in models:
+    body = [("answering 1", "", *(_mse(c["test_mse"]) for c in result["constant"]))]
+    for m in MODEL_NAMES:
         name = MODEL_NAMES[m] + (f", width {widths[m]}" if m in widths else "")
-        for k, seed in enumerate(seeds):
-            body.append((name if k == 0 else "", f"init {seed}",
-                         *(_mse(at[m, t, seed]["test_mse"]) for t in lengths),
-                         format_seconds(sum(at[m, t, seed]["seconds"] for t in lengths))))
-    table = _table(("held-out MSE", "", *(f"T = {t}" for t in lengths), "train time"),
-                   body, left=2)
-
-    readings = "; ".join(f"the {MODEL_NAMES[m]} "
-                         + ", ".join(f"{_error_cut(result, m, t)} at T = {t}" for t in lengths)
-                         for m in models)
+        body += [(name if k == 0 else "", f"init {seed}", *(_mse(at[m, t, seed]) for t in lengths))
+                 for k, seed in enumerate(seeds)]
+    table = _table(("held-out MSE", "", *(f"T = {t:,}" for t in lengths)), body, left=2)
     verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
-    depths = ", ".join(f"{d['scan_depth']} against {d['loop_depth']} at T = {d['length']}"
-                       for d in result["depths"])
-    processes = result["processes"]
+    d = result["depths"]
     return "\n".join([
-        "=== learned, not inferred: three models trained on the adding problem ===",
-        *_wrap("Error against predicting 1's, over the initializations: " + readings + "."),
+        "=== problem 2, learned: three models trained on the adding problem ===",
+        *_wrap(_verdict_sentence(verdicts)),
         table,
-        *_wrap(f"{result['steps']:,} steps of Adam per run, on "
-               f"{_quantity(processes, 'process', 'processes')} in "
-               f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} "
-               "held-out examples."),
+        *_wrap("Learned: a held-out MSE under a tenth of answering 1's; nothing: 0.9 of it or "
+               f"more. {result['steps']:,} steps of Adam per run, all in "
+               f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
+               "examples."),
         *_wrap(_train_reading(verdicts, lengths, result["steps"])),
-        *_wrap(f"The minGRU runs on the scan; its recurrence's depth, scan against loop: "
-               f"{depths}."),
+        *_wrap(f"The minGRU ran on the scan: depth {d['scan_depth']} against the loop's "
+               f"{d['loop_depth']} at T = {d['length']:,}."),
     ])
 
 
-def _error_cut(result, model, length):
-    """Return how far each initialization's held-out MSE fell below predicting
-    1's (or rose above it), as words: '86% to 95% less', '3% more'."""
-    constant = {c["length"]: c["test_mse"] for c in result["constant"]}[length]
-    shares = sorted(1 - r["test_mse"] / constant for r in result["rows"]
-                    if r["model"] == model and r["length"] == length)
-    low, high = shares[0], shares[-1]
-
-    def pct(x):                         # 99.97% is not 100%
-        return "over 99%" if 0.99 <= x < 1 else f"{x:.0%}"
-    if low < 0 <= high:
-        return f"{pct(-low)} more to {pct(high)} less"
-    a, b, side = (low, high, "less") if low >= 0 else (-high, -low, "more")
-    return (pct(a) if pct(a) == pct(b) else f"{pct(a)} to {pct(b)}") + f" {side}"
-
-
 def _train_reading(verdicts, lengths, steps):
-    """Return the sentences that explain the verdicts, each only where the
-    numbers hold it: the tanh RNN's failure at long T is put down to its
-    gradient only where the minGRU, on the same budget, learned there."""
+    """Return the sentence that explains the verdicts, only where the numbers
+    hold it: the tanh RNN's failure at long T is put down to its gradient only
+    where it learned at the shortest T and the minGRU, on the same budget, at
+    the longest."""
     short, long = lengths[0], lengths[-1]
     tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
     mingru_long = verdicts.get(("mingru", long))
     if tanh_short in (LEARNED, PART) and tanh_long == NOTHING and mingru_long == LEARNED:
-        return (f"At T = {long} a marked value reaches the tanh RNN's output through T/2 or "
-                "more tanh factors (the gradient section); the minGRU carries it by a gate "
-                "that can stay near 1, with no tanh on the way.")
+        return (f"At T = {long:,} a marked value reaches the tanh RNN's output through "
+                f"{long // 2:,} or more tanh steps (the gradient section); the minGRU carries "
+                "it by factors 1 - z, near 1 where its gate z stays near 0.")
     if tanh_long == NOTHING and mingru_long == NOTHING:
-        return (f"At T = {long} no recurrence learned in {steps:,} steps: too few to tell "
-                "why.")
+        return f"At T = {long:,} no recurrence learned in {steps:,} steps: too few to tell why."
     return ""
 
 
@@ -2352,17 +2310,16 @@ def figure_train(result):
                  f"line: the median over initializations; crosses: each one; below {floor:g} "
                  f"drawn at {floor:g}")
     lengths = [c["length"] for c in result["constant"]]
-    models = list(dict.fromkeys(r["model"] for r in rows))
     series = [(MODEL_NAMES[m], [(t, max(statistics.median(
         r["test_mse"] for r in rows if r["model"] == m and r["length"] == t), floor))
-        for t in lengths]) for m in models]
+        for t in lengths]) for m in MODEL_NAMES]
     series.append(("always answering 1", [(c["length"], c["test_mse"])
                                           for c in result["constant"]]))
     x_axis = _axis_for("sequence length T (log)", lengths, log=True, at_data=True)
     y_axis = _axis_for("held-out MSE (log)", [floor, 0.5], log=True)
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
     left, top, width, height = CHART_BOX
-    for k, m in enumerate(models):
+    for k, m in enumerate(MODEL_NAMES):
         for r in rows:
             if r["model"] == m:
                 fig.marker(_position(r["length"], x_axis, left, width)
@@ -2372,28 +2329,26 @@ def figure_train(result):
     return fig.svg()
 
 
-# Its options, with the command line's limits.
-LENGTHS = Option("--lengths", "T,T,...", 1_000, low=2, each="lengths", help=(
+LENGTHS = Option("--lengths", "T,T,...", MAX_TRAIN_LENGTH, low=2, each="lengths", help=(
     "sequence lengths in {users} (each {low} to {high:,}; {default})"))
-STEPS = Option("--steps", "K", 100_000, help=(
+STEPS = Option("--steps", "K", MAX_TRAIN_WORK, help=(
     "training steps per run in {users} ({low} to {high:,}; {default})"))
-SEEDS = Option("--seeds", "S", 20, help=(
-    "initializations of each model in {users} ({low} to {high}; {default})"))
+SEEDS = Option("--seeds", "S", MAX_TRAIN_SEEDS, help=(
+    "initializations of each model in {users}, seeded 1 to S ({low} to {high}; {default})"))
 
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
     compute=lambda o: train_section(o.lengths, o.steps, o.seeds),
     render=render_train, figure=figure_train,
     options={LENGTHS: TRAIN_LENGTHS, STEPS: TRAIN_STEPS, SEEDS: TRAIN_SEEDS},
-    sample=lambda: {"baseline": BASELINE_MSE, "rows": [
-        {"model": m, "length": t, "seed": seed, "test_mse": mse * seed, "seconds": 1.0}
+    refuse=lambda o: _train_work_error(o.lengths, o.steps, o.seeds),
+    sample=lambda: {"rows": [
+        {"model": m, "length": t, "seed": seed, "test_mse": mse * seed}
         for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
         for t in (10, 20) for seed in (1, 2)],
         "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
-    headline=lambda r: f"at T = {r['constant'][-1]['length']}, error against predicting 1: "
-             + ", ".join(f"{name} {_error_cut(r, m, r['constant'][-1]['length'])}"
-                         for m, name in (("tanh_rnn", "tanh RNN"), ("mingru", "minGRU"),
-                                         ("attention", "attention"))))
+    headline=lambda r: _verdict_sentence(
+        {(v["model"], v["length"]): v["verdict"] for v in r["verdicts"]}))
 
 
 # ============================================================================
@@ -2544,19 +2499,23 @@ SECTIONS["teacher"] = Section(
 MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
 MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
 MAX_READS = 1_000_000           # capacity reads per size
-MAX_TRAIN_LENGTH = 100_000      # adding-problem examples: the training loop is pure Python
-MAX_TRAIN_STEPS = 1_000_000
-MAX_TRAIN_SEEDS = 100
 MAX_COST_N = 10**15             # closed forms only: exact ints, any size a table can show
 MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
 
 
 def _require_size(func, name, n, low=1, high=MAX_SIZE):
     """Return n if it is an int from low to high; else raise ValueError naming func."""
-    if not low <= operator.index(n) <= high:
-        shown = n if abs(n) < 10**15 else f"about 2**{n.bit_length() - 1}"
-        raise ValueError(f"{func} requires {name} from {low:,} to {high:,}, got {shown}")
+    if not isinstance(n, int) or not low <= n <= high:
+        shown = f"about 2**{n.bit_length() - 1}" if isinstance(n, int) and abs(n) > 10**15 else (
+            repr(n)[:ECHO_CHARS])
+        raise ValueError(f"{func} requires {name} to be a whole number from {low:,} to "
+                         f"{high:,}, got {shown}")
     return n
+
+
+def _require_seed(func, seed):
+    """Return seed if it is an int, as random.Random(seed) takes it reproducibly."""
+    return _require_size(func, "seed", seed, low=0, high=2**64)
 
 
 def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
@@ -2626,8 +2585,7 @@ SAMPLE_SECONDS = 0.00075
 SPREAD_WARNING = 1.5
 
 
-def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS,
-                    progress=False):
+def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS):
     """Return, for each function (called with no arguments), a list of `reps`
     samples of its seconds per call.
 
@@ -2636,8 +2594,6 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
     """
     timers = [timeit.Timer(f, timer=timer) for f in functions]
     loops, samples = [], []
-    if progress:
-        _advance("samples", 0, reps * len(functions))
     for t in timers:
         once = t.timeit(1)
         if once >= seconds:             # a call this long is a sample already
@@ -2650,8 +2606,6 @@ def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPL
         for t, count, taken in zip(timers, loops, samples):
             if len(taken) < reps:
                 taken.append(t.timeit(count) / count)
-            if progress:
-                _advance("samples", sum(map(len, samples)), reps * len(samples))
     return samples
 
 
@@ -2770,121 +2724,17 @@ def _spread_note(spreads):
 
 
 # ============================================================================
-# Machinery: processes
+# Machinery: signals, for check's grading process (until check is rebuilt)
 # ============================================================================
-#
-# Worker processes are the standard library's (ProcessPoolExecutor). This
-# process owns Ctrl-C, SIGTERM and SIGHUP; a worker ignores Ctrl-C, dies with
-# this process (Linux), and is killed when its pool is closed.
 
-MAX_PROCESSES = 8               # worker processes at most, however many cores
 # A wait (for a grading process, or for room in a full pipe) lasts at most this
-# long before it looks again: a signal that lands just before such a wait
-# begins is otherwise handled only when the wait ends.
+# long before it looks again.
 WAIT_SLICE = 0.1
-
-
-def _cpu_count():
-    """Return the CPUs this process may use (its affinity where the platform tells)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def _start_method():
-    """Return 'fork' where the platform has it, else 'spawn' (chosen explicitly:
-    CPython 3.14 changes the default on Linux)."""
-    import multiprocessing
-    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _run_calls(pool, worker, calls):
-    """Return worker(*call) for every call, in order: on pool's processes, or
-    in this process when pool is None."""
-    return pool.run(worker, calls) if pool else [worker(*call) for call in calls]
-
-
-class _WorkerStopped(RuntimeError):
-    """A worker process died (the out-of-memory killer, say): one line on stderr."""
+_STOPPING = False
 
 
 class _Signalled(BaseException):
-    """SIGTERM or SIGHUP arrived while workers were up: exit status 128 + signum."""
-
-
-class WorkerPool:
-    """Worker processes that run module-level functions for this process, and
-    never outlive it: close() (or leaving a `with` block, however it is left)
-    kills them. While the pool is open, SIGTERM and SIGHUP raise _Signalled.
-
-    >>> with WorkerPool(2) as pool:
-    ...     pool.run(divmod, [(7, 2), (9, 4), (1, 1)])
-    [(3, 1), (2, 1), (1, 0)]
-    """
-
-    def __init__(self, workers, start_method=None):
-        import concurrent.futures
-        import multiprocessing
-        context = multiprocessing.get_context(start_method or _start_method())
-        self.start_method, self.handlers = context.get_start_method(), _catch_stop_signals()
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers, context, initializer=_worker_start, initargs=(os.getpid(),))
-        try:
-            # Python 3.12+ warns of a fork while the process has other threads: here
-            # only a thread of a pool closed just before, joined but not yet gone.
-            with _signals_held(), warnings.catch_warnings():
-                warnings.filterwarnings("ignore", "This process .* is multi-threaded",
-                                        DeprecationWarning)
-                self.run(int, [()] * workers)   # the workers start with the signals held
-        except BaseException:
-            self.close()
-            raise
-
-    def run(self, function, calls):
-        """Return [function(*call) for call in calls], in order, on the workers;
-        raise _WorkerStopped if a worker stopped."""
-        import concurrent.futures
-        futures = pending = [self.executor.submit(function, *call) for call in calls]
-        while pending:                  # a slice at a time: a signal is never left waiting
-            pending = concurrent.futures.wait(pending, WAIT_SLICE)[1]
-        try:
-            return [future.result() for future in futures]
-        except concurrent.futures.BrokenExecutor:
-            raise _WorkerStopped("a worker process stopped") from None
-
-    def close(self):
-        """Kill every worker; restore the signal handlers."""
-        import multiprocessing
-        with _signals_held():
-            workers = multiprocessing.active_children()
-            for process in workers:
-                process.kill()
-            self.executor.shutdown(wait=True, cancel_futures=True)  # its thread reaps them
-            for process in workers:
-                process.join()
-            _restore_handlers(self.handlers)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def _worker_start(parent):
-    """Set up a worker: it dies with `parent` (Linux), leaves Ctrl-C to it,
-    takes SIGTERM's and SIGHUP's default action, and only then lets in the
-    signals held across its start."""
-    import signal
-    _kill_me_with_my_parent()
-    if os.getppid() != parent:
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in _stop_signals():
-        signal.signal(signum, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, *_stop_signals()})
+    """SIGTERM or SIGHUP arrived while check was grading: exit status 128 + signum."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -4217,8 +4067,6 @@ GLOSSARY = {
                  "inclusive one includes it.",
     "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
                        "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
-    "fork": "one way to start a worker process: a copy of this one. Spawn starts a fresh "
-            "Python; forkserver copies a small server process started early.",
     "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
                    "the state passes unchanged.",
     "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
@@ -4558,6 +4406,10 @@ def _parse_args(argv):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
+    for name in opts.sections:
+        refused = SECTIONS[name].refuse and SECTIONS[name].refuse(_given(name, opts))
+        if refused:
+            raise _UsageError(f"{name} requires {refused}")
     opts.ignored = [o.flag for o in _options() if getattr(opts, _dest(o)) is not None
                     and not any(o in SECTIONS[name].options for name in opts.sections)]
     opts.figures = []                   # the paths --svg wrote
@@ -4568,23 +4420,21 @@ def _run(opts):
     """Compute each chosen section and write it as soon as it is done (as text),
     or all of them at the end as one JSON object; `all` first computes every
     section and opens with what each found. Then the closing lines. Return the
-    exit status: 1 when a section ran out of memory or lost a worker, after what
-    was done is written."""
+    exit status: 1 when a section ran out of memory, after what was done is
+    written."""
     results, texts = {}, []
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
-        given = _given(name, opts)
         label = f"{PROG}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
         try:
-            with _Progress(label):
-                results[name] = SECTIONS[name].compute(given)
+            with _progress(label):
+                results[name] = SECTIONS[name].compute(_given(name, opts))
             text = None if opts.json else SECTIONS[name].render(results[name])
-        except (MemoryError, _WorkerStopped) as exc:
+        except MemoryError:
             results.pop(name, None)
             _write_results(results, opts)
             _write_texts(texts, results if everything else {})
-            what = str(exc) if isinstance(exc, _WorkerStopped) else "out of memory"
-            _complain(f"{PROG}: error: {what} in section {name}; "
+            _complain(f"{PROG}: error: out of memory in section {name}; "
                       "the sections before it are complete")
             return 1
         if everything:
@@ -4593,8 +4443,7 @@ def _run(opts):
             _write(sys.stdout, "\n" * (len(results) > 1) + text + "\n")
         if opts.svg and SECTIONS[name].figure:
             drawing = SECTIONS[name].figure(results[name])
-            if drawing is not None:
-                opts.figures.append(_write_figure(opts.svg, name, drawing))
+            opts.figures.append(_write_figure(opts.svg, name, drawing))
     _write_results(results, opts)
     _write_texts(texts, results if everything else {})
     closing = None if opts.json else _closing(opts.sections)
@@ -4725,11 +4574,9 @@ def _check_directory(path):
 def _write_figure(directory, name, text):
     """Write text to directory/name.svg through a temporary file and a rename,
     so that no half-written figure is left, making the directory first if need
-    be; return the path. Ctrl-C, SIGTERM and SIGHUP meanwhile remove the
-    temporary file before the program ends."""
+    be; return the path."""
     path = os.path.join(directory, f"{name}.svg")
     temporary = os.path.join(directory, f".{name}.svg.{os.getpid()}.tmp")
-    handlers = _catch_stop_signals()
     try:
         os.makedirs(directory, exist_ok=True)
         with open(temporary, "x", encoding="utf-8") as f:
@@ -4741,8 +4588,6 @@ def _write_figure(directory, name, text):
         if isinstance(exc, OSError):
             raise _OutputError(f"{path}: {exc.strerror or exc}") from None
         raise
-    finally:
-        _restore_handlers(handlers)
     return path
 
 
@@ -4756,10 +4601,7 @@ def _complain(message):
 
 def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status."""
-    import signal
     argv = list(sys.argv[1:] if argv is None else argv)
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _stop)     # a second Ctrl-C is ignored, never a traceback
     try:
         if argv[:1] == ["terms"]:
             _write(sys.stdout, (render_term(" ".join(argv[1:])) if argv[1:] else
@@ -4787,8 +4629,6 @@ def main(argv=None):
         status = _run(opts)
         if opts.figures:
             _complain(f"{PROG}: wrote {', '.join(opts.figures)}")
-        elif opts.svg:
-            _complain(f"{PROG}: note: no figure drawn: no chosen section had results to draw")
         return status
     except _UsageError as exc:
         _complain(f"{PROG}: error: {exc}")
@@ -4800,103 +4640,50 @@ def main(argv=None):
     except BrokenPipeError:
         _silence_stdout()               # the reader went away: say nothing more
         return 1
-    except KeyboardInterrupt:
-        _ignore_stop_signals()
+    except KeyboardInterrupt:           # Ctrl-C: Python's own exit status for it, no traceback
         return 130
-    except _Signalled as exc:
-        _ignore_stop_signals()
-        return 128 + exc.args[0]
 
 
-def _ignore_stop_signals():
-    """Ignore Ctrl-C, SIGTERM and SIGHUP from now on: the program is ending
-    because of one, and another must not cut short its way out. Each is
-    blocked, and given a handler that does nothing for one already on its
-    way: with SIG_IGN, Python would complain of a race; with its own
-    handler only, the interpreter's last steps would let one kill it."""
-    import signal
-    global _STOPPING
-    _STOPPING = True
-    for signum in (signal.SIGINT, *_stop_signals()):
-        signal.signal(signum, _ignored)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, *_stop_signals()})
+# A section that runs long says how far it is, on stderr, from its compute
+# step's own count (_advance): rewritten in place on a terminal, else a line
+# now and then; nothing for work under PROGRESS_AFTER seconds.
+PROGRESS_AFTER = 1.0
+PROGRESS_EVERY = {True: 0.25, False: 5.0}       # seconds between lines: on a terminal, or not
+_PROGRESS = []                                  # the running section's [label, began, shown]
 
 
-_STOPPING = False               # set once a stop signal has come: the program is ending
+@contextlib.contextmanager
+def _progress(label):
+    """Let the block's _advance calls show its progress; clear the line after."""
+    _PROGRESS[:] = [label, time.monotonic(), None]
+    try:
+        yield
+    finally:
+        if _PROGRESS[2] is not None and _isatty(sys.stderr):
+            _show_progress("\r" + " " * (_terminal_width() - 1) + "\r")
+        _PROGRESS.clear()
 
 
-def _ignored(signum, frame):
-    pass
+def _advance(done, total):
+    """Tell the running section that `done` of `total` of its work are done."""
+    if not _PROGRESS:
+        return
+    label, began, shown = _PROGRESS
+    now, tty = time.monotonic(), _isatty(sys.stderr)
+    if now - began < PROGRESS_AFTER or shown is not None and now - shown < PROGRESS_EVERY[tty]:
+        return
+    _PROGRESS[2] = now
+    line = f"{label}: {_duration(now - began)} so far, {done / total:.0%} done"
+    if 0 < done < total:
+        line += f", about {_duration((now - began) * (total - done) / done)} left"
+    width = _terminal_width() - 1               # one column spare: no wrap, no scroll
+    _show_progress("\r" + line[:width].ljust(width) if tty else line + "\n")
 
 
-class _Progress:
-    """What a long section is doing, on stderr, once it has run PROGRESS_AFTER:
-    done of total as its compute step reports it (_advance), the time so far and
-    the time left. Rewritten in place on a terminal, else a line every
-    PROGRESS_PIPE_SECONDS; a timer signal (SIGALRM) drives it."""
-
-    def __init__(self, label):
-        self.label, self.began, self.shown, self.done = label, time.monotonic(), None, None
-        self.tty = _isatty(sys.stderr)
-
-    def __enter__(self):
-        import signal
-        global _PROGRESS
-        if hasattr(signal, "setitimer") and sys.stderr is not None:
-            _PROGRESS, self.handler = self, signal.signal(signal.SIGALRM, self.show)
-            signal.setitimer(signal.ITIMER_REAL, PROGRESS_TICK, PROGRESS_TICK)
-        return self
-
-    def __exit__(self, *exc):
-        import signal
-        global _PROGRESS
-        if _PROGRESS is self:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.handler)
-            _PROGRESS = None
-            if self.tty and self.shown is not None:
-                self.write("\r" + " " * (_terminal_width() - 1) + "\r")
-
-    def show(self, signum=None, frame=None):
-        now = time.monotonic()
-        elapsed, every = now - self.began, PROGRESS_TICK if self.tty else PROGRESS_PIPE_SECONDS
-        if elapsed < PROGRESS_AFTER or (self.shown and now - self.shown < every):
-            return
-        line = f"{self.label}: {_duration(elapsed)} so far"
-        if self.done:
-            what, done, total = self.done
-            left = elapsed * (total - done) / done if 0 < done < total else None
-            line += (f"; {done:,} of {total:,} {what}" + (
-                f", about {_duration(left)} left" if left is not None else ""))
-        self.shown = now
-        if self.tty:
-            width = _terminal_width() - 1       # one column spare: no wrap, no scroll
-            self.write("\r" + line[:width].ljust(width))
-        else:
-            self.write(line + "\n")
-
-    def write(self, text):
-        """Write to stderr's file descriptor (a signal handler must not reenter
-        its buffer), or to stderr itself where it has none."""
-        fd = _file_descriptor(sys.stderr)
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            if fd is None:
-                sys.stderr.write(text)
-            else:
-                os.write(fd, text.encode("ascii", "replace"))
-
-
-_PROGRESS = None                # the _Progress of the section running, if any
-PROGRESS_AFTER = 1.0            # a section shows its progress once it has run this long
-PROGRESS_TICK = 0.25            # how often the timer looks
-PROGRESS_PIPE_SECONDS = 5       # where stderr is no terminal: a line at most this often
-
-
-def _advance(what, done, total):
-    """Tell the section's progress line that `done` of `total` of what it does are done."""
-    if _PROGRESS is not None:
-        _PROGRESS.done = (what, done, total)
+def _show_progress(text):
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def _duration(seconds):

@@ -197,7 +197,7 @@ class TestBadArguments(unittest.TestCase):
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
            ["--length", str(2 ** 20 + 1)], ["--widths", "513"], ["--widths", "8,,16"],
-           ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "100001"],
+           ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "20000001"],
            ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
            ["--widths", "8,8,8"], ["--lengths", "10,10"], ["--sizes", "1000,20,1000"])
 
@@ -267,7 +267,7 @@ class TestHelp(unittest.TestCase):
             words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
         self.assertIn("(1 to 100; default 3)", flat(self.option_help("--reps")))
-        self.assertIn("(each 2 to 1,000; default 10,20,40)", flat(self.option_help("--lengths")))
+        self.assertIn("(each 2 to 1,000; default 5,10,20)", flat(self.option_help("--lengths")))
         sizes = flat(self.option_help("--sizes"))
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", sizes)
         self.assertIn("a list of a million floats takes about 32 MB", sizes)
@@ -337,40 +337,35 @@ class TestAPartInOnePlace(unittest.TestCase):
 class TestProgress(unittest.TestCase):
     """A long section says on stderr how far it is; a short one says nothing."""
 
-    def lines(self, done=None, tty=False, after=30.0):
-        progress, written = main._Progress("main.py: toy"), []
-        progress.tty, progress.write = tty, written.append
-        progress.began -= after
-        progress.done = done
-        progress.show()
-        return written
+    def lines(self, steps, tty=False):
+        """Run a section whose compute reports its progress as (done, total,
+        seconds since it began), with stderr a terminal or not; return stderr."""
+        clock = [100.0]
 
-    def test_a_line_says_how_far_and_how_long_is_left_from_the_progress_so_far(self):
-        self.assertEqual(self.lines(("steps", 1_000, 4_000)),
-                         ["main.py: toy: 30 s so far; 1,000 of 4,000 steps, about 1 min 30 s "
-                          "left\n"])
-        self.assertEqual(self.lines(("steps", 0, 4_000), after=7_300),
-                         ["main.py: toy: 2 h 01 min so far; 0 of 4,000 steps\n"])
-        self.assertEqual(self.lines(("steps", 4_000, 4_000)),        # done, but not yet ended
-                         ["main.py: toy: 30 s so far; 4,000 of 4,000 steps\n"])
-        self.assertEqual(self.lines(after=0.5), [])                   # under a second: nothing
-        line, = self.lines(tty=True)
-        self.assertTrue(line.startswith("\rmain.py: toy: 30 s so far"))
-        self.assertNotIn("\n", line)                                  # rewritten in place
-
-    @unittest.skipUnless(hasattr(signal, "setitimer"), "a timer signal")
-    def test_a_section_that_runs_long_shows_it_and_a_short_one_says_nothing(self):
-        def slow(opts):
-            main._advance("naps", 0, 2)
-            time.sleep(0.1)             # the timer ticks every 0.02 s here
+        def section(opts):
+            for done, total, seconds in steps:
+                clock[0] = 100.0 + seconds
+                main._advance(done, total)
             return main.depth_rows()
-        slow_depth = main.SECTIONS["depth"]._replace(compute=slow)
-        with mock.patch.dict(main.SECTIONS, depth=slow_depth), \
-                mock.patch.multiple(main, PROGRESS_AFTER=0.0, PROGRESS_TICK=0.02):
-            status, out, err = run_main("depth")
-        self.assertEqual((status, err), (0, "main.py: depth: 0 s so far; 0 of 2 naps\n"))
-        self.assertEqual(run_main("depth", "scan", "cost")[2], "")
-        self.assertIs(signal.getsignal(signal.SIGALRM), signal.SIG_DFL)
+        err = io.StringIO()
+        err.isatty = lambda: tty
+        with mock.patch.dict(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
+                compute=section)), mock.patch.object(main.time, "monotonic", lambda: clock[0]), \
+                mock.patch.multiple(sys, stdout=io.StringIO(), stderr=err), \
+                mock.patch.object(main, "_terminal_width", lambda: 60):
+            self.assertEqual(main.main(["depth"]), 0)
+        return err.getvalue()
+
+    def test_a_line_says_how_far_and_how_long_is_left_at_most_every_5_s_on_a_pipe(self):
+        self.assertEqual(self.lines([(1, 4, 30.0), (2, 4, 32.0), (3, 4, 40.0)]),
+                         "main.py: depth: 30 s so far, 25% done, about 1 min 30 s left\n"
+                         "main.py: depth: 40 s so far, 75% done, about 13 s left\n")
+        self.assertEqual(self.lines([(1, 4, 0.5), (4, 4, 0.9)]), "")     # under a second
+
+    def test_on_a_terminal_the_line_is_rewritten_in_place_then_cleared(self):
+        line = "main.py: depth: 2 h 01 min so far, 50% done, about 2 h 01 min left"
+        self.assertEqual(self.lines([(1, 2, 7_300.0)], tty=True),
+                         "\r" + line[:59] + "\r" + " " * 59 + "\r")
 
 
 class TestOutput(unittest.TestCase):
@@ -404,6 +399,26 @@ class TestOutput(unittest.TestCase):
             stream.close()
             self.assertEqual(f.read(), b"31.2 us\n")
 
+    @unittest.skipUnless(sys.platform.startswith("linux"), "a pipe of 4 KiB")
+    def test_a_full_non_blocking_pipe_gets_every_byte(self):
+        # main._write writes straight to the non-blocking pipe: a write takes what
+        # fits, and the rest waits until the reader, which starts late, makes room.
+        import fcntl
+        import threading
+        reader, writer = os.pipe()
+        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+        os.set_blocking(writer, False)
+        expected = run_main("depth", "scan", "cost", "gradient", "ssm")[1]
+        self.assertGreater(len(expected), 4096)
+        got = []
+        with open(reader, "rb") as f:
+            late = threading.Thread(target=lambda: time.sleep(0.05) or got.append(f.read()))
+            late.start()
+            with open(writer, "w", encoding="utf-8") as stream:
+                main._write(stream, expected)
+            late.join()
+        self.assertEqual(got, [expected.encode()])
+
     def test_a_write_error_or_no_stdout_is_one_line_and_status_1(self):
         class Full(io.StringIO):
             def flush(self):
@@ -419,17 +434,51 @@ class TestOutput(unittest.TestCase):
             self.assertEqual(err.getvalue(), f"main.py: error: cannot write output: {why}\n")
 
 
+class TestOutOfMemory(unittest.TestCase):
+    def run_with_scan_out_of_memory(self, *options):
+        def fails(opts):
+            raise MemoryError
+        with mock.patch.dict(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
+            return run_main("depth", "scan", "cost", *options)
+
+    def test_the_sections_before_are_printed_then_one_line(self):
+        status, out, err = self.run_with_scan_out_of_memory()
+        self.assertEqual(status, 1)
+        self.assertIn("=== serial-depth comparison ===", out)
+        self.assertNotIn("=== what attention costs", out)
+        self.assertEqual(err, "main.py: error: out of memory in section scan; "
+                              "the sections before it are complete\n")
+
+    def test_json_holds_the_sections_before(self):
+        status, out, err = self.run_with_scan_out_of_memory("--json")
+        self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
+        self.assertEqual(len(err.splitlines()), 1)
+
+
+# `python main.py train` that says when main() has begun: a signal sent then
+# lands in the training, not in the import.
+TRAIN = ("import sys, main\nprint('ready', flush=True)\n"
+         "sys.exit(main.main(['train', '--lengths', '5', '--steps', '%d', '--seeds', '1']))")
+
+
+def start_training(steps, **kwargs):
+    child = subprocess.Popen([*PYTHON, "-c", TRAIN % steps], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, **kwargs)
+    assert child.stdout.readline() == b"ready\n"
+    return child
+
+
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
-    """What only a real process shows: what importing main loads, and
-    `python main.py`'s exit status and stderr with its stdout an ASCII
-    terminal or a pipe that nobody reads, and after a Ctrl-C."""
+    """What only a real process shows: what importing main loads, how
+    `python main.py` ends on a signal or a closed pipe, and its exit status and
+    stderr with its stdout an ASCII terminal or short of memory."""
 
     def test_ascii_terminal_gets_the_same_results_in_plain_ascii(self):
         # every sample fixed at 20 us; the first line lists the heavy modules
         # that importing main alone brought in
         code = ("import sys, main\n"
-                "heavy = {'argparse', 'json', 'multiprocessing'} & set(sys.modules)\n"
+                "heavy = {'argparse', 'json', 'subprocess'} & set(sys.modules)\n"
                 "print('imported:', sorted(heavy))\n"
                 "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
                 "sys.exit(main.main(sys.argv[1:]))")
@@ -451,26 +500,42 @@ class TestSubprocess(unittest.TestCase):
         child.stderr.close()
         self.assertEqual((child.returncode, err), (1, b""))
 
-    def test_ctrl_c_exits_130_without_traceback(self):
-        # Python's own Ctrl-C handling restored (the suite may run with SIGINT
-        # ignored, as `cmd &` in a script leaves it); the section naps 50 ms at
-        # a time, as main.py's own waits do, until the signal comes.
-        code = ("import signal, sys, time, main\n"
-                "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-                "def wait(opts):\n    print('ready', flush=True)\n"
-                "    while True:\n        time.sleep(0.05)\n"
-                "main.SECTIONS['depth'] = main.SECTIONS['depth']._replace(compute=wait)\n"
-                "sys.exit(main.main(['depth']))")
-        child = subprocess.Popen([*PYTHON, "-c", code], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            self.assertEqual(child.stdout.readline(), b"ready\n")
-            child.send_signal(signal.SIGINT)
-            out, err = child.communicate(timeout=10)
-        finally:
-            child.kill()
-            child.wait()
-        self.assertEqual((child.returncode, out, err), (130, b"", b""))
+    def test_ctrl_c_exits_130_sigterm_ends_it_and_an_ignored_hangup_stays_ignored(self):
+        # Python's own conventions: main() installs no signal handler. Ctrl-C
+        # (Python's handler restored: `cmd &` in a script leaves SIGINT ignored)
+        # is status 130 and no traceback; SIGTERM's default action ends the
+        # process; under nohup (SIGHUP ignored) the training runs to its end.
+        def interruptible():
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        endings = {signal.SIGINT: start_training(10**6, preexec_fn=interruptible),
+                   signal.SIGTERM: start_training(10**6),
+                   signal.SIGHUP: start_training(300, preexec_fn=lambda: signal.signal(
+                       signal.SIGHUP, signal.SIG_IGN))}
+        for signum, child in endings.items():
+            child.send_signal(signum)
+        for signum, child in endings.items():
+            out, err = child.communicate(timeout=60)
+            status = {signal.SIGINT: 130, signal.SIGTERM: -signal.SIGTERM, signal.SIGHUP: 0}
+            self.assertEqual((child.returncode, err), (status[signum], b""), signum)
+            self.assertEqual(b"=== problem 2" in out, signum == signal.SIGHUP)
+
+    @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc")
+    def test_running_out_of_memory_prints_what_finished_and_one_line(self):
+        # 40 MB of address space beyond what the interpreter has: the input of
+        # 10,000,000 values needs 80 MB for its array alone
+        code = ("import resource, sys, main\n"
+                "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status')"
+                " if l.startswith('VmSize:'))\n"
+                "resource.setrlimit(resource.RLIMIT_AS, (size + 40_000_000,) * 2)\n"
+                "sys.exit(main.main(sys.argv[1:]))")
+        child = subprocess.run([*PYTHON, "-c", code, "depth", "wallclock", "--sizes", "10000000",
+                                "--reps", "1"], cwd=ROOT, capture_output=True, timeout=60)
+        self.assertEqual(child.returncode, 1)
+        self.assertIn(b"=== serial-depth comparison ===", child.stdout)
+        self.assertNotIn(b"=== wall-clock", child.stdout)
+        self.assertEqual(child.stderr.decode().splitlines(), [
+            "main.py: error: out of memory in section wallclock; the sections before it are "
+            "complete"])
 
 
 if __name__ == "__main__":
