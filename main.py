@@ -64,7 +64,7 @@ __all__ = [
     "rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
     "rnn_tanh", "tree_reduce",
     "depth_rows", "wallclock_section", "scan_check", "hidden_rows", "sweep", "ssm_check",
-    "work_section", "lanes_section", "cost_table", "gradient_rows", "capacity_rows",
+    "work_section", "cost_table", "gradient_rows", "capacity_rows",
     "stream_rows", "train_section", "teacher_rows",
     "hidden_weights", "rnn_style_vector", "linear_recurrence_scan", "compose_affine",
     "Counted", "measure_work_depth", "brent_kung_scan", "blelloch_scan",
@@ -1089,14 +1089,40 @@ def work_findings(rows):
             "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"]}
 
 
-def work_section(sizes=WORK_SIZES):
-    """Return the measured work and depth (work_rows) and what they show (work_findings)."""
+WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
+
+
+def lane_steps(n, lanes):
+    """Return the steps that a tree sum of n values takes on `lanes` lanes, each
+    doing one addition a step: each lane adds up a chunk, then the partial sums
+    combine pairwise. About max(work / P, depth): Brent's bound (1974) is
+    (n - 1) / P + ceil(log2 n).
+
+    >>> lane_steps(1_000, 8)            # chunks of 125: 124 steps, then 3 levels
+    127
+    """
+    chunk = _ceil_div(n, lanes)
+    return (chunk - 1) + (_ceil_div(n, chunk) - 1).bit_length()
+
+
+def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
+    """Return the measured work and depth (work_rows), what they show
+    (work_findings), and at the findings' N the steps on each number of lanes
+    of the tree sum (lane_steps) and of the recurrence (its depth: one lane
+    works, whatever P is)."""
     rows = work_rows(_require_sizes("work_section", "size", sizes, high=MAX_COUNTED))
-    return {"rows": rows, "findings": work_findings(rows)}
+    lanes = _require_sizes("work_section", "lane count", lanes, high=MAX_SIZE)
+    found = work_findings(rows)
+    chain = next(r["depth"] for r in rows
+                 if r["algorithm"] == "recurrence" and r["n"] == found["n"])
+    return {"rows": rows, "findings": found,
+            "lanes": [{"lanes": p, "sum_steps": lane_steps(found["n"], p),
+                       "recurrence_steps": chain} for p in lanes]}
 
 
 def render_work(result):
-    """Return the measured work and depth as text, formulas beside them."""
+    """Return the measured work and depth as text, formulas beside them, and the
+    steps on P lanes."""
     rows, found = result["rows"], result["findings"]
     n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
@@ -1107,210 +1133,61 @@ def render_work(result):
     legend = "; ".join(f"{name} = {runs}" for name, (runs, *_) in WORK_ALGORITHMS.items()
                        if name != runs)
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
-    bk = at["brent_kung", n]
+    lanes = _table(("lanes P", "tree sum: steps", "recurrence: steps"),
+                   [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['recurrence_steps']:,}")
+                    for r in result["lanes"]])
     return "\n".join([
-        "=== work and depth, measured on the code that runs ===",
+        "=== work and depth, counted on the code that runs ===",
         *_wrap(f"Among the scans at N = {n:,}, {least_work['algorithm']} does the least work "
                f"({least_work['work']:,} operations) and {least_depth['algorithm']} has the "
-               f"least depth ({least_depth['depth']:,}); brent_kung does "
-               f"{bk['work'] / least_work['work']:.1f}x that work at "
-               f"{bk['depth'] / least_depth['depth']:.1f}x that depth."),
+               f"least depth ({least_depth['depth']:,})."),
         main_table,
         *_wrap(f"({legend}; formulas for N a power of two)"),
         *_wrap("Work counts every add and multiply; depth, the longest chain of them. "
                "blelloch's 2N - 2 include log2 N combines with the identity."),
+        "",
+        *_wrap(f"Steps on a modelled machine of P lanes, one operation per lane per step, at "
+               f"N = {n:,}: a tree sum takes about max(work / P, depth); the recurrence takes "
+               "its depth at every P, one lane busy."),
+        lanes,
     ])
 
 
 def figure_work(result):
-    """Return work against depth for every algorithm at every size, log-log."""
-    rows = result["rows"]
+    """Return two panels: work against depth at every size, log-log, of three
+    scans and tree_reduce (blelloch's points sit on brent_kung's); steps
+    against lanes P."""
+    shown = ("tree_reduce", "serial_scan", "hillis_steele", "brent_kung")
+    rows = [r for r in result["rows"] if r["algorithm"] in shown]
     sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
     fig = Figure("Work against depth, counted on the code that runs",
-                 f"one line per algorithm, its points at N = {sizes} from lower left; lower "
-                 "left is cheap and short", height=760)
-    names = list(dict.fromkeys(r["algorithm"] for r in rows))
-    hidden = {a: b for a in names for b in names if a != b and names.index(b) > names.index(a)
-              and _close_points(rows, a, b)}               # drawn first, then covered by b
-    series = [(f"{name} (close to {hidden[name]})" if name in hidden else name,
-               sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
-              for name in names]
+                 f"points at N = {sizes} from lower left; lower left is cheap and short",
+                 height=760)
+    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
+              for name in shown]
     _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
            _axis_for("work (log)", [r["work"] for r in rows], log=True))
-    # below, the algorithms of logarithmic depth alone, on a linear depth axis
-    short = [(label, points) if max(p[0] for p in points) <= 64 else (label, [])
-             for label, points in series]
-    depths = [p[0] for _, points in short for p in points]
-    fig.text(CHART_BOX[0], 405, "The algorithms of logarithmic depth, depth on a linear axis",
-             size=12, weight="bold")
-    _chart(fig, (CHART_BOX[0], 420, CHART_BOX[2], 272), short,
-           _axis_for("depth, the parallel algorithms alone", depths, low=0.0),
-           _axis_for("work (log)", [p[1] for _, points in short for p in points], log=True),
-           legend=False)
+    n = result["findings"]["n"]
+    fig.text(CHART_BOX[0], 405, f"Steps on P lanes, N = {n:,}", size=12, weight="bold")
+    lanes = [r["lanes"] for r in result["lanes"]]
+    steps = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
+             ("tree sum", [(r["lanes"], r["sum_steps"]) for r in result["lanes"]])]
+    _chart(fig, (CHART_BOX[0], 420, CHART_BOX[2], 272), steps,
+           _axis_for("lanes P (log)", lanes, log=True, at_data=True),
+           _axis_for("steps (log)", [v for _, s in steps for _, v in s], log=True))
     return fig.svg()
-
-
-def _close_points(rows, a, b):
-    """Return whether algorithms a and b land within 10% of each other, in work
-    and in depth, at every N: on a log-log chart one hides the other."""
-    at = {(r["algorithm"], r["n"]): r for r in rows}
-    return all(abs(math.log(at[a, n][k] / at[b, n][k])) < 0.1 for n in {r["n"] for r in rows}
-               for k in ("work", "depth"))
 
 
 SECTIONS["work"] = Section(
-    summary="work and depth of every algorithm, counted",
+    summary="work and depth of the scans, counted; steps on P lanes",
     compute=lambda o: work_section(), render=render_work, figure=figure_work,
     sample=lambda: work_section((8, 16)),
-    headline=lambda r: f"least work {r['findings']['least_work']}, least depth "
-             f"{r['findings']['least_depth']}")
+    headline=lambda r: f"among the scans, least work {r['findings']['least_work']}, least "
+             f"depth {r['findings']['least_depth']}")
 
 
 # ============================================================================
-# 5. A simulated parallel machine with P lanes
-# ============================================================================
-#
-# A machine of `lanes` processors, each doing one operation per time step.
-# The recurrence cannot use more than one of them; the reduction splits its
-# input into chunks, folds the chunks side by side, then combines the partial
-# results pairwise. Brent's bound: time <= work / lanes + depth.
-
-LANES_N = 1_048_576
-LANES = (1, 8, 128, 1_024, 16_384)
-RNN_WIDTHS = (1, 64, 512)
-RNN_BATCHES = (1, 32)
-
-
-def lane_steps(n, lanes):
-    """Return (recurrence_steps, reduction_steps) for n values on `lanes` processors.
-
-    >>> lane_steps(1_000, 8)        # chunks of 125: 124 steps, then 3 levels
-    (1000, 127)
-    """
-    chunk = _ceil_div(n, lanes)
-    chunks = _ceil_div(n, chunk)
-    return n, (chunk - 1) + (chunks - 1).bit_length()
-
-
-def lanes_rows(sizes=(LANES_N,), lane_counts=LANES):
-    """Return, for each size and lane count, both step counts, speedup and utilization."""
-    rows = []
-    for n in sizes:
-        for p in lane_counts:
-            rec, red = lane_steps(n, p)
-            rows.append({"n": n, "lanes": p, "recurrence_steps": rec, "reduction_steps": red,
-                         "reduction_speedup": (n - 1) / red if red else None,   # None: N = 1
-                         "recurrence_utilization": n / (p * rec),
-                         "reduction_utilization": (n - 1) / (p * red) if red else None})
-    return rows
-
-
-def rnn_step_steps(width, batch, lanes):
-    """Return (steps, operations): one dense RNN step h' = W.h + b*x, `width`
-    units for each of `batch` sequences, on `lanes` lanes.
-
-    >>> rnn_step_steps(512, 1, 16_384)  # 17 steps of products, 21 of additions
-    (38, 524800)
-    """
-    products = batch * width * (width + 1)
-    steps, operations = _ceil_div(products, lanes), products
-    terms = width + 1
-    while terms > 1:                            # one level of the addition trees
-        additions = batch * width * (terms // 2)
-        steps += _ceil_div(additions, lanes)
-        operations += additions
-        terms -= terms // 2
-    return steps, operations
-
-
-def lanes_section(sizes=(LANES_N,), lane_counts=LANES):
-    """Return the lanes tables: the reduction against the scalar recurrence
-    (lanes_rows), and the busy share of one dense RNN step at widths
-    RNN_WIDTHS and batches RNN_BATCHES."""
-    sizes = _require_sizes("lanes_section", "size", sizes)
-    lane_counts = _require_sizes("lanes_section", "lane count", lane_counts, high=MAX_SIZE)
-    rnn_lanes = []
-    for width in RNN_WIDTHS:
-        for batch in RNN_BATCHES:
-            for p in lane_counts:
-                steps, operations = rnn_step_steps(width, batch, p)
-                rnn_lanes.append({"width": width, "batch": batch, "lanes": p, "steps": steps,
-                                  "operations": operations, "busy": operations / (steps * p)})
-    return {"rows": lanes_rows(sizes, lane_counts), "rnn_lanes": rnn_lanes}
-
-
-def render_lanes(result):
-    """Return the lanes tables as text."""
-    rows = result["rows"]
-    table = _table(("N", "lanes", "rnn steps", "reduce steps", "speedup", "rnn busy",
-                    "reduce busy"),
-                   [(f"{r['n']:,}", f"{r['lanes']:,}", f"{r['recurrence_steps']:,}",
-                     f"{r['reduction_steps']:,}", _format_ratio(r["reduction_speedup"]),
-                     _format_percent(r["recurrence_utilization"]),
-                     _format_percent(r["reduction_utilization"])) for r in rows])
-    lane_counts = list(dict.fromkeys(r["lanes"] for r in result["rnn_lanes"]))
-    busy = {(r["width"], r["batch"], r["lanes"]): r for r in result["rnn_lanes"]}
-    shapes = list(dict.fromkeys((r["width"], r["batch"]) for r in result["rnn_lanes"]))
-    rnn_table = _table(("width", "batch", "ops / step", *(f"P = {p:,}" for p in lane_counts)),
-                       [(f"{w:,}", f"{b:,}", f"{busy[w, b, lane_counts[0]]['operations']:,}",
-                         *(_format_percent(busy[w, b, p]["busy"]) for p in lane_counts))
-                        for w, b in shapes])
-    return "\n".join([
-        "=== a simulated machine with P lanes (one operation per lane per step) ===",
-        *_wrap("On P lanes, the recurrence keeps one lane busy whatever P is; the sum uses "
-               "all of them until its chunks get short (Brent's bound: work / P + depth)."),
-        table,
-        *_wrap("speedup = (N - 1) / reduce steps; busy = the share of lane-steps at work; a "
-               "recurrence step is one multiply-add."),
-        "",
-        *_wrap("One step of a dense RNN layer, h' = W.h + b*x, width d, batch B: "
-               "B*d*(d+1) independent multiplies, then pairwise sums. busy on P lanes:"),
-        rnn_table,
-        *_wrap("A wide state or a batch fills the lanes within a step; the chain of N "
-               "steps stays."),
-    ])
-
-
-def figure_lanes(result):
-    """Return steps against lanes for the recurrence and the reduction, with the busy share."""
-    rows = result["rows"]
-    n = rows[-1]["n"]
-    rows = [r for r in rows if r["n"] == n]
-    fig = Figure(f"Steps against lanes, N = {n:,} values",
-                 "labels: busy, the share of lane-steps doing work, as in the table")
-    series = [("recurrence", [(r["lanes"], r["recurrence_steps"]) for r in rows]),
-              ("reduction", [(r["lanes"], r["reduction_steps"]) for r in rows])]
-    x_axis = _axis_for("lanes P (log)", [r["lanes"] for r in rows], log=True)
-    y_axis = _axis_for("steps (log)", [v for _, s in series for _, v in s], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis)
-    left, top, width, height = CHART_BOX
-    first = rows[0]
-    fig.text(_position(first["lanes"], x_axis, left, width) + 8,
-             _position(first["recurrence_steps"], y_axis, top + height, -height) - 8,
-             f"P = {first['lanes']}: both take {first['recurrence_steps']:,} steps", size=9)
-    for k, r in enumerate(rows[1:]):                    # one lane: all busy
-        x = _position(r["lanes"], x_axis, left, width)
-        last = k == len(rows) - 2                       # right-aligned: inside the frame
-        y = _position(r["recurrence_steps"], y_axis, top + height, -height)
-        fig.text(x + (-5 if last else 5), y + (-8 if last else 16),
-                 _format_percent(r["recurrence_utilization"]), size=9, color=PALETTE[0],
-                 anchor="end" if last else "start")
-        if r["reduction_steps"]:
-            fig.text(x + 5, _position(r["reduction_steps"], y_axis, top + height, -height) - 7,
-                     _format_percent(r["reduction_utilization"]), size=9, color=PALETTE[1])
-    return fig.svg()
-
-
-SECTIONS["lanes"] = Section(
-    summary=f"a simulated machine of {LANES[0]:,} ... {LANES[-1]:,} lanes",
-    compute=lambda o: lanes_section(o.sizes), render=render_lanes, figure=figure_lanes,
-    options={SIZES: (LANES_N,)}, sample=lambda: lanes_section((1_000,)),
-    headline=lambda r: f"the sum runs {_format_ratio(r['rows'][-1]['reduction_speedup'])} "
-             f"faster on {r['rows'][-1]['lanes']:,} lanes; the recurrence, not at all")
-
-
-# ============================================================================
-# 6. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
+# 5. What attention costs (Vaswani et al. 2017, Table 1, with numbers)
 # ============================================================================
 
 COST_D = 512                    # model width d
@@ -1432,7 +1309,7 @@ SECTIONS["cost"] = Section(
 
 
 # ============================================================================
-# 7. The second problem: gradients fading over distance
+# 6. The second problem: gradients fading over distance
 # ============================================================================
 #
 # Training learns a dependency of the last state on an input k steps back
@@ -1558,7 +1435,7 @@ SECTIONS["gradient"] = Section(
 
 
 # ============================================================================
-# 8. The third problem: what a fixed-width state can hold
+# 7. The third problem: what a fixed-width state can hold
 # ============================================================================
 #
 # Associative recall, the modern form of the bottleneck argument (Zoology,
@@ -1711,7 +1588,7 @@ SECTIONS["capacity"] = Section(
 
 
 # ============================================================================
-# 9. Streaming: one token at a time, with a state or with a KV cache
+# 8. Streaming: one token at a time, with a state or with a KV cache
 # ============================================================================
 #
 # The first row of the lesson's "when to still pick an RNN" table: generating
@@ -1890,7 +1767,7 @@ SECTIONS["stream"] = Section(
 
 
 # ============================================================================
-# 10. Problem 2, learned: three small models trained on the adding problem
+# 9. Problem 2, learned: three small models trained on the adding problem
 # ============================================================================
 #
 # The adding problem: T pairs (value, marker), values uniform in [0, 1), one
@@ -2352,7 +2229,7 @@ SECTIONS["train"] = Section(
 
 
 # ============================================================================
-# 11. What runs in parallel: training on a known sequence, against generating
+# 10. What runs in parallel: training on a known sequence, against generating
 # ============================================================================
 #
 # Training with teacher forcing knows every input of the sequence: attention
@@ -4042,8 +3919,6 @@ GLOSSARY = {
     "Brent-Kung": "an inclusive scan (Brent and Kung 1982): a sweep up a tree and one down, "
                   "about 2 log2 N levels and 2N operations. Blelloch's exclusive scan "
                   "(1990) has the same shape.",
-    "batch": "several sequences processed together, side by side: more work a step, the "
-             "same chain of steps.",
     "causal": "causal attention lets each position read only itself and the positions "
               "before it, as generating one token at a time requires.",
     "chain rule": "the derivative of a chain of steps is the product of each step's "
@@ -4051,11 +3926,9 @@ GLOSSARY = {
     "core": "one processor of the CPU; this machine's cores run separate processes at once.",
     "CPU": "the computer's main processor: a few cores, each running one program's "
            "steps at a time.",
-    "Brent's bound": "on P processors a computation takes at most work / P + depth steps.",
     "combine": "one application of a scan's operation to two partial results.",
     "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
                  "top of the wanted value.",
-    "dense": "a state updated by a full width x width matrix: every unit reads every unit.",
     "depth": "the longest chain of operations that must run one after another. With "
              "unlimited processors, the time follows the depth.",
     "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
@@ -4146,7 +4019,6 @@ GLOSSARY = {
     "serial": "one after another, each waiting for the one before.",
     "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
                "e^s_n).",
-    "speedup": "the serial time over the parallel time; below 1 it is a slowdown.",
     "spread": "the slowest timing sample over the fastest: large on a busy machine.",
     "SSM": "a state-space model: a recurrence with a linear step, trained in parallel: S4 "
            "as a long convolution, S5 and Mamba by a scan.",

@@ -16,7 +16,7 @@ from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, 
 # every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
-    "work_section": [(((),), {}), (((HUGE,),), {})],
+    "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {})],
 }
 # Its public functions with no input where the maths breaks or a call could run away.
 NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
@@ -143,20 +143,69 @@ class TestBlellochScan(unittest.TestCase):
         self.assertEqual(xs, before)
 
 
-class TestWorkAndSsmSections(unittest.TestCase):
+def simulate_reduction(xs, lanes):
+    """Return (total, steps, operations): the chunked reduction of xs run step
+    by step, each lane folding its chunk, then the partials summed in pairs."""
+    size = -(-len(xs) // lanes)
+    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
+    partials, steps, operations = [chunk[0] for chunk in chunks], 0, 0
+    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
+        for k, chunk in enumerate(chunks):
+            if j < len(chunk):
+                partials[k] += chunk[j]
+                operations += 1
+        steps += 1
+    while len(partials) > 1:                    # combine: one level of pairs per step
+        operations += len(partials) // 2
+        partials = main._pairwise(partials, operator.add)
+        steps += 1
+    return partials[0], steps, operations
+
+
+class TestLaneSteps(unittest.TestCase):
+    PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
+             for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
+
+    def test_formula_matches_step_by_step_simulation(self):
+        # Includes lanes > n, n = 1 and sizes that lanes do not divide.
+        for n, p in self.PAIRS:
+            xs = random_floats(n, seed=p)
+            total, steps, operations = simulate_reduction(xs, p)
+            self.assertEqual(main.lane_steps(n, p), steps, (n, p))
+            self.assertEqual(operations, n - 1, (n, p))
+            self.assertTrue(close(total, math.fsum(xs), scale=math.fsum(map(abs, xs))), (n, p))
+        self.assertEqual(simulate_reduction(list(range(1, 1001)), 7)[0], 500_500)
+
+    def test_one_lane_is_the_work_and_many_lanes_the_depth(self):
+        for n in (1, 2, 3, 100, 1024, 1025):
+            self.assertEqual(main.lane_steps(n, 1), n - 1)
+            self.assertEqual(main.lane_steps(n, n), (n - 1).bit_length())
+            self.assertEqual(main.lane_steps(n, 10 * n), (n - 1).bit_length())
+
+    def test_brents_bound(self):
+        # time <= work / P + depth, with work n - 1 and depth ceil(log2 n).
+        for n, p in self.PAIRS:
+            self.assertLessEqual(main.lane_steps(n, p), (n - 1) / p + (n - 1).bit_length() + 1,
+                                 (n, p))
+
+
+class TestWorkSection(unittest.TestCase):
     def test_work_section_text_and_json(self):
         # Sizes 16 and 64: the formulas are checked above (and 1,024 in test_check).
         result = json.loads(json.dumps(main.work_section((16, 64))))
         data = result["rows"]
         self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
                                               "least_depth": "hillis_steele"})
-        self.assertIn("hillis_steele has the least depth (6)",
+        self.assertIn("Among the scans at N = 64, serial_scan does the least work (63 operations) "
+                      "and hillis_steele has the least depth (6)",
                       " ".join(main.render_work(result).split()))
         at = {(r["algorithm"], r["n"]): r for r in data}
         self.assertEqual(at["hillis_steele", 64], {"algorithm": "hillis_steele", "n": 64,
                                                    "work": 321, "depth": 6})
         self.assertEqual((at["blelloch", 64]["work"], at["brent_kung", 64]["work"]), (126, 120))
         self.assertEqual(at["linear_scan_selective", 64]["work"], 3 * 321)
+        self.assertEqual(result["lanes"], [{"lanes": p, "sum_steps": main.lane_steps(64, p),
+                                            "recurrence_steps": 127} for p in main.WORK_LANES])
 
 
 if __name__ == "__main__":
