@@ -65,7 +65,7 @@ __all__ = [
     "rnn_tanh", "tree_reduce",
     "depth_rows", "wallclock_section", "scan_check", "hidden_rows", "sweep", "ssm_check",
     "work_section", "cost_table", "gradient_rows", "capacity_rows",
-    "stream_rows", "train_section", "teacher_rows",
+    "generate_rows", "train_section",
     "hidden_weights", "rnn_style_vector", "linear_recurrence_scan", "compose_affine",
     "Counted", "measure_work_depth", "brent_kung_scan", "blelloch_scan",
     "attention_matrix_bytes", "kv_cache_bytes", "ssm_state_bytes",
@@ -1588,18 +1588,21 @@ SECTIONS["capacity"] = Section(
 
 
 # ============================================================================
-# 8. Streaming: one token at a time, with a state or with a KV cache
+# 8. Training runs in parallel; generating, one token at a time
 # ============================================================================
 #
-# The first row of the lesson's "when to still pick an RNN" table: generating
-# one token at a time with constant memory. A recurrent model carries a state
-# of fixed size from token to token; attention keeps a key and a value per
-# past token (the KV cache) and reads all of them for every new token.
+# Training on a known sequence (teacher forcing) knows every input: attention
+# and a linear recurrence by its scan compute all N positions at once.
+# Generating, each output is the next input, so every model makes its tokens
+# one after another. Three models of width 1, their depth counted on the code
+# that runs (part 4); and what each holds after N tokens at width d: attention
+# a key and a value per token (the KV cache), a recurrence its state alone.
 
-STREAM_D = 64
-STREAM_TOKENS = (128, 256, 512, 1_024, 2_048, 4_096)
-STREAM_SEED = 5
-STREAM_WARMUP = 5               # untimed reads of a fresh cache, whose first reads run slower
+GENERATE_SIZES = (64, 512)
+GENERATE_D = 64                 # the width at which the memory held is counted
+GENERATE_W = 0.5                # the tanh RNN's recurrent weight
+GENERATE_DECAY = 0.9            # the linear recurrence's decay
+GENERATE_SEED = 29
 
 
 def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
@@ -1627,143 +1630,128 @@ def ssm_state_bytes(layers, d_model, d_state, expand=2, d_conv=4, bytes_per_valu
     return layers * expand * d_model * (d_state + d_conv) * bytes_per_value
 
 
-def _attention_read(q, keys, values):
-    """Return softmax(q . k / sqrt(d)) . V over every cached (k, v): one attention read."""
-    scale = 1 / math.sqrt(len(q))
-    scores = [sum(map(operator.mul, q, k)) * scale for k in keys]
-    top = max(scores)
-    weights = [math.exp(s - top) for s in scores]
-    total = sum(weights)
-    return [sum(map(operator.mul, weights, column)) / total for column in zip(*values)]
+def _attention_output(q, keys):
+    """Return softmax(q * k_j) . k_j over the keys (values = keys, width 1):
+    scores side by side, their sums as trees."""
+    weights = [_counted_op(math.exp, q * k) for k in keys]
+    total = _counted_op(lambda t: 1 / t, tree_reduce(weights))
+    return tree_reduce([w * k for w, k in zip(weights, keys)]) * total
 
 
-def _recurrent_step(h, W, x):
-    """Return tanh(W.h + x): one step of a recurrent state of len(h) numbers."""
-    return [math.tanh(sum(map(operator.mul, row, h)) + xi) for row, xi in zip(W, x)]
+def attention_training(xs):
+    """Return every output of a causal attention layer when every input is known."""
+    return [_attention_output(x, xs[:i + 1]) for i, x in enumerate(xs)]
 
 
-def _stream_inputs(tokens, d, seed):
-    """Return fixed-seed token vectors and the recurrent weights W (entries
-    within 1/d, so that the state stays in range)."""
-    rng = random.Random(seed)
-    xs = [uniform_inputs(d, rng) for _ in range(tokens)]
-    W = [[w / d for w in uniform_inputs(d, rng)] for _ in range(d)]
-    return xs, W
+def attention_generating(x, n):
+    """Return n outputs of the same layer generating: each output is the next input."""
+    cache, outputs = [], []
+    for _ in range(n):
+        cache.append(x)
+        x = _attention_output(x, cache)
+        outputs.append(x)
+    return outputs
 
 
-def _kv_pairs(xs):
-    """Return a toy key and value per token vector, 0.9x and 0.5x: new floats,
-    so that the memory they hold is the cache's own."""
-    return [([0.9 * xi for xi in x], [0.5 * xi for xi in x]) for x in xs]
+def tanh_training(xs, w=GENERATE_W):
+    """Return every state of h = tanh(w*h + x) on known inputs: a chain all the same."""
+    states, h = [], 0.0
+    for x in xs:
+        h = _counted_op(math.tanh, w * h + x)
+        states.append(h)
+    return states
 
 
-def object_bytes(obj):
-    """Return the bytes of obj and of every object inside it, for nested lists
-    and tuples of numbers, as sys.getsizeof counts each.
-
-    >>> object_bytes([1.0, 2.0]) == sys.getsizeof([1.0, 2.0]) + 2 * sys.getsizeof(1.0)
-    True
-    """
-    if isinstance(obj, (list, tuple)):
-        if all(type(x) is float for x in obj):      # a flat row of floats: the common case
-            return sys.getsizeof(obj) + len(obj) * _FLOAT_BYTES
-        return sys.getsizeof(obj) + sum(map(object_bytes, obj))
-    return sys.getsizeof(obj)
+def tanh_generating(x, n, w=GENERATE_W):
+    """Return n states of the tanh RNN generating: each state is the next input."""
+    states, h = [], 0.0
+    for _ in range(n):
+        h = x = _counted_op(math.tanh, w * h + x)
+        states.append(h)
+    return states
 
 
-_FLOAT_BYTES = sys.getsizeof(0.0)
+def scan_training(xs, decay=GENERATE_DECAY):
+    """Return every state of h = decay*h + x on known inputs, by the scan (part 3)."""
+    return linear_recurrence_scan(xs, decay)
 
 
-def stream_rows(tokens=STREAM_TOKENS, d=STREAM_D, reps=TIMING_REPS, seed=STREAM_SEED):
-    """Return, for each T in tokens, the bytes of a KV cache of T pairs and of a
-    d-number recurrent state (object_bytes), and the best seconds of the next
-    token's step with each."""
-    d = _require_size("stream_rows", "d", d, high=MAX_WIDTH)
-    tokens = _require_sizes("stream_rows", "token count", tokens, high=MAX_SIZE // d)
-    _require_size("stream_rows", "reps", reps, high=MAX_REPS)
-    xs, W = _stream_inputs(max(tokens), d, seed)
-    h = [math.tanh(x) for x in xs[0]]
-    state_bytes = object_bytes(h)
-    measured = []
-    for t in tokens:
-        cache = _kv_pairs(xs[:t])
-        cache_bytes = object_bytes(cache)
-        keys, values = [k for k, _ in cache], [v for _, v in cache]
-        q = xs[t - 1]
-        for _ in range(STREAM_WARMUP):
-            _attention_read(q, keys, values)
-        attend_s, recur_s = sample_per_call([functools.partial(_attention_read, q, keys, values),
-                                             functools.partial(_recurrent_step, h, W, q)], reps)
-        measured.append({"tokens": t, "cache_bytes": cache_bytes, "state_bytes": state_bytes,
-                         "cache_token_s": min(attend_s), "state_token_s": min(recur_s),
-                         "cache_spread": spread(attend_s), "state_spread": spread(recur_s)})
-    return {"d": d, "measured": measured}
+def scan_generating(x, n, decay=GENERATE_DECAY):
+    """Return n states of the linear recurrence generating: each the next input."""
+    states, h = [], 0.0
+    for _ in range(n):
+        h = x = decay * h + x
+        states.append(h)
+    return states
 
 
-def _cache_growth(rows, d):
-    """Return the sentence that reads the measured cache: its bytes per token,
-    and what the next token's work grows with."""
-    small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
-    if small["tokens"] == large["tokens"]:
-        return (f"The cache holds {large['cache_bytes'] / large['tokens']:,.0f} bytes a token "
-                "here; the state stays one size.")
-    per_token = (large["cache_bytes"] - small["cache_bytes"]) / (large["tokens"] - small["tokens"])
-    return (f"The cache grows by {per_token:,.0f} bytes a token ({4 * d:,} in fp16). The "
-            "next token reads all of it, so T tokens cost work growing as T^2.")
+# name: (training, generating, whether it keeps a KV cache)
+GENERATE_MODELS = {"attention": (attention_training, attention_generating, True),
+                   "tanh RNN": (tanh_training, tanh_generating, False),
+                   "linear, by scan": (scan_training, scan_generating, False)}
 
 
-def render_stream(result):
-    """Return the streaming tables as text."""
-    rows = result["measured"]
-    table = _table(("tokens T", "KV cache", "state", "next token: attention", "recurrent"),
-                   [(f"{r['tokens']:,}", format_bytes(r["cache_bytes"]),
-                     format_bytes(r["state_bytes"]), format_seconds(r["cache_token_s"]),
-                     format_seconds(r["state_token_s"])) for r in rows])
-    spreads = [(f"{what} at T = {r['tokens']:,}", r[key]) for r in rows
-               for what, key in (("attention", "cache_spread"), ("recurrent", "state_spread"))]
-    small, large = min(rows, key=lambda r: r["tokens"]), max(rows, key=lambda r: r["tokens"])
-    states = [format_bytes(b) for b in sorted({r["state_bytes"] for r in rows})]
-    found = (f"The KV cache grew from {format_bytes(small['cache_bytes'])} at T = "
-             f"{small['tokens']:,} to {format_bytes(large['cache_bytes'])} at T = "
-             f"{large['tokens']:,}" if len(rows) > 1 else
-             f"At T = {large['tokens']:,} the KV cache held {format_bytes(large['cache_bytes'])}")
-    found += ("; the recurrent state stayed " if len(states) == 1 else
-              "; the recurrent state held ") + " to ".join(states) + "."
+def _counted_depth(run):
+    """Return the depth of what run(tally) returns, computed on Counted values."""
+    return _depth_of(run(Tally()))
+
+
+def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
+    """Return, for each model and N, the depth of training on N known inputs,
+    the depth of generating N tokens from one, and the bytes held after N
+    tokens at width d in fp16: a KV cache, 2 * N * d * 2 bytes, or a state,
+    d * 2 bytes."""
+    d = _require_size("generate_rows", "d", d, high=MAX_SIZE)
+    sizes = _require_sizes("generate_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N)
+    rng = random.Random(_require_seed("generate_rows", seed))
+    rows = []
+    for name, (training, generating, cache) in GENERATE_MODELS.items():
+        for n in sizes:
+            values = uniform_inputs(n, rng, -0.5, 0.5)
+            rows.append({
+                "model": name, "n": n,
+                "train_depth": _counted_depth(
+                    lambda tally: training([Counted(v, tally) for v in values])),
+                "generate_depth": _counted_depth(
+                    lambda tally: generating(Counted(values[0], tally), n)),
+                "held_bytes": kv_cache_bytes(n, 1, 1, d) if cache else 2 * d, "d": d})
+    return rows
+
+
+def render_generate(rows):
+    """Return the depth and memory table as text, with what it shows."""
+    at = {(r["model"], r["n"]): r for r in rows}
+    big = max(r["n"] for r in rows)
+    attention, rnn, scan = (at[m, big] for m in GENERATE_MODELS)
+    in_turn = all(r["generate_depth"] >= r["n"] for r in rows)
+    d = rows[0]["d"]
+    table = _table(("model", "N", "depth: training", "generating", "holds after N tokens"),
+                   [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
+                     f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
+                   left=1)
     return "\n".join([
-        "=== streaming: one token at a time, with a state or with a KV cache ===",
-        *_wrap(found),
+        "=== training runs in parallel; generating, one token at a time ===",
+        *_wrap(f"Training on a known sequence of N = {big:,}, attention and the linear "
+               f"recurrence by its scan reach depth {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,}; the tanh RNN, {rnn['train_depth']:,}. Generating, "
+               + ("every model makes one token after another: depth "
+                  f"{min(r['generate_depth'] for r in rows if r['n'] == big):,} or more."
+                  if in_turn else "some model makes its tokens in fewer steps than tokens.")),
         table,
-        *_spread_note(spreads),
-        *_wrap(_cache_growth(rows, result["d"])),
+        *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "
+               f"each. Held at width d = {d} in fp16: the KV cache grows by "
+               f"{kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays {2 * d:,} "
+               "bytes."),
     ])
 
 
-def figure_stream(result):
-    """Return memory and next-token time against T for the cache and the state."""
-    rows = result["measured"]
-    fig = Figure("One token at a time: a KV cache against a recurrent state",
-                 MEASURED, height=640)
-    tokens = [r["tokens"] for r in rows]
-    memory = [("KV cache", [(r["tokens"], r["cache_bytes"]) for r in rows]),
-              ("state", [(r["tokens"], r["state_bytes"]) for r in rows])]
-    _chart(fig, (72, 58, 350, 220), memory,
-           _axis_for("tokens T (log)", tokens, log=True, at_data=True),
-           _axis_for("bytes held (log)", [v for _, s in memory for _, v in s], log=True))
-    time_ = [("attention", [(r["tokens"], r["cache_token_s"]) for r in rows]),
-             ("recurrent", [(r["tokens"], r["state_token_s"]) for r in rows])]
-    _chart(fig, (72, 360, 350, 220), time_,
-           _axis_for("tokens T (log)", tokens, log=True, at_data=True),
-           _axis_for("time of the next token (log)",
-                     [v for _, s in time_ for _, v in s], log=True)._replace(seconds=True))
-    return fig.svg()
-
-
-SECTIONS["stream"] = Section(
-    summary="one token at a time: a KV cache against a state",
-    compute=lambda o: stream_rows(reps=o.reps), render=render_stream, figure=figure_stream,
-    options={REPS: TIMING_REPS}, sample=lambda: stream_rows((4, 8), 2, 1),
-    headline=lambda r: f"the KV cache grew to {format_bytes(r['measured'][-1]['cache_bytes'])}; "
-             f"the state stayed {format_bytes(r['measured'][-1]['state_bytes'])}")
+SECTIONS["generate"] = Section(
+    summary="training in parallel, generating one token at a time",
+    compute=lambda o: generate_rows(), render=render_generate,
+    headline=lambda rows: (lambda big: f"attention's depth at N = {big['n']:,} is "
+                           f"{big['train_depth']:,} training, {big['generate_depth']:,} "
+                           "generating")(max((r for r in rows if r["model"] == "attention"),
+                                             key=lambda r: r["n"])))
 
 
 # ============================================================================
@@ -2226,147 +2214,6 @@ SECTIONS["train"] = Section(
         "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
     headline=lambda r: _verdict_sentence(
         {(v["model"], v["length"]): v["verdict"] for v in r["verdicts"]}))
-
-
-# ============================================================================
-# 10. What runs in parallel: training on a known sequence, against generating
-# ============================================================================
-#
-# Training with teacher forcing knows every input of the sequence: attention
-# computes all N positions at once. Generating, each output is the next
-# input: every model makes its tokens one after another. Three small models
-# of width 1, their work and depth measured on the code that runs (part 4).
-
-TEACHER_SIZES = (64, 256, 1_024)
-TEACHER_W = 0.5                 # the tanh RNN's recurrent weight
-TEACHER_DECAY = 0.9             # the linear recurrence's decay
-TEACHER_SEED = 29
-
-
-def _attention_output(q, keys):
-    """Return softmax(q * k_j) . k_j over the keys (values = keys, width 1):
-    scores side by side, their sums as trees."""
-    weights = [_counted_op(math.exp, q * k) for k in keys]
-    total = _counted_op(lambda t: 1 / t, tree_reduce(weights))
-    return tree_reduce([w * k for w, k in zip(weights, keys)]) * total
-
-
-def attention_training(xs):
-    """Return every output of a causal attention layer when every input is known."""
-    return [_attention_output(x, xs[:i + 1]) for i, x in enumerate(xs)]
-
-
-def attention_generating(x, n):
-    """Return n outputs of the same layer generating: each output is the next input."""
-    cache, outputs = [], []
-    for _ in range(n):
-        cache.append(x)
-        x = _attention_output(x, cache)
-        outputs.append(x)
-    return outputs
-
-
-def tanh_training(xs, w=TEACHER_W):
-    """Return every state of h = tanh(w*h + x) on known inputs: a chain all the same."""
-    states, h = [], 0.0
-    for x in xs:
-        h = _counted_op(math.tanh, w * h + x)
-        states.append(h)
-    return states
-
-
-def tanh_generating(x, n, w=TEACHER_W):
-    """Return n states of the tanh RNN generating: each state is the next input."""
-    states, h = [], 0.0
-    for _ in range(n):
-        h = _counted_op(math.tanh, w * h + x)
-        x = h
-        states.append(h)
-    return states
-
-
-def scan_training(xs, decay=TEACHER_DECAY):
-    """Return every state of h = decay*h + x on known inputs, by the scan (part 3)."""
-    return linear_recurrence_scan(xs, decay)
-
-
-def scan_generating(x, n, decay=TEACHER_DECAY):
-    """Return n states of the linear recurrence generating: each the next input."""
-    states, h = [], 0.0
-    for _ in range(n):
-        h = decay * h + x
-        x = h
-        states.append(h)
-    return states
-
-
-TEACHER_MODELS = {"attention": (attention_training, attention_generating),
-                  "tanh RNN": (tanh_training, tanh_generating),
-                  "linear, by scan": (scan_training, scan_generating)}
-
-
-def _counted_run(run):
-    """Return (work, depth) of run(tally), which computes on Counted values."""
-    tally = Tally()
-    outputs = run(tally)
-    return tally.work, _depth_of(outputs)
-
-
-def teacher_rows(sizes=TEACHER_SIZES, seed=TEACHER_SEED):
-    """Return, for each model and N, the work and depth of training on N known
-    inputs, and of generating N tokens from one."""
-    rows = []
-    for n in _require_sizes("teacher_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N):
-        values = uniform_inputs(n, random.Random(seed), -0.5, 0.5)
-        for name, (training, generating) in TEACHER_MODELS.items():
-            train = _counted_run(lambda tally: training([Counted(v, tally) for v in values]))
-            generate = _counted_run(lambda tally: generating(Counted(values[0], tally), n))
-            rows.append({"model": name, "n": n, "train_work": train[0], "train_depth": train[1],
-                         "generate_work": generate[0], "generate_depth": generate[1]})
-    return rows
-
-
-def render_teacher(rows):
-    """Return the training and generating tables as text, and what they mean."""
-    sizes = sorted({r["n"] for r in rows})
-    models = list(dict.fromkeys(r["model"] for r in rows))
-    at = {(r["model"], r["n"]): r for r in rows}
-    ends = (sizes[0], sizes[-1])
-    train = _table(("training: depth", *(f"N = {n:,}" for n in sizes), f"work, {ends[1]:,}"),
-                   [(m, *(f"{at[m, n]['train_depth']:,}" for n in sizes),
-                     _format_count(at[m, ends[1]]["train_work"])) for m in models], left=1)
-    generate = _table(("generating: depth", *(f"N = {n:,}" for n in sizes),
-                       f"mean work/token: {ends[0]:,}", f"{ends[1]:,}"),
-                      [(m, *(f"{at[m, n]['generate_depth']:,}" for n in sizes),
-                        *(f"{at[m, n]['generate_work'] / n:,.1f}" for n in ends))
-                       for m in models], left=1)
-    big = sizes[-1]
-    attention, rnn = at["attention", big], at["tanh RNN", big]
-    scan = at["linear, by scan", big]
-    return "\n".join([
-        "=== what runs in parallel: training on a known sequence, against generating ===",
-        *_wrap(f"Training on a known sequence, attention and the scanned linear recurrence "
-               f"reach every position at once: depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} at N = {big:,}, against the tanh RNN's "
-               f"{rnn['train_depth']:,}. Generating, every model makes one token after "
-               f"another: {attention['generate_depth']:,}, {scan['generate_depth']:,} and "
-               f"{rnn['generate_depth']:,}."),
-        *_wrap("Width-1 models on a known sequence (teacher forcing), forward pass only, in "
-               "operations (exp, tanh, 1/x one each)."),
-        train,
-        generate,
-        *_wrap("mean work/token: attention's grows with the tokens behind each; a "
-               "recurrence's does not."),
-    ])
-
-
-SECTIONS["teacher"] = Section(
-    summary="training in parallel, generating one token at a time",
-    compute=lambda o: teacher_rows(), render=render_teacher,
-    headline=lambda rows: (lambda big: f"attention's depth at N = {big['n']:,}: "
-                           f"{big['train_depth']:,} training, {big['generate_depth']:,} "
-                           "generating")(max((r for r in rows if r["model"] == "attention"),
-                                             key=lambda r: r["n"])))
 
 
 # ============================================================================
@@ -4025,10 +3872,6 @@ GLOSSARY = {
     "state": "the numbers a recurrence carries from one step to the next.",
     "step": "one link of a chain: it cannot start before the one before it ends.",
     "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
-    "teacher forcing": "training on a known sequence, feeding the true previous token rather "
-                       "than the model's guess (Williams and Zipser 1989). A model without a "
-                       "recurrent state (attention) can then compute every position at once; "
-                       "an RNN still steps through its states.",
     "token": "one unit of a model's input or output: a word, part of a word, or here a "
              "number.",
     "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "

@@ -1,0 +1,80 @@
+"""Part 8: the depth of training on a known sequence and of generating,
+against the counts worked out by hand for each model, and the memory each
+holds, against the KV-cache and state formulas."""
+
+import math
+import unittest
+
+import main
+from tests.support import HUGE, run_section
+
+# Calls of this part's public functions that raise ValueError (gathered, with
+# every other file's, by tests/test_errors.py).
+BAD_CALLS = {
+    "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {}),
+                      (((8,), 4, None), {})],
+    "kv_cache_bytes": [((-1, 1, 1, 1), {}), ((1, 1, 1, 1, -2), {})],
+    "ssm_state_bytes": [((-1, 1, 1), {}), ((1, 1, 1), {"d_conv": -4})],
+}
+
+
+class TestDepths(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        rows = main.generate_rows(sizes=(2, 5, 8, 16, 32, 64))
+        cls.at = {(r["model"], r["n"]): r for r in rows}
+
+    def test_attention_trains_every_position_at_once(self):
+        # A position over m keys: q*k and exp (depth 2), a tree of m (ceil(log2 m)),
+        # then 1/total beside the weighted tree, and one multiply: 4 + ceil(log2 N).
+        for n in (2, 5, 16, 64):
+            self.assertEqual(self.at["attention", n]["train_depth"], 4 + math.ceil(math.log2(n)))
+
+    def test_the_tanh_rnn_is_a_chain_even_with_every_input_known(self):
+        # w*h, + x, tanh per step; the first w*h is w*0.0, not counted: 3N - 1.
+        for n in (2, 16, 64):
+            self.assertEqual(self.at["tanh RNN", n]["train_depth"], 3 * n - 1)
+
+    def test_the_scan_gives_the_linear_recurrence_log_depth(self):
+        for k in (3, 5, 6):
+            self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], 2 * k)
+
+    def test_generating_every_model_goes_one_token_at_a_time(self):
+        n = 16
+        self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 3 * n - 1)
+        self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
+        # Each token needs the one before, then its own depth, 4 + ceil(log2 t): the
+        # total grows as N log N, not as N.
+        self.assertEqual(self.at["attention", n]["generate_depth"],
+                         sum(4 + math.ceil(math.log2(t)) for t in range(1, n + 1)))
+
+    def test_a_kv_cache_grows_with_the_tokens_and_a_state_does_not(self):
+        for (model, n), r in self.at.items():
+            # a key and a value of d numbers a token, or d numbers in all; 2 bytes each
+            expected = 2 * n * r["d"] * 2 if model == "attention" else r["d"] * 2
+            self.assertEqual(r["held_bytes"], expected, (model, n))
+
+
+class TestMemoryFormulas(unittest.TestCase):
+    def test_kv_cache_and_ssm_state_by_hand(self):
+        self.assertEqual(main.kv_cache_bytes(32_768, 32, 8, 128), 4 * 2**30)
+        self.assertEqual(main.kv_cache_bytes(1, 1, 1, 64), 256)
+        # 48 layers of 4,096 channels, 16 numbers of state and 4 of convolution each
+        self.assertEqual(main.ssm_state_bytes(48, 2_048, 16), 48 * 4_096 * 20 * 2)
+
+
+class TestGenerateSection(unittest.TestCase):
+    def test_the_section_says_what_its_rows_show(self):
+        out, rows = run_section(self, "generate")
+        text = " ".join(out.split())
+        self.assertIn("Training on a known sequence of N = 512, attention and the linear "
+                      "recurrence by its scan reach depth 13 and 18; the tanh RNN, 1,535.", text)
+        self.assertIn("every model makes one token after another: depth 1,023 or more", text)
+        self.assertIn("the KV cache grows by 256 bytes a token; a state stays 128 bytes", text)
+        self.assertLessEqual(max(map(len, out.splitlines())), 79)
+        fewer = [dict(r, generate_depth=1) for r in rows]
+        self.assertIn("fewer steps than tokens", main.render_generate(fewer))
+
+
+if __name__ == "__main__":
+    unittest.main()
