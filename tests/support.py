@@ -11,7 +11,6 @@ import math
 import operator
 import os
 import random
-import signal
 import sys
 import time
 
@@ -42,23 +41,10 @@ def close(a, b, rel=1e-9, scale=1.0):
 
 
 def run_main(*argv):
-    """Run main.main(argv) in this process; return (status, stdout, stderr). The
-    signal handlers and mask main() changes on its way out after a signal are
-    restored."""
+    """Run main.main(argv) in this process; return (status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
-    signals = [signal.SIGINT] + main._stop_signals()
-    handlers = [signal.getsignal(signum) for signum in signals]
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, []) if hasattr(signal, "pthread_sigmask") \
-        else None
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main.main(list(argv))
-    finally:
-        main._STOPPING = False
-        for signum, handler in zip(signals, handlers):
-            signal.signal(signum, handler)
-        if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main.main(list(argv))
     return status, out.getvalue(), err.getvalue()
 
 

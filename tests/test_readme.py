@@ -4,6 +4,7 @@ program prints, digits and time units aside, so that a sample cannot drift."""
 
 import os
 import re
+import tempfile
 import unittest
 from unittest import mock
 
@@ -85,11 +86,19 @@ class TestReadmeSamples(unittest.TestCase):
 
     def test_the_check_sample_is_what_check_prints(self):
         # graded in this process, with the grading process's own code (tests/test_check.py)
-        from tests.test_check import graded_here
+        from tests.test_check import InProcess
         samples = readme_samples("=== check")
         self.assertGreater(len(samples), 5)
-        with mock.patch.object(main, "check_solutions", lambda path: graded_here(MINE)):
-            status, out, _ = run_main("check", "mine.py")
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory() as folder:
+            os.chdir(folder)
+            try:
+                with open("mine.py", "w", encoding="utf-8") as f:
+                    f.write(MINE)
+                with mock.patch.object(main, "_Grader", InProcess):
+                    status, out, _ = run_main("check", "mine.py")
+            finally:
+                os.chdir(here)
         self.assertEqual(status, 1)
         self.assertEqual([masked(line) for line in samples],
                          [masked(line) for line in out.splitlines() if line.strip()])
