@@ -212,7 +212,7 @@ class TestBadArguments(unittest.TestCase):
     def test_bad_arguments_exit_2_with_one_line_on_stderr(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
-        self.assert_usage_error(["--sizes", ",".join(["5"] * 101)], "at most 100 sizes")
+        self.assert_usage_error(["--sizes", ",".join(["5"] * 21)], "at most 20 sizes")
         self.assert_usage_error(["--sizes", "1,000,000"],
                                 "write one million as 1000000 or 1_000_000")
 
@@ -266,8 +266,8 @@ class TestHelp(unittest.TestCase):
         for option, users in OPTION_USERS.items():
             words = re.split(r"[\s,:;]+", self.option_help(option))
             self.assertEqual({name for name in main.SECTIONS if name in words}, users, option)
-        self.assertIn("(1 to 100; default 3)", flat(self.option_help("--reps")))
-        self.assertIn("(each 2 to 1,000; default 5,10,20)", flat(self.option_help("--lengths")))
+        self.assertIn("(1 to 20; default 3)", flat(self.option_help("--reps")))
+        self.assertIn("(each 2 to 100; default 5,10,20)", flat(self.option_help("--lengths")))
         sizes = flat(self.option_help("--sizes"))
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", sizes)
         self.assertIn("a list of a million floats takes about 32 MB", sizes)

@@ -110,8 +110,8 @@ class TestSpreadNote(unittest.TestCase):
     def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
         self.assertEqual(" ".join(main._spread_note([("a", 1.506), ("b", 2.5)])),
-                         "noisy: b: its slowest sample took 2.50x as long as its fastest, which "
-                         "the table shows")
+                         "noisy: b's slowest sample took 2.50x its fastest; the table shows the "
+                         "fastest.")
 
 
 class TestWallclockWords(unittest.TestCase):

@@ -61,17 +61,17 @@ class TestMeasuredWorkDepth(unittest.TestCase):
         for k in (1, 2, 5, 7):
             n = 2 ** k
             expected = {
-                "recurrence": (2 * n - 1, 2 * n - 1),
-                "sum": (n, n),
+                "rnn_style": (2 * n - 1, 2 * n - 1),
+                "sum()": (n, n),
                 "tree_reduce": (n - 1, k),
                 "serial_scan": (n - 1, n - 1),
-                "hillis_steele": (hillis_steele_combines(n), k),
-                "brent_kung": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
-                "blelloch": (2 * n - 2, 2 * k - 1),
-                "linear_scan": (2 * hillis_steele_combines(n), 2 * k),
-                "linear_scan_selective": (3 * hillis_steele_combines(n), 2 * k),
+                "parallel_scan": (hillis_steele_combines(n), k),
+                "brent_kung_scan": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
+                "blelloch_scan": (2 * n - 2, 2 * k - 1),
+                "linear_recurrence_scan": (2 * hillis_steele_combines(n), 2 * k),
+                "the same, selective": (3 * hillis_steele_combines(n), 2 * k),
             }
-            for name, (_, algorithm, _, _) in main.WORK_ALGORITHMS.items():
+            for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
 
     def test_tree_reduce_depth_is_the_depth_formula_at_any_length(self):
@@ -195,15 +195,16 @@ class TestWorkSection(unittest.TestCase):
         result = json.loads(json.dumps(main.work_section((16, 64))))
         data = result["rows"]
         self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
-                                              "least_depth": "hillis_steele"})
+                                              "least_depth": "parallel_scan"})
         self.assertIn("Among the scans at N = 64, serial_scan does the least work (63 operations) "
-                      "and hillis_steele has the least depth (6)",
+                      "and parallel_scan has the least depth (6)",
                       " ".join(main.render_work(result).split()))
         at = {(r["algorithm"], r["n"]): r for r in data}
-        self.assertEqual(at["hillis_steele", 64], {"algorithm": "hillis_steele", "n": 64,
+        self.assertEqual(at["parallel_scan", 64], {"algorithm": "parallel_scan", "n": 64,
                                                    "work": 321, "depth": 6})
-        self.assertEqual((at["blelloch", 64]["work"], at["brent_kung", 64]["work"]), (126, 120))
-        self.assertEqual(at["linear_scan_selective", 64]["work"], 3 * 321)
+        self.assertEqual((at["blelloch_scan", 64]["work"], at["brent_kung_scan", 64]["work"]),
+                         (126, 120))
+        self.assertEqual(at["the same, selective", 64]["work"], 3 * 321)
         self.assertEqual(result["lanes"], [{"lanes": p, "sum_steps": main.lane_steps(64, p),
                                             "recurrence_steps": 127} for p in main.WORK_LANES])
 
