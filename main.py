@@ -8,33 +8,22 @@ The runnable companion to "Why Transformers - The Problems with RNNs", lesson 1
 of phase 7 of the open curriculum rohitg00/ai-engineering-from-scratch. An RNN
 computes h_t = f(h_{t-1}, x_t): step t waits for step t-1, so N tokens are a
 chain of N dependent steps. Attention is a reduction: a sum of N values can be
-arranged as a tree of pairwise additions, of depth ceil(log2 N). Plain numbers
-are enough to measure the difference on any laptop; part 11 trains three tiny
-models to show what it means for learning.
+arranged as a tree of pairwise additions, of depth ceil(log2 N).
 
     python main.py              # the lesson's three sections
     python main.py all --svg f  # every section, and its figures in f/
     python main.py --help       # every section and option
-    python main.py terms        # every term the sections print, in plain words
-    python main.py terms WORD   # one of them
+    python main.py terms [WORD] # every term the sections print, in plain words
     python main.py check F.py   # your own solutions of the exercises, graded
     python -m unittest          # the tests, and the examples in the docstrings
 
-The file reads in the lesson's order:
-
-    the lesson   rnn_style, attention_style, serial_scan, parallel_scan,
-                 benchmark, depth (the seed script's six), rnn_tanh and
-                 tree_reduce; then its sections depth, wallclock and scan,
-                 and how a section and its options are declared
-    parts 1-11   the exercises and the lesson's other claims: hidden (1),
-                 sweep (2), ssm (3), work (4), lanes (5), cost (6),
-                 gradient (7), capacity (8), stream (9), train (10),
-                 teacher (11)
-    machinery    inputs, timing, formatting, processes, figures, check,
-                 the glossary, the command line
-
-Each part uses the lesson, earlier parts and the machinery, never a later part,
-and ends with its figure and its entry in SECTIONS.
+The file reads in the lesson's order: first the six functions of the lesson's
+own script (its code/main.py), rnn_tanh and tree_reduce, and the lesson's three
+sections (depth, wallclock, scan); then parts 1-9, the exercises and the
+lesson's other claims (hidden, sweep, ssm, work, cost, gradient, capacity,
+generate, train), each ending with its entry in SECTIONS; then the machinery
+(inputs, timing, formatting, figures, check, the glossary, the command line).
+A part uses the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
 """
 
@@ -55,7 +44,6 @@ import sys
 import textwrap
 import time
 import timeit
-import warnings
 
 # What a reader may call: the lesson's functions, each section's compute step,
 # what the exercises and the README name, and the command line. These refuse
@@ -438,41 +426,23 @@ Attention over all pairs costs N^2 work, but few steps."""
 
 
 # ============================================================================
-# The lesson ends here. What follows works its exercises (parts 1 and 2; the
-# Medium one is the scan above) and measures its other claims (parts 3-11),
-# each part a section of the command line. Then the machinery.
-#
-# Short names used below:
-#   N        sequence length (n in function arguments)
-#   x, h     an input and a hidden state; h_t is the state after step t
-#   decay    the linear step's factor a in h = a*h + x; w the tanh step's
-#   op       an associative combine: op(op(a, b), c) == op(a, op(b, c))
-#   step     one link of a chain: it cannot start before the one before it
-#            ends. A step of h = a*h + x is two operations (a multiply, an add).
-#   combine  one application of op: one step of a scan
-#   work     how many operations (or steps) run in all; depth, the longest
-#            chain of them. Each section says which it counts.
-#   d        a state's or a model's width; P the number of lanes or processes
-#   madds    multiply-adds
+# The lesson ends here. Parts 1-9 work its exercises and measure its other
+# claims, each a section of the command line. Short names used below: N a
+# sequence's length (n in arguments); x, h an input and a state; decay the
+# linear step's factor, w the tanh step's; op an associative combine, and a
+# combine one use of it; work how many operations run in all, depth the longest
+# chain of them; d a state's or a model's width; madds multiply-adds.
 # ============================================================================
 
-
-# Each section of the command line registers itself where its part ends, as a
-# Section: its summary for --help; compute, its data from its options (what
-# --json prints); render, that data as text; the options it reads, each with
-# its default; figure, the data drawn as SVG text (or None); and, beside a
-# figure, sample: small data of the shape compute returns, fast to make, which
-# the tests draw; headline, the line that says what it found, which `all` opens
-# with. `all` runs the sections in the order of this file. A compute
-# step that runs long tells its progress with _advance(done, total).
-#
-# An Option is declared once, by the first part that reads it: its flag, how
-# its value reads (one whole number, or a comma-separated list of `each`), its
-# limits, and its help, where {users}, {default}, {low}, {high} and {most}
-# become the sections that read it, their defaults, the limits and MAX_SIZES.
-# The command line builds its parser, --help, its notes and its limits from
-# SECTIONS, and compute receives each option as given, or else as the
-# section's default.
+# A part registers its section where it ends: a Section holds its summary for
+# --help; compute, its data from its options (what --json prints); render, the
+# data as text; options, each Option it reads with its default; figure, the
+# data drawn as SVG; sample, small data of compute's shape for the figure's
+# tests; headline, the line `all` opens with; refuse, what is wrong with a
+# choice of options, or None. An Option is declared once, by the first part
+# that reads it: its flag, its limits, whether it is a list of `each`, and its
+# help, in which {users}, {default}, {low}, {high} and {most} are filled in.
+# A compute step that runs long tells its progress with _advance(done, total).
 
 Section = collections.namedtuple(
     "Section", "summary compute render options figure sample headline refuse",
@@ -680,47 +650,6 @@ def slopes(rnn_exponent, attn_exponent):
     return "below 1" if max(exponents) < 0.8 else "far from 1"
 
 
-def plot_loglog(series, width=56, height=14):
-    """Return a log-log chart of the series as lines of text."""
-    points = [(marker, n, t) for marker, pts in series.items() for n, t in pts]
-    n_lo, n_hi = min(p[1] for p in points), max(p[1] for p in points)
-    t_lo, t_hi = min(p[2] for p in points), max(p[2] for p in points)
-    grid = [[" "] * width for _ in range(height)]
-    for marker, n, t in points:
-        row = height - 1 - _log_position(t, t_lo, t_hi, height)
-        col = _log_position(n, n_lo, n_hi, width)
-        grid[row][col] = marker if grid[row][col] in (" ", marker) else "#"
-    labels = [""] * height
-    for k in range(math.floor(math.log10(t_lo)), math.ceil(math.log10(t_hi)) + 1):
-        if t_lo <= 10.0 ** k <= t_hi:
-            label = format_seconds(10.0 ** k).replace(".00 ", " ").replace(".0 ", " ")
-            labels[height - 1 - _log_position(10.0 ** k, t_lo, t_hi, height)] = label
-    if not any(labels):                 # under a decade: label the two ends instead
-        labels[0], labels[-1] = format_seconds(t_hi), format_seconds(t_lo)
-    pad = max(len(s) for s in labels)
-    lines = [f"{label:>{pad}} |{''.join(cells)}".rstrip() for label, cells in zip(labels, grid)]
-    lines.append(" " * pad + " +" + "-" * width)
-    axis = [" "] * (width + 2)
-    sizes = sorted({p[1] for p in points})
-    for n in sorted({n_lo, sizes[len(sizes) // 2], n_hi}):
-        text = f"{n:,}"
-        if len(text) > width + 2:
-            continue                    # no room for this label
-        middle = _log_position(n, n_lo, n_hi, width) + 1 - len(text) // 2
-        start = min(max(0, middle), width + 2 - len(text))
-        axis[start:start + len(text)] = text
-    lines.append(" " * pad + "".join(axis).rstrip() + "  N (log)")
-    return lines
-
-
-def _log_position(value, low, high, cells):
-    """Return the cell (0 .. cells-1) of value on a log scale from low to high."""
-    if high <= low:
-        return 0
-    scale = (math.log(value) - math.log(low)) / (math.log(high) - math.log(low))
-    return round(scale * (cells - 1))
-
-
 def _slope_reading(found):
     """Return the sentence that reads the fitted slopes (slopes())."""
     if found is None:
@@ -736,10 +665,9 @@ def _slope_reading(found):
 
 
 def render_sweep(result):
-    """Return the sweep as a table, a log-log chart, the fitted exponents and their reading."""
+    """Return the sweep as a table, the fitted exponents and their reading (the
+    log-log chart is its figure)."""
     rows = result["rows"]
-    chart = plot_loglog({"r": [(r["n"], r["rnn_s"]) for r in rows],
-                         "a": [(r["n"], r["attn_s"]) for r in rows]})
     if result["rnn_exponent"] is None:
         fit = "fitted growth: n/a (the fit needs two sizes)."
     else:
@@ -750,10 +678,6 @@ def render_sweep(result):
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         *_wrap(_slope_reading(result["slopes"])),
         _timing_table(rows),
-        "",
-        "time per call, log-log   r = rnn_style   a = attention_style   # = both",
-        *chart,
-        "",
         fit,
         *_wrap("On a GPU the reduction's line would stay flat until its cores are busy; the "
                "recurrence's would still grow as N."),
@@ -778,7 +702,7 @@ def figure_sweep(result):
 
 
 SECTIONS["sweep"] = Section(
-    summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, plotted",
+    summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, fitted",
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
     sample=lambda: sweep((64, 256, 1_024), 1),
@@ -2266,7 +2190,7 @@ def _ceil_div(n, k):
 
 
 def seed_input(n):
-    """Return the seed script's input: [0.001 * (i % 17) for i in range(n)].
+    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)].
 
     >>> seed_input(3)
     [0.0, 0.001, 0.002]
@@ -3322,170 +3246,171 @@ def render_check(path, report):
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
-    "Adam": "an optimizer: each step moves every parameter against a running average of "
-            "its gradient, divided by the square root of a running average of the "
-            "gradient's square.",
+    "Adam": "an optimizer: each step moves every parameter against a running average of its "
+            "gradient, scaled by the square root of a running average of its square.",
     "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
-                      "marked; the model must output the sum of the two marked values, "
-                      "however far back they are.",
-    "affine map": "h -> a*h + x: multiply, then add. Two affine maps in a row are again one, "
-                  "which is what lets a scan combine the steps of a linear recurrence.",
+                      "marked; the model must output the sum of the two marked values, however "
+                      "far back they are.",
+    "affine map": "h -> a*h + x: multiply, then add. Two in a row are again one, which is what "
+                  "lets a scan combine the steps of a linear recurrence.",
     "associative": "an operation whose grouping does not matter: (a + b) + c = a + (b + c). "
-                   "Only such an operation can be regrouped into a tree or a scan. Float "
+                   "Only such an operation can be regrouped into a tree or a scan; float "
                    "addition is associative only up to rounding.",
-    "associative recall": "storing key -> value pairs, then asking for each value back by "
-                          "its key.",
+    "associative recall": "storing key -> value pairs, then asking for each value back by its "
+                          "key.",
     "attention": "each output is a weighted sum of all the values; the weights come from how "
-                 "well a query matches each key (a softmax of their scores).",
-    "baseline": "the score of a model that learned nothing; for the adding problem, always "
-                "predicting 1.",
-    "binomial tail": "the chance that a count of coin flips lands beyond some number; here, "
-                     "that the crosstalk outweighs the wanted value.",
-    "Blelloch": "a work-efficient scan: a sweep up a tree and a sweep down, about 2 log2 N "
-                "levels and 2N operations. Exclusive: output i leaves out x_i.",
-    "Brent-Kung": "an inclusive scan (Brent and Kung 1982): a sweep up a tree and one down, "
-                  "about 2 log2 N levels and 2N operations. Blelloch's exclusive scan "
-                  "(1990) has the same shape.",
-    "causal": "causal attention lets each position read only itself and the positions "
-              "before it, as generating one token at a time requires.",
-    "chain rule": "the derivative of a chain of steps is the product of each step's "
-                  "derivative: how a gradient reaches an input far back.",
-    "core": "one processor of the CPU; this machine's cores run separate processes at once.",
-    "CPU": "the computer's main processor: a few cores, each running one program's "
-           "steps at a time.",
+                 "well a query matches each key.",
+    "binomial": "the count of heads in a number of coin flips; its tail, the chance that the "
+                "count lands beyond some number.",
+    "Blelloch": "a work-efficient scan (1990): a sweep up a tree and a sweep down, about "
+                "2 log2 N levels and 2N operations. Exclusive: output i leaves out x_i.",
+    "Brent-Kung": "an inclusive work-efficient scan (1982): a sweep up a tree and one down, "
+                  "about 2 log2 N levels and 2N operations.",
+    "causal": "looking back only: a causal attention layer, window or kernel lets each position "
+              "read only itself and the positions before it, as generating requires.",
+    "ceil": "ceil(x): the smallest whole number at or above x.",
+    "chain rule": "the derivative of a chain of steps is the product of each step's derivative.",
+    "closed form": "a formula that gives a number directly, without running the process it "
+                   "describes.",
     "combine": "one application of a scan's operation to two partial results.",
-    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on "
-                 "top of the wanted value.",
-    "depth": "the longest chain of operations that must run one after another. With "
-             "unlimited processors, the time follows the depth.",
+    "context window": "how many tokens a model reads at once: attention's n.",
+    "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
+                   "(the kernel) everywhere.",
+    "core": "one processor of the CPU, running one program's steps at a time.",
+    "CPU": "the computer's main processor: a few cores.",
+    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on top "
+                 "of the wanted value.",
+    "decay": "the factor a of the linear step h = a*h + x: how much of the state each step "
+             "keeps.",
+    "depth": "the longest chain of operations that must run one after another. With unlimited "
+             "processors, the time follows the depth.",
+    "derivative": "how much an output changes per unit change of an input, for a small change.",
     "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
                 "operations a step instead of width^2.",
     "dilated": "a dilated convolution reads inputs a gap apart; with the gap k times larger "
-               "each layer (k the kernel's width), ceil(log_k n) layers reach n positions "
-               "back.",
+               "each layer, ceil(log_k n) layers reach n positions back.",
     "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
                  "inclusive one includes it.",
+    "fitted growth": "the exponent k of the line N^k that runs closest to the measured times "
+                     "(least squares of their logarithms): 1 when the time doubles with N. "
+                     "Also called the slope, on a log-log plot.",
     "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
                        "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
-    "forget gate": "an LSTM's gate that scales how much of the previous state is kept: at 1 "
-                   "the state passes unchanged.",
-    "fp16": "16-bit floats (fp16, or bf16 with a wider range): 2 bytes a number, how model "
-            "weights and caches are usually stored.",
+    "forget gate": "an LSTM's gate that scales how much of the state it keeps: at 1 the state "
+                   "passes unchanged.",
+    "forward pass": "computing a model's outputs from its inputs; training then computes the "
+                    "gradients backwards.",
+    "fp16": "16-bit floats: 2 bytes a number, how model weights and caches are usually stored.",
     "gate": "a number between 0 and 1, computed by the model, that scales how much of "
-            "something passes (LSTM, GRU, minGRU).",
-    "GiB": "2^30 bytes (MiB 2^20, KiB 2^10).",
-    "GPU": "a graphics processor: thousands of lanes that run the same operation on "
-           "different numbers at once.",
-    "gradient": "how much the loss changes when a parameter, or an input, changes a little; "
+            "something passes (LSTM, minGRU).",
+    "gated cell": "a recurrent cell that keeps a fraction f of its state each step (f its "
+                  "forget gate), so an input k steps back reaches the end times f^k.",
+    "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
+    "GPU": "a graphics processor: thousands of lanes that run the same operation on different "
+           "numbers at once.",
+    "gradient": "how much the loss changes when each parameter, or an input, changes a little; "
                 "training follows it downhill.",
-    "GRU": "a gated recurrent unit (Cho et al. 2014): an RNN whose gates, read from the input "
-           "and the state, decide how much of the state to keep.",
-    "grouped-query": "grouped-query attention lets several query heads share one key-value "
-                     "head, so the KV cache is smaller.",
-    "head": "an attention head: one set of queries, keys and values; a layer runs several "
-            "side by side, each with its own n x n scores.",
-    "held-out": "held-out examples are kept out of training and used only to score the "
-                "model.",
-    "Hillis-Steele": "a scan in log2 N rounds: in round k every element combines with the one "
-                     "2^k places back (parallel_scan).",
-    "inductive bias": "what a model assumes before it sees any data: an RNN that recent "
-                      "inputs matter most; attention without positions, that order does "
-                      "not matter (hence the positions added to its inputs).",
-    "kernel": "two senses here: a convolution's kernel, the k weights it slides along the "
-              "sequence; and a GPU kernel, one program launched on the GPU.",
-    "key": "in attention, what each position offers to be matched: a query's score with it "
-           "decides that position's weight.",
-    "initialization": "the random parameters a model starts from; another seed gives "
-                      "another initialization.",
+    "head": "an attention head: one set of queries, keys and values; a layer runs several side "
+            "by side, each with its own n x n scores.",
+    "held-out": "held-out examples are kept out of training and used only to score the model.",
+    "Hillis-Steele": "a scan in ceil(log2 N) rounds: in round k every element combines with "
+                     "the one 2^k places back (parallel_scan).",
+    "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
+    "inductive bias": "what a model assumes before it sees data: an RNN, that recent inputs "
+                      "matter most (recency); attention without positions, that order does "
+                      "not matter.",
+    "initialization": "the random parameters a model starts from (init); another seed gives "
+                      "another.",
+    "init": "see initialization.",
+    "interpreter": "CPython, which runs Python code one instruction at a time: each step of a "
+                   "Python loop costs it tens of nanoseconds, whatever the step does.",
+    "key": "in attention, what each position offers to be matched; in associative recall, what "
+           "a value is stored and asked for under.",
+    "kernel": "a convolution's k weights, slid along the sequence.",
     "KV cache": "the keys and values of every past token that a transformer keeps while it "
                 "generates: it grows with every token.",
-    "lane": "one processor of the simulated machine: one operation per step.",
-    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps "
-                         "can be regrouped into a scan.",
-    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell "
-            "state and gates that let it keep a value many steps (the forget gate came with "
-            "Gers et al. 2000).",
-    "log-log": "a plot with both axes on a log scale: a power law becomes a straight line "
-               "whose slope is its exponent.",
+    "lane": "one processor of a modelled parallel machine: one operation a step.",
+    "layer": "one stage of a model: its outputs are the next layer's inputs.",
+    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps can "
+                         "be regrouped into a scan.",
+    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell state "
+            "and gates that let it keep a value many steps.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
-    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu "
-             "and Dao 2023).",
-    "minGRU": "a GRU whose gate and candidate read only the input, never the previous state "
-              "(Feng et al. 2024): a linear recurrence, so a scan.",
+    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu and "
+             "Dao 2023).",
+    "minGRU": "a gated recurrent unit whose gate and candidate read only the input, never the "
+              "state (Feng et al. 2024): a linear recurrence, so a scan.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
+    "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy "
+             "with other work meanwhile.",
     "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
               "Phi(z) is the chance that a standard one lies below z.",
+    "Phi": "see normal.",
+    "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all), constant "
+            "factors aside.",
     "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
                  "count.",
-    "O(N)": "grows in proportion to N (O(N^2): to N squared, O(log N): to its logarithm), "
-            "constant factors aside.",
-    "path length": "how many steps a signal passes through from one position to another: "
-                   "each layer, and in a recurrent layer each of its steps (up to n).",
+    "path length": "how many layers, or steps of a recurrent layer, a signal passes from one "
+                   "position to another.",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
                   "this for any associative operation.",
-    "process": "a running program with its own memory; the cores section splits work across "
-               "several.",
-    "query": "in attention, what a position looks for: its score with every key becomes a "
-             "weight.",
+    "quadratic bottleneck": "attention's n x n scores: their work grows as n^2, and so does "
+                            "their memory where they are stored.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
-    "reduction": "combining many values into one, as a sum or a mean does; when associative, "
-                 "it can run as a tree.",
-    "regrouped": "computed in another grouping: ((a + b) + c) + d as (a + b) + (c + d). "
-                 "Allowed for associative operations.",
-    "restricted self-attention": "attention that looks only at a window of r positions: "
-                                 "each one and the r - 1 before it.",
-    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step "
-           "to the next.",
+    "reduction": "combining many values into one, as a sum does; when associative, it can run "
+                 "as a tree.",
+    "restricted self-attention": "attention that reads only a window of r positions; Vaswani "
+                                 "et al. centre it on each position, and `cost` counts causal "
+                                 "windows, each position and the r - 1 before it.",
+    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step to "
+           "the next.",
+    "round": "one stage of a parallel scan: combines that run side by side, none waiting for "
+             "another.",
     "scan": "every prefix sum of a sequence under an associative operation: one at a time "
-            "(serial_scan), in rounds (Hillis-Steele) or in sweeps up and down a tree "
-            "(Blelloch, Brent-Kung).",
+            "(serial_scan), in rounds (Hillis-Steele), or up and down a tree (Blelloch, "
+            "Brent-Kung).",
+    "slope": "see fitted growth.",
     "seed": "the number that fixes a random generator, so that every run gives the same "
             "numbers.",
     "selective": "a selective scan is a linear recurrence whose decay depends on each input "
                  "(Mamba): still a scan.",
+    "self-attention": "attention in which a sequence's positions read each other: each "
+                      "position's query against every position's key.",
+    "sequential operations": "Table 1's count of operations that must run one after another "
+                             "in a layer, a whole matrix multiply counting as one.",
     "serial": "one after another, each waiting for the one before.",
-    "softmax": "turns scores into positive weights that sum to 1: e^s_i / (e^s_1 + ... + "
-               "e^s_n).",
-    "spread": "the slowest timing sample over the fastest: large on a busy machine.",
-    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel: S4 "
-           "as a long convolution, S5 and Mamba by a scan.",
+    "serial depth": "the longest chain of operations that must run one after another: a bound "
+                    "on the time however many processors there are (depth).",
+    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel (S4 as a "
+           "long convolution; S5 and Mamba by a scan).",
     "state": "the numbers a recurrence carries from one step to the next.",
+    "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
     "step": "one link of a chain: it cannot start before the one before it ends.",
+    "tanh": "the hyperbolic tangent, an S-shaped function from -1 to 1; its slope, 1 - tanh^2, "
+            "is at most 1.",
     "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
-    "token": "one unit of a model's input or output: a word, part of a word, or here a "
-             "number.",
+    "tile": "a block of the n x n scores, computed and used at once, then dropped.",
+    "token": "one unit of a model's input or output: a word, part of a word, or here a number.",
     "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
                    "2017).",
-    "tree": "combining values in pairs, then pairs of pairs: depth log2 N.",
+    "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",
+    "width": "how many numbers a state or a model's vectors hold (d).",
     "work": "how many operations run in all.",
-    "width": "how many numbers a state or a model's vectors hold (d); a wider state costs "
-             "more per step but does not shorten the chain of steps.",
-    "serial depth": "the longest chain of operations that must run one after another: a "
-                    "bound on the time however many processors there are (depth).",
-    "context window": "how many tokens a model reads at once: attention's n.",
-    "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
-    "quadratic bottleneck": "attention's n x n scores: work, and memory if they are stored, "
-                            "grow as n^2 (Flash Attention hides constants, not the n^2).",
-    "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
-    "forward pass": "computing a model's outputs from its inputs; the backward pass then "
-                    "computes the gradients.",
-    "ceil": "ceil(x): the smallest whole number at or above x.",
-    "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
-                   "everywhere (a kernel).",
 }
 
 
 def render_term(word, glossary=GLOSSARY):
-    """Return one entry of the glossary, found whatever its case; for a word
-    that is no entry, raise _UsageError naming the nearest, if one is near."""
+    """Return the glossary's entry for word, whatever its case, or the one entry
+    whose term holds it (Hillis: Hillis-Steele); else raise _UsageError naming
+    the nearest term, if one is near."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}
-    term = by_case.get(word.casefold())
-    if term is None:                    # a term that holds the word, or else one spelt near it
-        folded = word.casefold()
-        near = ([t for t in by_case if folded in t.split()]
-                or [t for t in by_case if difflib.get_close_matches(folded, t.split(), 1, 0.8)]
-                or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75))
+    folded = word.casefold()
+    folded = folded[:-1] if folded not in by_case and folded[:-1] in by_case else folded
+    holding = [t for t in by_case if folded in re.split(r"[\s,-]+", t)]
+    term = by_case.get(folded) or (by_case[holding[0]] if len(holding) == 1 else None)
+    if term is None:
+        near = holding or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75)
         hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
         raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
                           f"(every term: python {PROG} terms)")

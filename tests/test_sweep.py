@@ -47,37 +47,11 @@ class TestFitExponent(unittest.TestCase):
         self.assertAlmostEqual(main.fit_exponent(ns, ts), 1.0, delta=0.02)
 
 
-class TestPlotLogLog(unittest.TestCase):
-    def grid(self, lines, height):
-        """Return the plotting area (height rows of text after the '|')."""
-        return [line.split("|", 1)[1] if "|" in line else "" for line in lines[:height]]
-
-    def test_plot_places_extremes_in_the_corners(self):
-        lines = main.plot_loglog({"r": [(10, 1e-3), (1000, 1e-1)], "a": [(10, 1e-5)]},
-                                 width=21, height=5)
-        rows = self.grid(lines, 5)
-        self.assertEqual(rows[0].rstrip(), " " * 20 + "r")      # largest n, largest time
-        self.assertEqual(rows[2].rstrip(), "r")                 # 1e-3 is halfway up in log
-        self.assertEqual(rows[4].rstrip(), "a")                 # smallest time, bottom-left
-
-    def test_plot_marks_shared_cells(self):
-        lines = main.plot_loglog({"r": [(1, 1.0), (4, 4.0)], "a": [(1, 1.0)]}, width=5, height=3)
-        self.assertEqual(self.grid(lines, 3)[2].rstrip(), "#")
-
-    def test_plot_labels_axes(self):
-        lines = main.plot_loglog({"r": [(64, 1e-6), (65_536, 1e-3)]}, width=40, height=10)
-        text = "\n".join(lines)
-        for label in ("1 µs", "1 ms", "64", "65,536", "N (log)"):
-            self.assertIn(label, text)
-        self.assertLessEqual(max(len(line) for line in lines), 80)
-
-
 class TestExerciseSections(unittest.TestCase):
 
     def test_sweep_section_text_and_json(self):
         sizes = "64,128,1024,2048"
         out, data = run_section(self, "sweep", "--sizes", sizes, "--reps", "1")
-        self.assertIn("N (log)", out)
         # The format, not the value: a noisy one-sample fit over two sizes may come out negative.
         self.assertRegex(out, r"rnn_style N\^-?\d+\.\d\d, attention_style N\^-?\d+\.\d\d")
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
