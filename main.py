@@ -34,6 +34,7 @@ import contextlib
 import decimal
 import errno
 import functools
+import html
 import itertools
 import math
 import operator
@@ -2195,14 +2196,7 @@ def seed_input(n):
     >>> seed_input(3)
     [0.0, 0.001, 0.002]
     """
-    return _seed_chunk(0, n)
-
-
-def _seed_chunk(start, stop):
-    """Return seed_input's values at indices start ... stop - 1, built the same way."""
-    offset = start % 17
-    period = array.array("d", [0.001 * ((offset + k) % 17) for k in range(17)])
-    n = stop - start
+    period = array.array("d", [0.001 * k for k in range(17)])
     values = period * (n // 17)
     values.extend(period[:n % 17])      # in place: no second array of n doubles
     return values.tolist()
@@ -2338,27 +2332,7 @@ def _three_digits(x):
 
 
 def _format_ratio(ratio):
-    return "n/a" if ratio is None else f"{ratio:,.1f}x"
-
-
-def _format_percent(share):
-    """Return a share as a percentage with three significant digits: 99.1%, 1.56%,
-    0.0977%; a share short of 1 keeps the digits that show it (99.994%, not 100%).
-
-    >>> _format_percent(1 / 1024), _format_percent(1.0), _format_percent(1 - 1 / 16_384)
-    ('0.0977%', '100%', '99.994%')
-    """
-    if share is None:
-        return "n/a"
-    pct = 100 * share
-    if pct == 0:
-        return "0%"
-    if 99.95 <= pct < 100:                  # would round to 100%: show how far from it
-        return f"{pct:.{-math.floor(math.log10(100 - pct))}f}%"
-    decimals = max(0, 2 - math.floor(math.log10(pct)))
-    if decimals and round(pct, decimals) >= 10 ** (3 - decimals):    # rounded up a decade
-        decimals -= 1
-    return f"{pct:.{decimals}f}%"
+    return f"{ratio:,.1f}x"
 
 
 def _spread_note(spreads):
@@ -2382,15 +2356,13 @@ def _spread_note(spreads):
 # so that the same results give the same bytes.
 
 FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#999999", "#F0E442")
-DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2", "1,2", "12,4", "6,2,1,2", "3,1")
-MARKERS = ("circle", "square", "triangle", "diamond", "cross", "down", "plus", "left", "right")
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
+DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross")
 
 
 def _xml(text):
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+    return html.escape(str(text))
 
 
 def _coord(x):
@@ -2427,7 +2399,7 @@ class Figure:
                           f'stroke-width="{width}"{dashes}/>')
 
     def marker(self, x, y, kind, color, group="marker", size=4.0):
-        """One point: a circle, square, triangle, diamond, cross, down, plus, left or right."""
+        """One point: a circle, square, triangle, diamond or cross."""
         if kind == "circle":
             shape = f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}"'
         elif kind == "square":
@@ -2436,12 +2408,8 @@ class Figure:
         else:
             s = size * 1.2
             corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
-                       "down": [(0, s), (s, -s * 0.8), (-s, -s * 0.8)],
-                       "left": [(-s, 0), (s * 0.8, -s), (s * 0.8, s)],
-                       "right": [(s, 0), (-s * 0.8, -s), (-s * 0.8, s)],
                        "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)],
-                       "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)],
-                       "plus": [(0, -s), (0, s), (0, 0), (s, 0), (-s, 0), (0, 0)]}[kind]
+                       "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)]}[kind]
             path = " ".join(f"{_coord(x + dx)},{_coord(y + dy)}" for dx, dy in corners)
             shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
         self.parts.append(f'{shape} fill="{color}" class="{group}"/>')

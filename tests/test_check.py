@@ -374,7 +374,7 @@ def serial_scan(xs, op=None):
                                    "return best_attn, best_rnn"), "benchmark", "FAIL",
                           "returned attention_style's time first"),
     "benchmark with a sleep": (replaced(LESSON, "_ = rnn_style(xs)\n",
-                                        "_ = rnn_style(xs)\n        time.sleep(0.002)\n"),
+                                        "_ = rnn_style(xs)\n        time.sleep(0.01)\n"),
                                "benchmark", "FAIL", "a sleep or a print inside it?"),
     "benchmark sampled once": (replaced(LESSON, "for _ in range(reps)", "for _ in range(1)"),
                                "benchmark", "FAIL", "called rnn_style 1 time"),
