@@ -464,7 +464,7 @@ TRAIN = ("import sys, main\nprint('ready', flush=True)\n"
 def start_training(steps, **kwargs):
     child = subprocess.Popen([*PYTHON, "-c", TRAIN % steps], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, **kwargs)
-    assert child.stdout.readline() == b"ready\n"
+    child.stdout.readline()                     # "ready": main() has begun
     return child
 
 
