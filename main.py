@@ -586,7 +586,7 @@ def render_hidden(rows):
     ])
 
 
-WIDTHS = Option("--widths", "W,W,...", 512, each="widths", help=(
+WIDTHS = Option("--widths", "W,W,...", 256, each="widths", help=(
     "hidden-state widths in {users} (each {low} to {high}; {default})"))
 
 SECTIONS["hidden"] = Section(
@@ -761,10 +761,8 @@ def linear_recurrence_scan(xs, decay=0.9):
 
 
 def _affine_scan(decays, xs):
-    """Return linear_recurrence_scan(xs, decays) for a list of decays, bit for
-    bit: the same Hillis-Steele rounds on two flat lists, each round a map()
-    (a[i] *= a[i - step]; x[i] = a[i]*x[i - step] + x[i]) instead of a
-    Python call per combine. Used where a scan runs thousands of times."""
+    """Return linear_recurrence_scan(xs, decays) bit for bit, its rounds done by map()
+    on two flat lists instead of a Python call per combine: for training."""
     a, x = list(decays), list(xs)
     mul, add = operator.mul, operator.add
     step = 1
@@ -896,9 +894,8 @@ class Tally:
 
 
 def _counted(fn, reverse=False):
-    """Return a Counted operator for fn (other fn self when reverse): one
-    operation, of depth 1 + the deeper input. Written out, with no helper
-    call, because parts 4 and 12 run it millions of times."""
+    """Return a Counted operator for fn (other fn self when reverse): one operation,
+    of depth 1 + the deeper input, written out because it runs millions of times."""
     def method(self, other):
         tally = self.tally
         tally.work += 1
@@ -1031,10 +1028,8 @@ def lane_steps(n, lanes):
 
 
 def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
-    """Return the measured work and depth (work_rows), what they show
-    (work_findings), and at the findings' N the steps on each number of lanes
-    of the tree sum (lane_steps) and of the recurrence (its depth: one lane
-    works, whatever P is)."""
+    """Return work_rows, work_findings, and at the findings' N the steps on P lanes
+    of a tree sum (lane_steps) and of the recurrence (its depth, whatever P is)."""
     rows = work_rows(_require_sizes("work_section", "size", sizes, high=MAX_COUNTED))
     lanes = _require_sizes("work_section", "lane count", lanes, high=MAX_SIZE)
     found = work_findings(rows)
@@ -1077,9 +1072,8 @@ def render_work(result):
 
 
 def figure_work(result):
-    """Return two panels: work against depth at every size, log-log, of three
-    scans and tree_reduce (blelloch's points sit on brent_kung's); steps
-    against lanes P."""
+    """Return work against depth of three scans and tree_reduce (blelloch_scan's
+    points sit on brent_kung_scan's), log-log; and steps against lanes P."""
     shown = ("tree_reduce", "serial_scan", "parallel_scan", "brent_kung_scan")
     rows = [r for r in result["rows"] if r["algorithm"] in shown]
     sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
@@ -1622,10 +1616,8 @@ def _counted_depth(run):
 
 
 def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
-    """Return, for each model and N, the depth of training on N known inputs,
-    the depth of generating N tokens from one, and the bytes held after N
-    tokens at width d in fp16: a KV cache, 2 * N * d * 2 bytes, or a state,
-    d * 2 bytes."""
+    """Return, for each model and N, the depth of training on N known inputs and of
+    generating N tokens, and the fp16 bytes held after N tokens at width d."""
     d = _require_size("generate_rows", "d", d, high=MAX_SIZE)
     sizes = _require_sizes("generate_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N)
     rng = random.Random(_require_seed("generate_rows", seed))
@@ -1963,10 +1955,9 @@ def mingru_depths(length):
 
 
 def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
-    """Return train_models' rows, the held-out constant's score, each model's
-    verdict at each length (train_verdicts), the minGRU's forward depths and
-    the wall time. Refuses a run of more than MAX_TRAIN_WORK example-steps
-    (steps x seeds x the sum of the lengths): about ten minutes here."""
+    """Return train_models' rows, the held-out constant's score, train_verdicts, the
+    minGRU's forward depths and the wall time; a run of more than MAX_TRAIN_WORK
+    example-steps (steps x seeds x the sum of the lengths) is refused."""
     lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_WORK)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
@@ -2074,10 +2065,8 @@ def render_train(result):
 
 
 def _train_reading(verdicts, lengths, steps):
-    """Return the sentence that explains the verdicts, only where the numbers
-    hold it: the tanh RNN's failure at long T is put down to its gradient only
-    where it learned at the shortest T and the minGRU, on the same budget, at
-    the longest."""
+    """Return why the verdicts are what they are, only where the numbers hold it: the
+    tanh RNN's gradient, where the minGRU learned the longest T on the same budget."""
     short, long = lengths[0], lengths[-1]
     tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
     mingru_long = verdicts.get(("mingru", long))
@@ -2302,12 +2291,10 @@ def _format_count(x):
 
 
 def _scaled(value, units):
-    """Return value in the largest of `units` ((suffix, scale), largest first) in
-    which it reads 1 or more, with three significant digits; None if it is
-    below every unit. The value is scaled as an exact Decimal, so it is
-    rounded once. Where it would read 1000 or more in one unit and below 1 in
-    the next larger (binary units: 1000 KiB), it reads in the larger: 0.977 MiB.
-    """
+    """Return value in the largest unit ((suffix, scale), largest first) in which it
+    reads 1 or more, to three significant digits, rounded once (an exact Decimal);
+    where it would read 1000 or more (1000 KiB), in the larger: 0.977 MiB. None
+    if it is below every unit."""
     exact = decimal.Decimal(value if isinstance(value, int) else float(value))
     larger = None
     for suffix, scale in units:
@@ -2437,11 +2424,9 @@ Axis = collections.namedtuple("Axis", "label log low high at seconds", defaults=
 
 
 def _ticks(axis):
-    """Return the tick values of an axis: its own (axis.at) where it has them;
-    else round powers of ten on a log axis (10^k for k a multiple of 1, 2, 5,
-    10 ..., at most about 8 ticks; 1, 2 and 5 x 10^k under two decades; the
-    middle where none is round), steps
-    of 1, 2 or 5 x 10^k on a linear one."""
+    """Return an axis's ticks: its own (axis.at); else at most about 8 round powers of
+    ten on a log axis (1, 2, 5 x 10^k under two decades), steps of 1, 2 or 5 x 10^k
+    on a linear one."""
     low, high = sorted((axis.low, axis.high))
     if axis.at:
         return [t for t in axis.at if low <= t <= high]
@@ -2465,10 +2450,8 @@ def _ticks(axis):
 
 
 def _tick_labels(values, seconds=False):
-    """Return one label per tick, in one format for the whole axis: times as
-    format_seconds writes them (10 µs, 1 ms) on an axis of seconds; else
-    powers of ten as 1e-7 where any tick needs them, plain numbers (1,000;
-    0.25) otherwise."""
+    """Return one label per tick, in one format for the whole axis: times (10 µs),
+    else powers of ten (1e-7) where any tick needs them, else plain numbers."""
     if seconds:
         return [format_seconds(v).replace(".00", "").replace(".0 ", " ") for v in values]
     def plain(v):
@@ -3605,11 +3588,8 @@ def _parse_args(argv):
 
 
 def _run(opts):
-    """Compute each chosen section and write it as soon as it is done (as text),
-    or all of them at the end as one JSON object; `all` first computes every
-    section and opens with what each found. Then the closing lines. Return the
-    exit status: 1 when a section ran out of memory, after what was done is
-    written."""
+    """Compute and write each chosen section (`all` opens with what each found; JSON
+    comes at the end); return 1 when a section ran out of memory, after the rest."""
     results, texts = {}, []
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
@@ -3662,9 +3642,7 @@ def _write_results(results, opts):
 
 
 def _closing(sections):
-    """Return the takeaway after the default run (with a pointer to the other
-    sections, as the program was started) or after every section; None after
-    a choice of sections."""
+    """Return the takeaway and a pointer to the rest after the default run, else None."""
     if sections == list(DEFAULT_SECTIONS):
         return f"{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms"
     return None

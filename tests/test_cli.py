@@ -87,11 +87,6 @@ class TestSections(unittest.TestCase):
             self.assertEqual((status, err), (0, f"main.py: note: {note}\n"))
         self.assertEqual(run_main("depth", "wallclock", "--sizes", "100", "--reps", "1")[2], "")
 
-    def test_takeaway_points_to_all_only_when_sections_were_left_out(self):
-        self.assertIn("python main.py all", main._closing(list(main.DEFAULT_SECTIONS)))
-        self.assertIsNone(main._closing(list(main.SECTIONS)))     # all opens with its summary
-        self.assertIsNone(main._closing(["scan", "depth"]))
-
     def test_nothing_is_installed_and_the_script_carries_its_pep_723_metadata(self):
         with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
             project = f.read()
@@ -114,12 +109,6 @@ class TestSections(unittest.TestCase):
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("not parallelism", flat(out))
-        out = flat(run_main("scan")[1])
-        self.assertIn("mismatches (more than 1e-09 x the largest value apart): 0", out)
-        self.assertIn("numbers, up to rounding: 10 rounds of side-by-side combines, where "
-                      "serial_scan chains 1,023 combines", out)
-        self.assertIn("On 1 random float, parallel_scan", flat(run_main("scan", "--length",
-                                                                         "1")[1]))
         self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
                       flat(run_main("scan", "--length", "2")[1]))
 
@@ -130,7 +119,7 @@ def prose(text):
     lines = [line for line in text.splitlines() if line.strip()
              and not line.lstrip().startswith("===") and not re.search(r"\S {2,}\S|[|]", line)]
     words = " ".join(lines).split()
-    return words, re.split(r"(?<=[.;!?])\s+", " ".join(words))
+    return words, re.split(r"(?<=[.!?])\s+", " ".join(words))
 
 
 class TestProseBudget(unittest.TestCase):
@@ -139,7 +128,7 @@ class TestProseBudget(unittest.TestCase):
             status, out, _ = run_main()
         words, sentences = prose(out)
         self.assertEqual(status, 0)
-        self.assertLessEqual(len(words), 170)
+        self.assertLessEqual(len(words), 150)
         self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
 
 
@@ -196,7 +185,7 @@ class TestBadArguments(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
-           ["--length", str(2 ** 20 + 1)], ["--widths", "513"], ["--widths", "8,,16"],
+           ["--length", str(2 ** 20 + 1)], ["--widths", "257"], ["--widths", "8,,16"],
            ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "20000001"],
            ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
            ["--widths", "8,8,8"], ["--lengths", "10,10"], ["--sizes", "1000,20,1000"])
