@@ -73,14 +73,6 @@ def gone_within(pids, seconds):
     return True
 
 
-def child_env(**extra):
-    """Return the environment for a child python: this one without PYTHONIOENCODING
-    (so that the child picks its own, as a user's terminal would), plus `extra`."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
-    env.update(extra)
-    return env
-
-
 def run_section(test, name, *options):
     """Run main.main([name, *options, "--json"]) once, asserting that it succeeds
     quietly; return (the section's text, rendered from the JSON, and its data)."""

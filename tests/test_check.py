@@ -320,8 +320,6 @@ def serial_scan(xs, op=None):
                            "[0.9120685437784988, 0.8956549741186988]): it changed its input"),
     "an iterator": ("def serial_scan(xs, op=None):\n    return map(float, xs)\n",
                     "serial_scan", "FAIL", "return a list (list(...) makes one)"),
-    "raises": ("def attention_style(xs):\n    return sum(xs) / (len(xs) - 1)\n",
-               "attention_style", "FAIL", "ZeroDivisionError"),
     "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
                 "this is the sum"),
     "ignores decay": (replaced(LESSON, "h = decay * h + x", "h = 0.9 * h + x"), "rnn_style",

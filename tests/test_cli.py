@@ -15,7 +15,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import MAIN_PY, PYTHON, ROOT, child_env, raising, run_main
+from tests.support import MAIN_PY, PYTHON, ROOT, raising, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -472,7 +472,7 @@ class TestSubprocess(unittest.TestCase):
                 "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
                 "sys.exit(main.main(sys.argv[1:]))")
         child = subprocess.run([*PYTHON, "-c", code, "wallclock", *FAST], cwd=ROOT,
-                               capture_output=True, env=child_env(PYTHONIOENCODING="ascii"),
+                               capture_output=True, env=dict(os.environ, PYTHONIOENCODING="ascii"),
                                timeout=60)
         out = child.stdout.decode("ascii")
         self.assertEqual((child.returncode, child.stderr), (0, b""))

@@ -55,11 +55,6 @@ class TestCost(unittest.TestCase):
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
 
-    def test_format_bytes(self):
-        self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")
-        self.assertEqual(main.format_bytes(2 * 2**40), "2.00 TiB")
-        self.assertEqual(main.format_bytes(512), "512 B")
-
 
 class TestLanesAndCostSections(unittest.TestCase):
 

@@ -55,14 +55,6 @@ class TestDepths(unittest.TestCase):
             self.assertEqual(r["held_bytes"], expected, (model, n))
 
 
-class TestMemoryFormulas(unittest.TestCase):
-    def test_kv_cache_and_ssm_state_by_hand(self):
-        self.assertEqual(main.kv_cache_bytes(32_768, 32, 8, 128), 4 * 2**30)
-        self.assertEqual(main.kv_cache_bytes(1, 1, 1, 64), 256)
-        # 48 layers of 4,096 channels, 16 numbers of state and 4 of convolution each
-        self.assertEqual(main.ssm_state_bytes(48, 2_048, 16), 48 * 4_096 * 20 * 2)
-
-
 class TestGenerateSection(unittest.TestCase):
     def test_the_section_says_what_its_rows_show(self):
         out, rows = run_section(self, "generate")

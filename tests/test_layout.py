@@ -15,7 +15,6 @@ LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "bench
           "rnn_tanh", "tree_reduce")
 
 
-
 @functools.lru_cache(maxsize=None)
 def source_facts():
     """Return what the tests read off main.py's source, from one parse: each

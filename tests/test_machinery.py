@@ -41,11 +41,6 @@ class TestSeedInput(unittest.TestCase):
         for n in AWKWARD_LENGTHS + (1_000, 10_007):
             self.assertEqual(main.seed_input(n), [0.001 * (i % 17) for i in range(n)], n)
 
-    def test_seed_input_floats_are_distinct_objects(self):
-        # As in the seed, every element is its own float: the memory a loop reads.
-        xs = main.seed_input(100)
-        self.assertEqual(len({id(x) for x in xs}), 100)
-
 
 class TestFormatting(unittest.TestCase):
     """Each formatter against the value it stands for: the number shown times its

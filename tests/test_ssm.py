@@ -69,11 +69,6 @@ class TestLinearRecurrenceScan(unittest.TestCase):
         self.assertEqual(main.linear_recurrence_scan([Fraction(1)] * 3, Fraction(9, 10))[-1],
                          Fraction(271, 100))
 
-    def test_decay_errors(self):
-        with self.assertRaisesRegex(ValueError,
-                                    "linear_recurrence_scan requires one decay per input"):
-            main.linear_recurrence_scan([1.0, 2.0], [0.9])
-
     def test_an_infinite_decay_is_an_error_for_both_public_forms(self):
         # 0 * inf is nan, so no h_0 = 0 exists to start from: both refuse alike.
         for func in (main.rnn_style, main.linear_recurrence_scan):

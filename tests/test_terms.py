@@ -48,8 +48,6 @@ NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF"
              "SIGTERM", "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM", "SVG", "OK"}
 
 
-
-
 # The lesson's own key terms, entries whether or not a section prints them.
 LESSON_TERMS = {"recurrence", "serial depth", "attention", "context window", "inductive bias",
                 "state-space model", "quadratic bottleneck"}
