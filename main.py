@@ -3197,151 +3197,119 @@ def render_check(path, report):
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
-    "Adam": "an optimizer: each step moves every parameter against a running average of its "
-            "gradient, scaled by the square root of a running average of its square.",
-    "adding problem": "a test of memory: a sequence of (value, marker) pairs, two of them "
-                      "marked; the model must output the sum of the two marked values, however "
-                      "far back they are.",
-    "affine map": "h -> a*h + x: multiply, then add. Two in a row are again one, which is what "
-                  "lets a scan combine the steps of a linear recurrence.",
-    "associative": "an operation whose grouping does not matter: (a + b) + c = a + (b + c). "
-                   "Only such an operation can be regrouped into a tree or a scan; float "
-                   "addition is associative only up to rounding.",
-    "associative recall": "storing key -> value pairs, then asking for each value back by its "
-                          "key.",
-    "attention": "each output is a weighted sum of all the values; the weights come from how "
-                 "well a query matches each key.",
-    "binomial": "the count of heads in a number of coin flips; its tail, the chance that the "
-                "count lands beyond some number.",
-    "Blelloch": "a work-efficient scan (1990): a sweep up a tree and a sweep down, about "
-                "2 log2 N levels and 2N operations. Exclusive: output i leaves out x_i.",
-    "Brent-Kung": "an inclusive work-efficient scan (1982): a sweep up a tree and one down, "
-                  "about 2 log2 N levels and 2N operations.",
-    "causal": "looking back only: a causal attention layer, window or kernel lets each position "
-              "read only itself and the positions before it, as generating requires.",
+    "Adam": "an optimizer: it steps each parameter by its gradient's running mean, scaled down "
+            "by the root of its square's.",
+    "adding problem": "a test of memory: output the sum of the two marked values of a "
+                      "sequence, however far back they are.",
+    "affine map": "h -> a*h + x; two in a row are again one, which lets a scan combine steps.",
+    "associative": "grouping does not matter: (a + b) + c = a + (b + c); floats only up to "
+                   "rounding.",
+    "associative recall": "storing key -> value pairs, then asking for each value by its key.",
+    "attention": "each output is a weighted sum of all the values, weighted by how well a query "
+                 "matches each key.",
+    "binomial": "the count of heads in coin flips; its tail: the chance it lands beyond a number.",
+    "Blelloch": "an exclusive work-efficient scan (1990): up a tree and down, about 2 log2 N "
+                "levels, 2N operations.",
+    "Brent-Kung": "an inclusive work-efficient scan (1982): up a tree and down, about 2 log2 N "
+                  "levels.",
+    "causal": "looking back only: each position reads itself and the positions before it.",
     "ceil": "ceil(x): the smallest whole number at or above x.",
-    "chain rule": "the derivative of a chain of steps is the product of each step's derivative.",
-    "closed form": "a formula that gives a number directly, without running the process it "
-                   "describes.",
-    "combine": "one application of a scan's operation to two partial results.",
+    "chain rule": "the derivative of a chain of steps is the product of its steps' derivatives.",
+    "closed form": "a formula that gives a number without running the process it describes.",
+    "combine": "one use of a scan's operation on two partial results.",
     "context window": "how many tokens a model reads at once: attention's n.",
     "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
-                   "(the kernel) everywhere.",
-    "core": "one processor of the CPU, running one program's steps at a time.",
+                   "everywhere.",
+    "core": "one processor of the CPU.",
     "CPU": "the computer's main processor: a few cores.",
-    "crosstalk": "what the other stored pairs add to a read from a shared state: noise on top "
-                 "of the wanted value.",
-    "decay": "the factor a of the linear step h = a*h + x: how much of the state each step "
-             "keeps.",
-    "depth": "the longest chain of operations that must run one after another. With unlimited "
-             "processors, the time follows the depth.",
+    "crosstalk": "what the other pairs stored in a state add to a read: noise on the wanted "
+                 "value.",
+    "decay": "the factor a of the linear step h = a*h + x: how much of the state a step keeps.",
+    "depth": "the longest chain of operations that must run one after another.",
     "derivative": "how much an output changes per unit change of an input, for a small change.",
-    "diagonal": "a state whose units each read only themselves (a diagonal matrix): width "
-                "operations a step instead of width^2.",
-    "dilated": "a dilated convolution reads inputs a gap apart; with the gap k times larger "
-               "each layer, ceil(log_k n) layers reach n positions back.",
-    "exclusive": "an exclusive scan's output i combines x_1 ... x_(i-1), leaving out x_i; an "
-                 "inclusive one includes it.",
-    "fitted growth": "the exponent k of the line N^k that runs closest to the measured times "
-                     "(least squares of their logarithms): 1 when the time doubles with N. "
-                     "Also called the slope, on a log-log plot.",
-    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: "
-                       "memory O(n) beyond its inputs, work still O(n^2) (Dao et al. 2022).",
-    "forget gate": "an LSTM's gate that scales how much of the state it keeps: at 1 the state "
-                   "passes unchanged.",
-    "forward pass": "computing a model's outputs from its inputs; training then computes the "
-                    "gradients backwards.",
-    "fp16": "16-bit floats: 2 bytes a number, how model weights and caches are usually stored.",
-    "gate": "a number between 0 and 1, computed by the model, that scales how much of "
-            "something passes (LSTM, minGRU).",
-    "gated cell": "a recurrent cell that keeps a fraction f of its state each step (f its "
-                  "forget gate), so an input k steps back reaches the end times f^k.",
-    "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
-    "GPU": "a graphics processor: thousands of lanes that run the same operation on different "
-           "numbers at once.",
-    "gradient": "how much the loss changes when each parameter, or an input, changes a little; "
-                "training follows it downhill.",
-    "head": "an attention head: one set of queries, keys and values; a layer runs several side "
-            "by side, each with its own n x n scores.",
+    "diagonal": "a state whose units each read only themselves: width operations a step, not "
+                "width^2.",
+    "dilated": "a dilated convolution reads inputs a gap apart, the gap k times larger each "
+               "layer.",
+    "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",
+    "fitted growth": "the exponent k of the line N^k closest to the measured times, on a "
+                     "log-log scale.",
+    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: O(n) "
+                       "memory, O(n^2) work.",
+    "forget gate": "an LSTM's gate that scales how much of the state it keeps.",
+    "forward pass": "computing a model's outputs from its inputs.",
+    "fp16": "16-bit floats: 2 bytes a number, as model weights and caches are often stored.",
+    "gate": "a number from 0 to 1, computed by the model, that scales how much of something "
+            "passes.",
+    "gated cell": "a cell that keeps a fraction f of its state a step: an input k steps back "
+                  "reaches the end times f^k.",
+    "GPU": "a graphics processor: thousands of lanes doing one operation on many numbers at "
+           "once.",
+    "gradient": "how much the loss changes as each parameter, or an input, changes a little.",
+    "head": "one set of queries, keys and values in an attention layer, with its own n x n "
+            "scores.",
     "held-out": "held-out examples are kept out of training and used only to score the model.",
-    "Hillis-Steele": "a scan in ceil(log2 N) rounds: in round k every element combines with "
-                     "the one 2^k places back (parallel_scan).",
+    "Hillis-Steele": "a scan in ceil(log2 N) rounds: in round k each element combines with the "
+                     "one 2^k back.",
     "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
-    "inductive bias": "what a model assumes before it sees data: an RNN, that recent inputs "
-                      "matter most (recency); attention without positions, that order does "
-                      "not matter.",
-    "initialization": "the random parameters a model starts from (init); another seed gives "
-                      "another.",
+    "inductive bias": "what a model assumes before data: an RNN, recency; attention without "
+                      "positions, no order.",
     "init": "see initialization.",
-    "interpreter": "CPython, which runs Python code one instruction at a time: each step of a "
-                   "Python loop costs it tens of nanoseconds, whatever the step does.",
-    "key": "in attention, what each position offers to be matched; in associative recall, what "
-           "a value is stored and asked for under.",
+    "initialization": "the random parameters a model starts from, fixed by a seed.",
+    "interpreter": "CPython, which runs Python one instruction at a time: tens of nanoseconds "
+                   "a step, whatever it does.",
+    "key": "in attention, what a position offers to be matched; in recall, what a value is "
+           "stored under.",
     "kernel": "a convolution's k weights, slid along the sequence.",
-    "KV cache": "the keys and values of every past token that a transformer keeps while it "
-                "generates: it grows with every token.",
+    "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
+    "KV cache": "the keys and values of every past token a transformer keeps while it "
+                "generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
-    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: each step is an affine map, so the steps can "
-                         "be regrouped into a scan.",
-    "LSTM": "long short-term memory (Hochreiter and Schmidhuber 1997): an RNN with a cell state "
-            "and gates that let it keep a value many steps.",
+    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan computes "
+                         "them.",
+    "LSTM": "long short-term memory (1997): an RNN whose gates let it keep a value many steps.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
-    "Mamba": "a state-space model whose decays depend on each input (a selective scan; Gu and "
-             "Dao 2023).",
-    "minGRU": "a gated recurrent unit whose gate and candidate read only the input, never the "
-              "state (Feng et al. 2024): a linear recurrence, so a scan.",
+    "Mamba": "a state-space model whose decays depend on each input (a selective scan; 2023).",
+    "minGRU": "a gated recurrent unit whose gate reads only the input (2024): a linear "
+              "recurrence.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
-    "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy "
-             "with other work meanwhile.",
-    "normal": "the normal approximation treats a sum of many random terms as a bell curve; "
-              "Phi(z) is the chance that a standard one lies below z.",
-    "Phi": "see normal.",
-    "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all), constant "
-            "factors aside.",
-    "operation": "one add, multiply, or (where said) tanh, exp or 1/x: what work and depth "
+    "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
+    "normal": "the normal approximation treats a sum of many random terms as a bell curve.",
+    "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all).",
+    "operation": "one add or multiply, or where said one tanh, exp or 1/x: what work and depth "
                  "count.",
-    "path length": "how many layers, or steps of a recurrent layer, a signal passes from one "
-                   "position to another.",
-    "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i. A scan does "
-                  "this for any associative operation.",
-    "quadratic bottleneck": "attention's n x n scores: their work grows as n^2, and so does "
-                            "their memory where they are stored.",
+    "path length": "how many layers, or recurrent steps, a signal crosses between two "
+                   "positions.",
+    "Phi": "Phi(z): the chance that a standard normal value lies below z.",
+    "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i.",
+    "quadratic bottleneck": "attention's n x n scores: work, and memory where stored, grow as "
+                            "n^2.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
-    "reduction": "combining many values into one, as a sum does; when associative, it can run "
-                 "as a tree.",
-    "restricted self-attention": "attention that reads only a window of r positions; Vaswani "
-                                 "et al. centre it on each position, and `cost` counts causal "
-                                 "windows, each position and the r - 1 before it.",
-    "RNN": "a recurrent neural network: one step at a time, carrying a state from each step to "
-           "the next.",
-    "round": "one stage of a parallel scan: combines that run side by side, none waiting for "
-             "another.",
-    "scan": "every prefix sum of a sequence under an associative operation: one at a time "
-            "(serial_scan), in rounds (Hillis-Steele), or up and down a tree (Blelloch, "
-            "Brent-Kung).",
-    "slope": "see fitted growth.",
+    "reduction": "combining many values into one, as a sum does.",
+    "restricted self-attention": "attention over a window of r positions; `cost` counts causal "
+                                 "ones (Vaswani et al. centre it).",
+    "RNN": "a recurrent neural network: one step at a time, carrying a state along.",
+    "round": "one stage of a parallel scan: combines that run side by side.",
+    "scan": "every prefix total of a sequence under an associative operation.",
     "seed": "the number that fixes a random generator, so that every run gives the same "
             "numbers.",
-    "selective": "a selective scan is a linear recurrence whose decay depends on each input "
-                 "(Mamba): still a scan.",
-    "self-attention": "attention in which a sequence's positions read each other: each "
-                      "position's query against every position's key.",
-    "sequential operations": "Table 1's count of operations that must run one after another "
-                             "in a layer, a whole matrix multiply counting as one.",
+    "selective": "a selective scan's decay depends on each input (Mamba): still a scan.",
+    "self-attention": "attention in which a sequence's positions read each other.",
+    "sequential operations": "Table 1's count of operations one after another, a matrix "
+                             "multiply counting as one.",
     "serial": "one after another, each waiting for the one before.",
-    "serial depth": "the longest chain of operations that must run one after another: a bound "
-                    "on the time however many processors there are (depth).",
-    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel (S4 as a "
-           "long convolution; S5 and Mamba by a scan).",
+    "serial depth": "the longest chain of operations that must run in turn: a bound on the "
+                    "time (depth).",
+    "slope": "see fitted growth.",
+    "SSM": "a state-space model: a recurrence with a linear step, trained in parallel.",
     "state": "the numbers a recurrence carries from one step to the next.",
     "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
     "step": "one link of a chain: it cannot start before the one before it ends.",
-    "tanh": "the hyperbolic tangent, an S-shaped function from -1 to 1; its slope, 1 - tanh^2, "
-            "is at most 1.",
+    "tanh": "an S-shaped function from -1 to 1 whose slope, 1 - tanh^2, is at most 1.",
     "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
-    "tile": "a block of the n x n scores, computed and used at once, then dropped.",
-    "token": "one unit of a model's input or output: a word, part of a word, or here a number.",
+    "tile": "a block of the n x n scores, computed, used and dropped.",
+    "token": "one unit of a model's input or output: a word, part of one, or here a number.",
     "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
                    "2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",

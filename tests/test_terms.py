@@ -12,7 +12,7 @@ from tests.test_layout import source_facts
 # out here, independently of main.py), and the glossary entry that explains each.
 # A new part's test file may hold a TERMS of its own words; the tests read them all.
 TERMS = {
-    "adam": "Adam", "adding problem": "adding problem", "affine map": "affine map",
+    "adam": "Adam", "adding problem": "adding problem", "affine maps": "affine map",
     "associative": "associative", "associative recall": "associative recall",
     "attention": "attention", "binomial": "binomial", "blelloch": "Blelloch",
     "blelloch_scan": "Blelloch", "brent_kung_scan": "Brent-Kung", "brent-kung": "Brent-Kung",
