@@ -3241,8 +3241,8 @@ GLOSSARY = {
     "fp16": "16-bit floats: 2 bytes a number, as model weights and caches are often stored.",
     "gate": "a number from 0 to 1, computed by the model, that scales how much of something "
             "passes.",
-    "gated cell": "a cell that keeps a fraction f of its state a step: an input k steps back "
-                  "reaches the end times f^k.",
+    "gated cell": "a cell that keeps a fraction f of its state a step (its forget gate): an input "
+                  "k steps back reaches the end times f^k.",
     "GPU": "a graphics processor: thousands of lanes doing one operation on many numbers at "
            "once.",
     "gradient": "how much the loss changes as each parameter, or an input, changes a little.",
