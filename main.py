@@ -2797,12 +2797,21 @@ def _child_call(module, name, args, op=None, style=None, count=False, letters=Fa
         xs = [tuple(x) for x in args[0]] if op == "compose" else args[0]
         op = _OPS.get(op)
     given = [list(a) if type(a) is list else a for a in (xs, *args[1:])]
-    got = function(*given, *[op] * (op is not None and style == "position"),
-                   **{"op": op} if op is not None and style == "keyword" else {})
+    given += [op] * (op is not None and style == "position")
+    keywords, lost = {"op": op} if op is not None and style == "keyword" else {}, []
+
+    def spy(*a, **k):                   # a recursion calls the function by its own name
+        lost.append(len(a) + len(k) < len(given) + len(keywords))
+        return function(*a, **k)
+    vars(module)[name] = spy if op is not None else function
+    try:
+        got = function(*given, **keywords)
+    finally:
+        vars(module)[name] = function
     changed = type(xs) is list and (len(given[0]) != len(xs) or any(
         map(operator.is_not, given[0], xs)))
     if not count:
-        return {"got": _plain(got), "changed": changed}
+        return {"got": _plain(got), "changed": changed, "lost_op": any(lost)}
     values = [x.value if type(x) is Counted else x for x in got] if type(got) is list else got
     deepest = _depth_of(got) if not letters else max(
         (depths.get(id(x), 0) for x in got), default=0) if type(got) is list else 0
@@ -2998,8 +3007,10 @@ def _grade(grader, name, style, seconds):
         history.append((case, answer["got"]))
         if failed is None:
             wrong = _wrong(answer["got"], case["expected"], answer["changed"])
-            failed = at + wrong if wrong else None
-            mistakes = set(case["mistakes"]) if not answer["changed"] else set()
+            failed = at + wrong + (": your recursion calls itself without op: pass op on"
+                                   * answer["lost_op"]) if wrong else None
+            mistakes = set(case["mistakes"]) if not (answer["changed"] or answer["lost_op"]) \
+                else set()
         if failed and not case["mistakes"] and len(mistakes) > 1:
             break                       # past the inputs whose mistakes are known
         if failed:

@@ -287,6 +287,14 @@ def parallel_scan(xs, op=operator.add):
         step *= 2
     return out
 ''', "parallel_scan", "FAIL", "updated in place from left to right"),
+    "a recursion that drops op": ('''
+import operator
+def parallel_scan(xs, op=operator.add):
+    if len(xs) <= 1:
+        return list(xs)
+    left, right = parallel_scan(xs[:len(xs) // 2]), parallel_scan(xs[len(xs) // 2:])
+    return left + [op(left[-1], r) for r in right]
+''', "parallel_scan", "FAIL", "your recursion calls itself without op: pass op on"),
     "ignores op": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])", "out[i - step] + out[i]"),
                    "parallel_scan", "FAIL", "these are the totals of +"),
     "a tuple (item 3)": (replaced(HILLIS_STEELE, "    return out", "    return tuple(out)"),
