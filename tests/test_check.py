@@ -303,9 +303,6 @@ def parallel_scan(xs, op=operator.add):
                                                    "    return out", "    return tuple(out)"),
                                           "serial_scan", "FAIL",
                                           "got (), expected []: return a list, not a tuple"),
-    "ints made floats": (replaced(LOOP.format(name="serial_scan"), "for x in xs:", "for x in ("
-                                  "float(x) if type(x) is int else x for x in xs):"),
-                         "serial_scan", "FAIL", "a float where an int belongs"),
     "* as its default": (replaced(LOOP.format(name="serial_scan"), "operator.add",
                                   "operator.mul"), "serial_scan", "FAIL",
                          "at N = 2, random floats, called without op"),
