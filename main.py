@@ -1992,7 +1992,7 @@ LEARNED, PART, NOTHING, VARIES = ("learned", "learned some", "learned nothing",
 
 def _learned(mse, constant):
     """Return what one run's held-out MSE shows, against the held-out constant's:
-    learned (a tenth of its error or less), nothing (0.9 of it or more), or part."""
+    learned (a tenth of its error or less), nothing (0.9 of it or more), or some."""
     if mse <= constant / 10:
         return LEARNED
     return NOTHING if mse >= 0.9 * constant else PART
@@ -2020,8 +2020,8 @@ def train_verdicts(result):
 
 
 def _verdict_sentence(verdicts):
-    """Return the sentence that says each model's verdicts, models alike joined:
-    'The tanh RNN learned some at T = 5 and learned nothing at T = 20; ...'."""
+    """Return the sentences that say each model's verdicts, models alike joined:
+    'The tanh RNN learned some at T = 5 and learned nothing at T = 20. ...'."""
     lengths = list(dict.fromkeys(t for _, t in verdicts))
     said = {}
     for model in MODEL_NAMES:
@@ -2032,8 +2032,8 @@ def _verdict_sentence(verdicts):
             [f"{v} at T = {_readable_list(ts)}" for v, ts in by.items()]))
         name = MODEL_NAMES[model]
         said.setdefault(words, []).append(name if name.startswith("one") else f"the {name}")
-    return " ".join(f"{_readable_list(models)} {words}."[0].upper()
-                    + f"{_readable_list(models)} {words}."[1:] for words, models in said.items())
+    sentences = [f"{_readable_list(models)} {words}." for words, models in said.items()]
+    return " ".join(s[0].upper() + s[1:] for s in sentences)
 
 
 def render_train(result):
@@ -2781,14 +2781,14 @@ def _child_call(module, name, args, op=None, style=None, count=False, letters=Fa
     out) or n letters with a concatenation that counts (op given); for
     benchmark, its result and the calls it timed of the file's own functions."""
     function, tally, depths, kept = vars(module)[name], Tally(), {}, []
+    if name == "benchmark":
+        return _child_benchmark(function, args, module)
 
     def concatenate(a, b):
         tally.work += 1
         kept.append(a + b)              # kept alive: no other string takes its id
         depths[id(kept[-1])] = 1 + max(depths.get(id(a), 0), depths.get(id(b), 0))
         return kept[-1]
-    if name == "benchmark":
-        return _child_benchmark(function, args, module)
     if count:
         n, op = args[0], concatenate if letters else None
         xs = [chr(97 + i % 26) for i in range(n)] if letters else [
