@@ -3363,20 +3363,11 @@ def render_terms(glossary=GLOSSARY):
 PROG = "main.py"                # the name in messages: a script run where it is, never installed
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 20                  # how many values a list option (--sizes, --widths) takes
-MAX_FOLDERS = 256               # how deep --svg's directory may lie
 ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
 
 
 class _UsageError(Exception):
     """A bad command-line argument: reported on one line, exit status 2."""
-
-
-class _HelpRequested(Exception):
-    """--help: its text is written like any other output."""
-
-
-class _OutputError(Exception):
-    """The output could not be written (a full disk, a closed stdout): exit status 1."""
 
 
 def _echo(text):
@@ -3397,30 +3388,16 @@ def _whole_number(text, high, low=1):
 
 
 def _number_list(what, high, low=1):
-    """Return a parser of comma-separated whole numbers from low to high."""
+    """Return a parser of comma-separated whole numbers from low to high, each kept once."""
     def parse(text):
         parts = text.split(",")
         if len(parts) > MAX_SIZES:
             raise ValueError(f"takes at most {MAX_SIZES} {what}, got {len(parts)}")
-        try:
-            numbers = [_whole_number(part, high, low) for part in parts]
-        except ValueError:
-            if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):     # 1,000,000: thousands
-                raise ValueError(f"{what} are separated by commas, so {_echo(text)} is not "
-                                 "one number: write one million as 1000000 or 1_000_000") \
-                    from None
-            raise
-        twice = sorted({n for n in numbers if numbers.count(n) > 1})
-        if twice:
-            raise ValueError(f"takes each of its {what} once, got {', '.join(map(str, twice))} "
-                             "more than once")
-        return numbers
+        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):         # 1,000,000: thousands
+            raise ValueError(f"{what} are separated by commas, so {_echo(text)} is not one "
+                             "number: write one million as 1000000 or 1_000_000")
+        return list(dict.fromkeys(_whole_number(part, high, low) for part in parts))
     return parse
-
-
-def _number(high, low=1):
-    """Return a parser of one whole number from low to high."""
-    return lambda text: _whole_number(text, high, low)
 
 
 def _options():
@@ -3435,7 +3412,7 @@ def _users(option):
 
 def _defaults(option):
     """Return the default of option as --help says it: 'default 3', or 'default
-    3, 7 in cores' when sections differ."""
+    3, 7 in sweep' when sections differ."""
     def shown(value):
         return ",".join(map(str, value)) if isinstance(value, tuple) else f"{value:,}"
     by_value = collections.defaultdict(list)
@@ -3446,38 +3423,18 @@ def _defaults(option):
                                                for v in others])
 
 
-def _option_help(option):
-    """Return option's help line, its fields filled in."""
-    return option.help.format(users=", ".join(_users(option)), default=_defaults(option),
-                              low=option.low, high=option.high, most=MAX_SIZES)
-
-
 def _dest(option):
     """Return the attribute that holds option's value: --toy-width's is toy_width."""
     return option.flag[2:].replace("-", "_")
 
 
-def _given(name, opts=None):
+def _given(name, opts):
     """Return the options of section name as it reads them: each as given on
-    the command line (opts), or else the section's default."""
+    the command line, or else the section's default."""
     import types
     values = {_dest(option): default for option, default in SECTIONS[name].options.items()}
-    values.update((key, getattr(opts, key)) for key in values
-                  if getattr(opts, key, None) is not None)
+    values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
     return types.SimpleNamespace(**values)
-
-
-def _parse_directory(text):
-    if not text:
-        raise ValueError("an empty directory name")
-    try:
-        depth = os.path.abspath(text).count(os.sep)
-    except OSError:                     # os.getcwd(): the working directory was removed
-        raise ValueError("the working directory no longer exists: give an absolute path") \
-            from None
-    if depth > MAX_FOLDERS:
-        raise ValueError(f"{depth:,} folders deep: at most {MAX_FOLDERS}")
-    return text
 
 
 def _build_parser():
@@ -3486,13 +3443,6 @@ def _build_parser():
     class Parser(argparse.ArgumentParser):
         def error(self, message):
             raise _UsageError(message)
-
-        def format_help(self):
-            self.epilog = _help_epilog()            # written only when asked for
-            return super().format_help()
-
-        def print_help(self, file=None):
-            raise _HelpRequested(self.format_help())
 
     def checked(parse):                 # argparse reports a ValueError's message only as
         def read(text):                 # "invalid value"; an ArgumentTypeError's in full
@@ -3503,17 +3453,20 @@ def _build_parser():
         return read
 
     parser = Parser(
-        prog=PROG,
+        prog=PROG, epilog=_help_epilog(),
         description="Why transformers: the serial depth of a recurrence against a reduction.",
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
     for o in _options():
-        parse = (_number_list(o.each, o.high, o.low) if o.each else _number(o.high, o.low))
-        parser.add_argument(o.flag, type=checked(parse), metavar=o.metavar, help=_option_help(o))
+        parse = (_number_list(o.each, o.high, o.low) if o.each else
+                 functools.partial(_whole_number, high=o.high, low=o.low))
+        parser.add_argument(o.flag, type=checked(parse), metavar=o.metavar, help=o.help.format(
+            users=", ".join(_users(o)), default=_defaults(o), low=o.low, high=o.high,
+            most=MAX_SIZES))
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
-    parser.add_argument("--svg", metavar="DIR", type=checked(_parse_directory),
+    parser.add_argument("--svg", metavar="DIR",
                         help=("also draw each section's figure, where it has one "
                               f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
                               "to DIR/SECTION.svg"))
@@ -3538,17 +3491,13 @@ def _help_epilog():
 
 def _parse_args(argv):
     """Return the options, with opts.sections the section names to run, each
-    once, and opts.ignored the options given that no chosen section reads.
-    After '--' every word is a section name."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    cut = argv.index("--") if "--" in argv else len(argv)
+    once, and opts.ignored the options given that no chosen section reads."""
     if argv:
-        opts = _build_parser().parse_intermixed_args(argv[:cut])
+        opts = _build_parser().parse_intermixed_args(argv)
     else:                               # the bare run: nothing to parse, no parser built
         import types
         opts = types.SimpleNamespace(sections=[], json=False, svg=None,
                                      **{_dest(o): None for o in _options()})
-    opts.sections += argv[cut + 1:]
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:
             raise _UsageError(f"unknown section {_echo(name)} "
@@ -3562,14 +3511,13 @@ def _parse_args(argv):
             raise _UsageError(f"{name} requires {refused}")
     opts.ignored = [o.flag for o in _options() if getattr(opts, _dest(o)) is not None
                     and not any(o in SECTIONS[name].options for name in opts.sections)]
-    opts.figures = []                   # the paths --svg wrote
     return opts
 
 
 def _run(opts):
-    """Compute and write each chosen section (`all` opens with what each found; JSON
+    """Compute and print each chosen section (`all` opens with what each found; JSON
     comes at the end); return 1 when a section ran out of memory, after the rest."""
-    results, texts = {}, []
+    results, texts, status = {}, [], 0
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
         label = f"{PROG}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
@@ -3579,169 +3527,38 @@ def _run(opts):
             text = None if opts.json else SECTIONS[name].render(results[name])
         except MemoryError:
             results.pop(name, None)
-            _write_results(results, opts)
-            _write_texts(texts, results if everything else {})
-            _complain(f"{PROG}: error: out of memory in section {name}; "
-                      "the sections before it are complete")
-            return 1
+            status = f"out of memory in section {name}; the sections before it are complete"
+            break
         if everything:
             texts.append(text)
         elif text is not None:
-            _write(sys.stdout, "\n" * (len(results) > 1) + text + "\n")
+            print("\n" * (len(results) > 1) + text)
         if opts.svg and SECTIONS[name].figure:
-            drawing = SECTIONS[name].figure(results[name])
-            opts.figures.append(_write_figure(opts.svg, name, drawing))
-    _write_results(results, opts)
-    _write_texts(texts, results if everything else {})
-    closing = None if opts.json else _closing(opts.sections)
-    if closing is not None:
-        _write(sys.stdout, "\n" + closing + "\n")
+            path = os.path.join(opts.svg, f"{name}.svg")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(SECTIONS[name].figure(results[name]))
+            opts.figures.append(path)
+    if opts.json:
+        import json                     # imported here: a text run does not need it
+        print(json.dumps(results, indent=2))
+    if texts:
+        print(_opening(results) + "\n\n" + "\n\n".join(texts))
+    if status:
+        _complain(f"{PROG}: error: {status}")
+        return 1
+    if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
+        print(f"\n{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms")
     return 0
 
 
-def _write_texts(texts, results):
-    """Write the opening of `all` (each section's headline), then the sections' texts."""
-    if not texts:
-        return
+def _opening(results):
+    """Return the opening of `all`: what each section found, its headline."""
     lines = ["=== what each section found ==="]
     for name, result in results.items():
-        headline = SECTIONS[name].headline
-        if headline:
-            said = headline(result).rstrip(".")
-            lines += textwrap.wrap(f"{name}: {said[0].lower()}{said[1:]}.", 79,
-                                   subsequent_indent="  ")
-    _write(sys.stdout, "\n".join(lines) + "\n\n" + "\n\n".join(texts) + "\n")
-
-
-def _write_results(results, opts):
-    """Write the results as one JSON object, if --json asked for it."""
-    if opts.json:
-        import json                     # imported here: a text run does not need it
-        _write(sys.stdout, json.dumps(results, indent=2) + "\n")
-
-
-def _closing(sections):
-    """Return the takeaway and a pointer to the rest after the default run, else None."""
-    if sections == list(DEFAULT_SECTIONS):
-        return f"{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms"
-    return None
-
-
-# Plain-ASCII spellings for a terminal or file whose encoding lacks a character
-# (a legacy Windows code page, PYTHONIOENCODING=ascii).
-ASCII_SPELLINGS = str.maketrans({"µ": "u", "²": "^2", "≈": "~", "×": "x", "—": "-",
-                                 "–": "-", "·": "*", "…": "...", "≥": ">=", "≤": "<=",
-                                 "Φ": "Phi"})
-
-
-def _write(stream, text):
-    """Write all of text to stream, in plain ASCII if the stream's encoding
-    cannot hold it; raise _OutputError if it cannot all be written."""
-    if stream is None:
-        raise _OutputError("the output is closed")
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        data = text.encode(encoding)
-    except UnicodeError:                # a character it lacks, or a codec that encodes nothing
-        text = text.translate(ASCII_SPELLINGS).encode("ascii", "replace").decode("ascii")
-        try:
-            data = text.encode(encoding)
-        except UnicodeError:            # PYTHONIOENCODING=undefined: the bytes, as ASCII
-            data = text.encode("ascii")
-    try:
-        fd = _file_descriptor(stream)
-        if fd is None:
-            stream.write(text)
-            stream.flush()
-        else:
-            stream.flush()
-            _write_all(fd, data)
-    except BrokenPipeError:
-        raise
-    except (OSError, ValueError) as exc:     # ENOSPC, EBADF; ValueError: a closed file
-        raise _OutputError(getattr(exc, "strerror", None) or str(exc)) from None
-
-
-def _file_descriptor(stream):
-    """Return the stream's file descriptor on POSIX, where _write_all can use it;
-    else None (a StringIO, a closed file, another platform)."""
-    if os.name != "posix":
-        return None
-    try:
-        return stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
-def _write_all(fd, data):
-    """Write every byte of data to the file descriptor. One write may take only
-    part of it (an unbuffered stream, python -u), or nothing while a
-    non-blocking pipe is full: then wait until the reader makes room."""
-    import select
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view):]
-        except BlockingIOError:
-            select.select([], [fd], [])             # until the reader makes room
-
-
-def _check_output(stream):
-    """Raise _OutputError if stream is closed (None, or a file descriptor that
-    is not open), so that a run finds out before its work, not after."""
-    if stream is None:
-        raise _OutputError("the output is closed")
-    fd = _file_descriptor(stream)
-    if fd is not None:
-        try:
-            os.fstat(fd)
-        except OSError as exc:
-            raise _OutputError(exc.strerror or str(exc)) from None
-
-
-def _check_directory(path):
-    """Raise _OutputError unless the figures' directory exists and can be
-    written, or could be created: found before any work, made only when the
-    first figure is written (_write_figure)."""
-    if os.path.lexists(path) and not os.path.isdir(path):
-        reason = ("a link whose target does not exist" if not os.path.exists(path)
-                  else "not a directory")
-        raise _OutputError(f"{path}: {reason}")
-    existing = os.path.abspath(path)
-    while not os.path.isdir(existing):                  # the nearest folder that exists
-        if os.path.lexists(existing):
-            raise _OutputError(f"{path}: {os.path.basename(existing)} is not a directory")
-        existing = os.path.dirname(existing)
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise _OutputError(f"{path}: Permission denied")
-
-
-def _write_figure(directory, name, text):
-    """Write text to directory/name.svg through a temporary file and a rename,
-    so that no half-written figure is left, making the directory first if need
-    be; return the path."""
-    path = os.path.join(directory, f"{name}.svg")
-    temporary = os.path.join(directory, f".{name}.svg.{os.getpid()}.tmp")
-    try:
-        os.makedirs(directory, exist_ok=True)
-        with open(temporary, "x", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except BaseException as exc:        # never leave the temporary
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        if isinstance(exc, OSError):
-            raise _OutputError(f"{path}: {exc.strerror or exc}") from None
-        raise
-    return path
-
-
-def _complain(message):
-    """Write one line to stderr, if there is a stderr to write to."""
-    try:
-        _write(sys.stderr, message + "\n")
-    except (_OutputError, BrokenPipeError):
-        pass
+        said = SECTIONS[name].headline(result).rstrip(".") if SECTIONS[name].headline else ""
+        lines += textwrap.wrap(f"{name}: {said[:1].lower()}{said[1:]}.", 79,
+                               subsequent_indent="  ") if said else []
+    return "\n".join(lines)
 
 
 def _check_command(argv):
@@ -3756,11 +3573,10 @@ def _check_command(argv):
     if argv in (["--help"], ["-h"]):
         about = CHECK_ABOUT.format(names=_readable_list(CHECKED), seconds=CHECK_SECONDS,
                                    memory=format_bytes(CHECK_MEMORY))
-        _write(sys.stdout, CHECK_HELP.format(run=f"python {PROG}",
-                                             about=textwrap.fill(about, 79)))
+        print(CHECK_HELP.format(run=f"python {PROG}", about=textwrap.fill(about, 79)))
         return 0
     if argv == ["--template"]:
-        _write(sys.stdout, CHECK_TEMPLATE)
+        sys.stdout.write(CHECK_TEMPLATE)
         return 0
     if len(argv) != 1 or argv[0].startswith("-"):
         raise _UsageError("check takes one Python file (or --template, --help), got "
@@ -3770,17 +3586,13 @@ def _check_command(argv):
     try:
         report = check_solutions(argv[0], seconds=seconds)
     except OSError as exc:
-        if exc.errno in (errno.EMFILE, errno.ENFILE, errno.EAGAIN, errno.ENOMEM):
-            _complain(f"{PROG}: check not run: this machine's limit was reached "
-                      f"({exc.strerror or exc})")
-            return 1
         raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise _UsageError(str(exc).replace("check_solutions requires", "check needs", 1)) \
             from None
     if report["file"]["verdict"] == "not Python":
         raise _UsageError(f"{_echo(argv[0])} is not Python{report['file']['detail']}")
-    _write(sys.stdout, render_check(argv[0], report) + "\n")
+    print(render_check(argv[0], report))
     verdicts = {r["verdict"] for r in report["functions"]}
     return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
 
@@ -3793,8 +3605,7 @@ usage: {run} check [--seconds S] FILE.py
 
 --template prints a file to start from. Exit status: 0 if every function
 written passed, 1 if one did not (or none is written), 2 if FILE.py cannot be
-read or is not Python.
-"""
+read or is not Python."""
 CHECK_ABOUT = (
     "Grades your solutions of the exercises: each of {names} that FILE.py defines runs on "
     "inputs whose answers this program computed first, and a parallel_scan also on values "
@@ -3807,42 +3618,49 @@ def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if sys.stdout is None:
+            raise OSError("the output is closed")
+        with contextlib.suppress(AttributeError):   # µ on an ASCII terminal: \xb5
+            sys.stdout.reconfigure(errors="backslashreplace")
         if argv[:1] == ["terms"]:
-            _write(sys.stdout, (render_term(" ".join(argv[1:])) if argv[1:] else
-                                render_terms()) + "\n")
-            return 0
-        if argv[:1] == ["check"]:
-            return _check_command(argv[1:])
-        try:
-            opts = _parse_args(argv)
-        except _HelpRequested as exc:
-            _write(sys.stdout, exc.args[0])
-            return 0
-        if opts.ignored:
-            _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
-                      f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
-                      f"{' and '.join(opts.ignored)}")
-        if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
-            _complain(f"{PROG}: note: no chosen section draws a figure "
-                      f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} do); "
-                      "--svg ignored")
-            opts.svg = None
-        if opts.svg:
-            _check_directory(opts.svg)
-        _check_output(sys.stdout)       # before any work: a closed output is found now
-        status = _run(opts)
-        if opts.figures:
-            _complain(f"{PROG}: wrote {', '.join(opts.figures)}")
+            print(render_term(" ".join(argv[1:])) if argv[1:] else render_terms())
+            status = 0
+        elif argv[:1] == ["check"]:
+            status = _check_command(argv[1:])
+        else:
+            try:
+                opts = _parse_args(argv)
+            except SystemExit as exc:               # --help, printed by argparse
+                return exc.code
+            if opts.ignored:
+                _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
+                          f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
+                          f"{' and '.join(opts.ignored)}")
+            if opts.svg is not None and not 0 < len(opts.svg) <= 1_000:
+                raise _UsageError("argument --svg: a directory name of 1 to 1,000 characters")
+            if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
+                _complain(f"{PROG}: note: no chosen section draws a figure "
+                          f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} "
+                          "do); --svg ignored")
+                opts.svg = None
+            if opts.svg:
+                os.makedirs(opts.svg, exist_ok=True)    # before any work: an error shows now
+            opts.figures = []
+            status = _run(opts)
+            if opts.figures:
+                _complain(f"{PROG}: wrote {', '.join(opts.figures)}")
+        sys.stdout.flush()              # a full disk is found here, not at exit
         return status
     except _UsageError as exc:
         _complain(f"{PROG}: error: {exc}")
         return 2
-    except _OutputError as exc:
-        _complain(f"{PROG}: error: cannot write output: {exc}")
+    except BrokenPipeError:             # the reader went away: say nothing more
         _silence_stdout()
         return 1
-    except BrokenPipeError:
-        _silence_stdout()               # the reader went away: say nothing more
+    except OSError as exc:              # a full disk, a figure that cannot be written
+        _complain(f"{PROG}: error: cannot write {exc.filename or 'output'}: "
+                  f"{exc.strerror or exc}")
+        _silence_stdout()
         return 1
     except KeyboardInterrupt:           # Ctrl-C: Python's own exit status for it, no traceback
         return 130
@@ -3864,7 +3682,7 @@ def _progress(label):
         yield
     finally:
         if _PROGRESS[2] is not None and _isatty(sys.stderr):
-            _show_progress("\r" + " " * (_terminal_width() - 1) + "\r")
+            _complain("\r" + " " * (_terminal_width() - 1) + "\r", end="")
         _PROGRESS.clear()
 
 
@@ -3881,13 +3699,7 @@ def _advance(done, total):
     if 0 < done < total:
         line += f", about {_duration((now - began) * (total - done) / done)} left"
     width = _terminal_width() - 1               # one column spare: no wrap, no scroll
-    _show_progress("\r" + line[:width].ljust(width) if tty else line + "\n")
-
-
-def _show_progress(text):
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        sys.stderr.write(text)
-        sys.stderr.flush()
+    _complain("\r" + line[:width].ljust(width) if tty else line, end="" if tty else "\n")
 
 
 def _duration(seconds):
@@ -3914,6 +3726,13 @@ def _isatty(stream):
         return False
 
 
+def _complain(message, end="\n"):
+    """Write to stderr, if there is a stderr to write to."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        sys.stderr.write(message + end)
+        sys.stderr.flush()
+
+
 def _readable_list(words):
     """Return 'a', 'a and b', 'a, b and c'."""
     return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
@@ -3921,14 +3740,11 @@ def _readable_list(words):
 
 def _silence_stdout():
     """Point stdout at /dev/null, so that the interpreter's last flush of what
-    could not be written fails no more."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):     # closed, or not a real file
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
+    could not be written fails no more (as the signal module's docs advise)."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):   # closed, or not a file
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":
