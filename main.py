@@ -1409,26 +1409,11 @@ def exact_recall(n, d):
     return 1.0 - wrong
 
 
-def predicted_recall(n, d):
-    """Return Phi(sqrt(d / (n - 1))): exact_recall's share of right reads with the
-    crosstalk of the n - 1 other pairs taken as normal, variance (n - 1) * d
-    against the signal d (Phi: the normal distribution's cumulative). It reads
-    a little high: it counts no ties. 1.0 for n = 1.
-
-    >>> round(predicted_recall(65, 64), 3)          # Phi(1)
-    0.841
-    """
-    if n == 1:
-        return 1.0
-    z = math.sqrt(d / (n - 1))
-    return (1 + math.erf(z / math.sqrt(2))) / 2
-
-
 def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
                   seed=CAPACITY_SEED):
     """Return, for each n in sizes, the measured share of right reads from a
     d-number state and from a KV cache (recall_draw, over ceil(reads / n)
-    draws from random.Random(seed)), the prediction, and the numbers each
+    draws from random.Random(seed)), the exact share, and the numbers each
     memory holds: d for the state, n * (d + 1) for the cache."""
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
@@ -1444,7 +1429,6 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
             cache_right += c
         rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
                      "exact_recall": exact_recall(n, d),
-                     "predicted_recall": predicted_recall(n, d),
                      "cache_recall": cache_right / (n * draws),
                      "state_numbers": d, "cache_numbers": n * (d + 1)})
     return rows
@@ -1453,12 +1437,11 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
 def render_capacity(rows):
     """Return the recall table as text, with the trade it shows."""
     d = rows[0]["d"]
-    table = _table(("pairs n", "n / d", "measured", "exact", "normal", "cache recall",
+    table = _table(("pairs n", "n / d", "measured", "exact", "cache recall",
                     "state holds", "cache holds"),
                    [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
-                     f"{r['exact_recall']:.3f}", f"{r['predicted_recall']:.3f}",
-                     f"{r['cache_recall']:.3f}", f"{r['state_numbers']:,}",
-                     f"{r['cache_numbers']:,}") for r in rows])
+                     f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}",
+                     f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
     first, last = rows[0], rows[-1]
     at_d = [r for r in rows if r["n"] == r["d"]]
     middle = (f" and {at_d[0]['exact_recall']:.2f} at n = d, one read in "
@@ -1475,26 +1458,22 @@ def render_capacity(rows):
                "a state s = sum of v*k; a read is right if sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "the share of right reads over every possible crosstalk; normal: its "
-               "bell-curve estimate, Phi(sqrt(d / (n - 1)))."),
+               "the share of right reads over every possible crosstalk."),
     ])
 
 
 def figure_capacity(rows):
-    """Return recall against n/d: measured points, the exact curve, the normal
-    approximation and the cache."""
+    """Return recall against n/d: measured points, the exact curve and the cache."""
     fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
                  "measured: random draws; exact: a binomial tail; a coin flip scores 0.5")
     at = [r["n"] / r["d"] for r in rows]
     series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
-              ("normal", list(zip(at, (r["predicted_recall"] for r in rows)))),
               ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
               ("KV cache", list(zip(at, (r["cache_recall"] for r in rows)))),
               ("coin flip, 0.5", [(at[0], 0.5), (at[-1], 0.5)])]
     _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True,
                                              at_data=True),
-           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",),
-           lines_only=("normal",))
+           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
     return fig.svg()
 
 
@@ -2499,11 +2478,11 @@ def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
                 at)
 
 
-def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=(), lines_only=()):
+def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
     """Draw series, each (label, [(x, y), ...]), in box (left, top, width,
     height) against the two axes; the series named in points_only get markers
-    and no line, those in lines_only a line and no markers. Points outside a
-    log axis are left out. The grid goes under the axes and the series."""
+    and no line. Points outside a log axis are left out. The grid goes under
+    the axes and the series."""
     left, top, width, height = box
     ticks = _ticks(x_axis)
     for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
@@ -2529,15 +2508,14 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=(), lines_
         drawn = len(points) > 1 and label not in points_only     # a line, not markers alone
         if drawn and len(shown) > 1:
             fig.polyline(shown, color, dash)
-        for x, y in shown if label not in lines_only else ():
+        for x, y in shown:
             fig.marker(x, y, kind, color)
         if legend:
             ly = top + 8 + 15 * k
             if drawn:
                 fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
                          dash=dash)
-            if label not in lines_only:
-                fig.marker(left + width + 22, ly, kind, color, group="legend")
+            fig.marker(left + width + 22, ly, kind, color, group="legend")
             fig.text(left + width + 40, ly + 4, label, size=10)
 
 
@@ -3286,13 +3264,11 @@ GLOSSARY = {
               "recurrence.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
     "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
-    "normal": "the normal approximation treats a sum of many random terms as a bell curve.",
     "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all).",
     "operation": "one add or multiply, or where said one tanh, exp or 1/x: what work and depth "
                  "count.",
     "path length": "how many layers, or recurrent steps, a signal crosses between two "
                    "positions.",
-    "Phi": "Phi(z): the chance that a standard normal value lies below z.",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i.",
     "quadratic bottleneck": "attention's n x n scores: work, and memory where stored, grow as "
                             "n^2.",

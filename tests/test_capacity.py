@@ -1,5 +1,5 @@
 """Part 8: recall from a fixed-width state against a direct re-computation and
-the normal prediction."""
+the exact share."""
 
 import math
 import operator
@@ -55,12 +55,6 @@ class TestCapacity(unittest.TestCase):
             self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
                             (n, d))
 
-    def test_predicted_recall_closed_form(self):
-        self.assertTrue(close(main.predicted_recall(65, 64),
-                              0.5 * (1 + math.erf(1 / math.sqrt(2))), rel=1e-15))
-        self.assertEqual(main.predicted_recall(1, 64), 1.0)
-        self.assertLess(main.predicted_recall(10**6, 64), 0.51)
-
 
 class TestCapacitySection(unittest.TestCase):
     """The section's rows, from the child process (unittest runs the classes in
@@ -73,8 +67,6 @@ class TestCapacitySection(unittest.TestCase):
     def test_exact_recall_at_the_sections_sizes(self):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
         self.assertEqual(got, [0.979, 0.9214, 0.8394, 0.7577, 0.689, 0.6362])
-        for r in self.rows:                     # the normal approximation reads high
-            self.assertGreater(r["predicted_recall"], r["exact_recall"], r)
 
     def test_measured_recall_follows_the_exact_share(self):
         # 800 reads or more a row: a standard error of at most sqrt(0.25 / 800) = 0.018,
