@@ -1,7 +1,6 @@
 """Part 8: recall from a fixed-width state against a direct re-computation and
 the exact share."""
 
-import math
 import operator
 import random
 import unittest
