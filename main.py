@@ -3643,22 +3643,19 @@ def main(argv=None):
 
 
 # A section that runs long says how far it is, on stderr, from its compute
-# step's own count (_advance): rewritten in place on a terminal, else a line
-# now and then; nothing for work under PROGRESS_AFTER seconds.
-PROGRESS_AFTER = 1.0
-PROGRESS_EVERY = {True: 0.25, False: 5.0}       # seconds between lines: on a terminal, or not
+# step's own count (_advance): a line at most every PROGRESS_EVERY seconds,
+# none for work under PROGRESS_EVERY seconds.
+PROGRESS_EVERY = 5.0
 _PROGRESS = []                                  # the running section's [label, began, shown]
 
 
 @contextlib.contextmanager
 def _progress(label):
-    """Let the block's _advance calls show its progress; clear the line after."""
+    """Let the block's _advance calls show its progress."""
     _PROGRESS[:] = [label, time.monotonic(), None]
     try:
         yield
     finally:
-        if _PROGRESS[2] is not None and _isatty(sys.stderr):
-            _complain("\r" + " " * (_terminal_width() - 1) + "\r", end="")
         _PROGRESS.clear()
 
 
@@ -3667,15 +3664,14 @@ def _advance(done, total):
     if not _PROGRESS:
         return
     label, began, shown = _PROGRESS
-    now, tty = time.monotonic(), _isatty(sys.stderr)
-    if now - began < PROGRESS_AFTER or shown is not None and now - shown < PROGRESS_EVERY[tty]:
+    now = time.monotonic()
+    if now - (began if shown is None else shown) < PROGRESS_EVERY:
         return
     _PROGRESS[2] = now
     line = f"{label}: {_duration(now - began)} so far, {done / total:.0%} done"
     if 0 < done < total:
         line += f", about {_duration((now - began) * (total - done) / done)} left"
-    width = _terminal_width() - 1               # one column spare: no wrap, no scroll
-    _complain("\r" + line[:width].ljust(width) if tty else line, end="" if tty else "\n")
+    _complain(line)
 
 
 def _duration(seconds):
@@ -3688,24 +3684,10 @@ def _duration(seconds):
     return f"{seconds // 3_600} h {seconds % 3_600 // 60:02d} min"
 
 
-def _terminal_width():
-    try:
-        return max(10, os.get_terminal_size(sys.stderr.fileno()).columns)
-    except (AttributeError, OSError, ValueError):
-        return 80
-
-
-def _isatty(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
-def _complain(message, end="\n"):
-    """Write to stderr, if there is a stderr to write to."""
+def _complain(message):
+    """Write one line to stderr, if there is a stderr to write to."""
     with contextlib.suppress(AttributeError, OSError, ValueError):
-        sys.stderr.write(message + end)
+        sys.stderr.write(message + "\n")
         sys.stderr.flush()
 
 
