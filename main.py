@@ -3413,31 +3413,39 @@ def _given(name, opts):
     return types.SimpleNamespace(**values)
 
 
-def _build_parser():
+def _parser(**kwargs):
+    """Return an argparse parser whose errors are one line and exit status 2 (_UsageError)."""
     import argparse                     # imported here: a module import stays light
 
     class Parser(argparse.ArgumentParser):
         def error(self, message):
             raise _UsageError(message)
+    return Parser(formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
+        prog, width=79), **kwargs)
 
-    def checked(parse):                 # argparse reports a ValueError's message only as
-        def read(text):                 # "invalid value"; an ArgumentTypeError's in full
-            try:
-                return parse(text)
-            except ValueError as exc:
-                raise argparse.ArgumentTypeError(str(exc)) from None
-        return read
 
-    parser = Parser(
-        prog=PROG, epilog=_help_epilog(),
-        description="Why transformers: the serial depth of a recurrence against a reduction.",
-        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=79))
+def _typed(parse):
+    """Return parse as argparse's type=, so that its ValueError's message is
+    reported in full (argparse says only "invalid value" for a ValueError)."""
+    import argparse
+
+    def read(text):
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return read
+
+
+def _build_parser():
+    parser = _parser(prog=PROG, epilog=_help_epilog(), description=(
+        "Why transformers: the serial depth of a recurrence against a reduction."))
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
     for o in _options():
         parse = (_number_list(o.each, o.high, o.low) if o.each else
                  functools.partial(_whole_number, high=o.high, low=o.low))
-        parser.add_argument(o.flag, type=checked(parse), metavar=o.metavar, help=o.help.format(
+        parser.add_argument(o.flag, type=_typed(parse), metavar=o.metavar, help=o.help.format(
             users=", ".join(_users(o)), default=_defaults(o), low=o.low, high=o.high,
             most=MAX_SIZES))
     parser.add_argument("--json", action="store_true",
@@ -3538,56 +3546,44 @@ def _opening(results):
 
 
 def _check_command(argv):
-    """Run `check [--seconds S] FILE.py`, `check --template` or `check --help`;
-    return the exit status."""
-    seconds = CHECK_SECONDS
-    if argv[:1] == ["--seconds"] and len(argv) == 3:
-        try:
-            seconds, argv = _whole_number(argv[1], 600), argv[2:]
-        except ValueError as exc:
-            raise _UsageError(f"check --seconds {exc}") from None
-    if argv in (["--help"], ["-h"]):
-        about = CHECK_ABOUT.format(names=_readable_list(CHECKED), seconds=CHECK_SECONDS,
-                                   memory=format_bytes(CHECK_MEMORY))
-        print(CHECK_HELP.format(run=f"python {PROG}", about=textwrap.fill(about, 79)))
-        return 0
-    if argv == ["--template"]:
+    """Run `check [--seconds S] FILE.py` or `check --template`; return the exit status."""
+    parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
+        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
+        "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
+        "is written), 2 if FILE.py cannot be read or is not Python."))
+    parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")
+    parser.add_argument("--seconds", type=_typed(functools.partial(_whole_number, high=600)),
+                        default=CHECK_SECONDS, metavar="S",
+                        help=f"seconds a call may take (1 to 600; default {CHECK_SECONDS})")
+    parser.add_argument("--template", action="store_true", help="print a file to start from")
+    opts = parser.parse_args(argv)
+    if opts.template:
         sys.stdout.write(CHECK_TEMPLATE)
         return 0
-    if len(argv) != 1 or argv[0].startswith("-"):
-        raise _UsageError("check takes one Python file (or --template, --help), got "
-                          f"{_echo(' '.join(argv)) if argv else 'nothing'}")
+    if opts.file is None:
+        raise _UsageError("check takes one Python file (or --template, --help)")
     if os.name != "posix":
         raise _UsageError("check runs on Linux and macOS only")
     try:
-        report = check_solutions(argv[0], seconds=seconds)
+        report = check_solutions(opts.file, seconds=opts.seconds)
     except OSError as exc:
-        raise _UsageError(f"{_echo(argv[0])}: {exc.strerror or exc}") from None
+        raise _UsageError(f"{_echo(opts.file)}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise _UsageError(str(exc).replace("check_solutions requires", "check needs", 1)) \
             from None
     if report["file"]["verdict"] == "not Python":
-        raise _UsageError(f"{_echo(argv[0])} is not Python{report['file']['detail']}")
-    print(render_check(argv[0], report))
+        raise _UsageError(f"{_echo(opts.file)} is not Python{report['file']['detail']}")
+    print(render_check(opts.file, report))
     verdicts = {r["verdict"] for r in report["functions"]}
     return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
 
 
-CHECK_HELP = """\
-usage: {run} check [--seconds S] FILE.py
-       {run} check --template
-
-{about}
-
---template prints a file to start from. Exit status: 0 if every function
-written passed, 1 if one did not (or none is written), 2 if FILE.py cannot be
-read or is not Python."""
 CHECK_ABOUT = (
     "Grades your solutions of the exercises: each of {names} that FILE.py defines runs on "
     "inputs whose answers this program computed first, and a parallel_scan also on values "
     "that count their combines, to measure its depth. Each function runs in a Python process "
-    "of its own, with S seconds a call (1 to 600; {seconds} by default) and {memory} of "
-    "memory; what it prints is shown beside it, and what it starts ends with its grading.")
+    "of its own, with S seconds a call and {memory} of memory; what it prints is shown beside "
+    "it, and what it starts ends with its grading.")
 
 
 def main(argv=None):
@@ -3604,10 +3600,7 @@ def main(argv=None):
         elif argv[:1] == ["check"]:
             status = _check_command(argv[1:])
         else:
-            try:
-                opts = _parse_args(argv)
-            except SystemExit as exc:               # --help, printed by argparse
-                return exc.code
+            opts = _parse_args(argv)
             if opts.ignored:
                 _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
                           f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
@@ -3630,6 +3623,8 @@ def main(argv=None):
     except _UsageError as exc:
         _complain(f"{PROG}: error: {exc}")
         return 2
+    except SystemExit as exc:           # --help, printed by argparse
+        return exc.code
     except BrokenPipeError:             # the reader went away: say nothing more
         _silence_stdout()
         return 1
