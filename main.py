@@ -310,20 +310,13 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
     """Return how many positions differ by more than rel_tol times the largest
-    finite |expected|. A NaN or an infinity is a mismatch unless the other
-    side holds the same (two NaNs agree).
+    finite |expected|; a NaN or an infinity on either side always counts.
 
     >>> count_mismatches([1.0, 2.0, 3.0], [1.0, 2.0, 3.5])
     1
     """
     tol = rel_tol * max((abs(e) for e in expected if math.isfinite(e)), default=0.0)
-
-    def agree(e, a):
-        if math.isfinite(e) and math.isfinite(a):
-            return abs(e - a) <= tol
-        return e == a or (math.isnan(e) and math.isnan(a))
-
-    return sum(1 for e, a in zip(expected, actual) if not agree(e, a))
+    return sum(1 for e, a in zip(expected, actual) if not abs(e - a) <= tol)   # NaN: not <=
 
 
 def render_scan(result):
@@ -633,32 +626,19 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
 
     exponents = exponent("rnn_s"), exponent("attn_s")
     return {"rows": rows, "fit_from_n": min(ns), "rnn_exponent": exponents[0],
-            "attn_exponent": exponents[1], "slopes": slopes(*exponents)}
+            "attn_exponent": exponents[1], "reading": slope_reading(*exponents)}
 
 
-def slopes(rnn_exponent, attn_exponent):
-    """Return what two fitted exponents say: "about 1" (both within 0.2 of
-    it), "below 1" (both under 0.8), "far from 1", or None (no fit).
-
-    >>> slopes(0.97, 1.05), slopes(0.47, 0.12), slopes(1.6, 0.9)
-    ('about 1', 'below 1', 'far from 1')
-    """
+def slope_reading(rnn_exponent, attn_exponent):
+    """Return the sentence that reads two fitted exponents: about 1 (both within
+    0.2 of it), below 1 (both under 0.8), far from 1, or no fit (None)."""
     exponents = (rnn_exponent, attn_exponent)
     if None in exponents:
-        return None
-    if all(0.8 <= k <= 1.2 for k in exponents):
-        return "about 1"
-    return "below 1" if max(exponents) < 0.8 else "far from 1"
-
-
-def _slope_reading(found):
-    """Return the sentence that reads the fitted slopes (slopes())."""
-    if found is None:
         return "With one size there is no slope to read."
-    if found == "about 1":
+    if all(0.8 <= k <= 1.2 for k in exponents):
         return ("Both lines have slope about 1 on this core: each does N additions one after "
                 "another, sum() in C, the loop in Python.")
-    if found == "below 1":
+    if max(exponents) < 0.8:
         return ("Both slopes are well below 1: at these sizes a call's fixed cost is a large "
                 "share of its time.")
     return ("A slope far from 1: too few or too small sizes, or a busy machine (each does N "
@@ -677,7 +657,7 @@ def render_sweep(result):
                f"attention_style N^{result['attn_exponent']:.2f}.")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
-        *_wrap(_slope_reading(result["slopes"])),
+        *_wrap(result["reading"]),
         _timing_table(rows),
         fit,
         *_wrap("On a GPU the reduction's line would stay flat until its cores are busy; the "
@@ -707,7 +687,7 @@ SECTIONS["sweep"] = Section(
     compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
     options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
     sample=lambda: sweep((64, 256, 1_024), 1),
-    headline=lambda r: _slope_reading(r["slopes"]).split(":")[0])
+    headline=lambda r: r["reading"].split(":")[0])
 
 
 # ============================================================================
@@ -950,14 +930,9 @@ def measure_work_depth(algorithm, n):
     (7, 3)
     """
     n = _require_size("measure_work_depth", "n", n, low=0, high=MAX_COUNTED)
-    result, tally = _on_counted(algorithm, n)
-    return tally.work, _depth_of(result)
-
-
-def _on_counted(algorithm, n):
-    """Return algorithm's result on n fresh Counted ones, and their tally."""
     tally = Tally()
-    return algorithm([Counted(1.0, tally) for _ in range(n)]), tally
+    result = algorithm([Counted(1.0, tally) for _ in range(n)])
+    return tally.work, _depth_of(result)
 
 
 def _depth_of(result):
@@ -1589,27 +1564,20 @@ GENERATE_MODELS = {"attention": (attention_training, attention_generating, True)
                    "linear, by scan": (scan_training, scan_generating, False)}
 
 
-def _counted_depth(run):
-    """Return the depth of what run(tally) returns, computed on Counted values."""
-    return _depth_of(run(Tally()))
-
-
 def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
     """Return, for each model and N, the depth of training on N known inputs and of
     generating N tokens, and the fp16 bytes held after N tokens at width d."""
     d = _require_size("generate_rows", "d", d, high=MAX_SIZE)
     sizes = _require_sizes("generate_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N)
     rng = random.Random(_require_seed("generate_rows", seed))
-    rows = []
+    rows, tally = [], Tally()           # counted values: their depth is what is read
     for name, (training, generating, cache) in GENERATE_MODELS.items():
         for n in sizes:
             values = uniform_inputs(n, rng, -0.5, 0.5)
             rows.append({
                 "model": name, "n": n,
-                "train_depth": _counted_depth(
-                    lambda tally: training([Counted(v, tally) for v in values])),
-                "generate_depth": _counted_depth(
-                    lambda tally: generating(Counted(values[0], tally), n)),
+                "train_depth": _depth_of(training([Counted(v, tally) for v in values])),
+                "generate_depth": _depth_of(generating(Counted(values[0], tally), n)),
                 "held_bytes": kv_cache_bytes(n, 1, 1, d) if cache else 2 * d, "d": d})
     return rows
 

@@ -143,7 +143,7 @@ class TestOpeningOfAll(unittest.TestCase):
                          ["wallclock: rnn / attention time 4.8x, on one core."])
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 3.2, "high": 5.4}}}),
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
-        self.assertEqual(self.opening({"sweep": {"slopes": None}}),
+        self.assertEqual(self.opening({"sweep": {"reading": main.slope_reading(None, 1.0)}}),
                          ["sweep: with one size there is no slope to read."])
 
 

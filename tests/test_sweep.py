@@ -15,7 +15,7 @@ BAD_CALLS = {
 
 class TestSlopeReading(unittest.TestCase):
     def reading(self, rnn, attn):
-        return main._slope_reading(main.slopes(rnn, attn))
+        return main.slope_reading(rnn, attn)
 
     def test_the_sentence_follows_the_fitted_slopes(self):
         self.assertIn("slope about 1", self.reading(0.97, 1.05))
@@ -29,7 +29,7 @@ class TestSlopeReading(unittest.TestCase):
         rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
                  "rnn_spread": 1.0, "attn_spread": 1.0} for n in (1, 4, 16)]
         text = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
-                                  "fit_from_n": 1, "slopes": main.slopes(0.47, 0.12)})
+                                  "fit_from_n": 1, "reading": main.slope_reading(0.47, 0.12)})
         self.assertTrue(text.splitlines()[1].startswith("Both slopes are well below 1"))
         self.assertNotIn("both grow as N", text)
 
