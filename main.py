@@ -3154,108 +3154,78 @@ def render_check(path, report):
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
-    "Adam": "an optimizer: it steps each parameter by its gradient's running mean, scaled down "
-            "by the root of its square's.",
-    "adding problem": "a test of memory: output the sum of the two marked values of a "
-                      "sequence, however far back they are.",
+    "Adam": "an optimizer: steps each parameter by its gradient's running mean, over its size.",
+    "adding problem": "output the sum of the two marked values of a sequence, however far apart.",
     "affine map": "h -> a*h + x; two in a row are again one, which lets a scan combine steps.",
-    "associative": "grouping does not matter: (a + b) + c = a + (b + c); floats only up to "
-                   "rounding.",
+    "associative": "grouping does not matter: (a + b) + c = a + (b + c); floats up to rounding.",
     "associative recall": "storing key -> value pairs, then asking for each value by its key.",
-    "attention": "each output is a weighted sum of all the values, weighted by how well a query "
-                 "matches each key.",
+    "attention": "each output a sum of all values, weighted by how well a query matches each key.",
     "binomial": "the count of heads in coin flips; its tail: the chance it lands beyond a number.",
-    "Blelloch": "an exclusive work-efficient scan (1990): up a tree and down, about 2 log2 N "
-                "levels, 2N operations.",
-    "Brent-Kung": "an inclusive work-efficient scan (1982): up a tree and down, about 2 log2 N "
-                  "levels.",
+    "Blelloch": "an exclusive work-efficient scan (1990): about 2 log2 N levels, 2N operations.",
+    "Brent-Kung": "an inclusive work-efficient scan (1982): about 2 log2 N levels, 2N operations.",
     "causal": "looking back only: each position reads itself and the positions before it.",
     "ceil": "ceil(x): the smallest whole number at or above x.",
     "chain rule": "the derivative of a chain of steps is the product of its steps' derivatives.",
     "closed form": "a formula that gives a number without running the process it describes.",
     "combine": "one use of a scan's operation on two partial results.",
     "context window": "how many tokens a model reads at once: attention's n.",
-    "convolution": "each output a weighted sum of the k inputs nearest it, the same k weights "
-                   "everywhere.",
+    "convolution": "each output a weighted sum of the k nearest inputs, the same weights for all.",
     "core": "one processor of the CPU.",
     "CPU": "the computer's main processor: a few cores.",
-    "crosstalk": "what the other pairs stored in a state add to a read: noise on the wanted "
-                 "value.",
+    "crosstalk": "what the other pairs stored in a state add to a read: noise on the value.",
     "decay": "the factor a of the linear step h = a*h + x: how much of the state a step keeps.",
     "depth": "the longest chain of operations that must run one after another.",
     "derivative": "how much an output changes per unit change of an input, for a small change.",
-    "diagonal": "a state whose units each read only themselves: width operations a step, not "
-                "width^2.",
-    "dilated": "a dilated convolution reads inputs a gap apart, the gap k times larger each "
-               "layer.",
+    "diagonal": "a state whose units each read only themselves: width operations a step.",
+    "dilated": "a dilated convolution reads inputs a gap apart, the gap k times wider a layer.",
     "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",
-    "fitted growth": "the exponent k of the line N^k closest to the measured times, on a "
-                     "log-log scale.",
-    "Flash Attention": "attention computed tile by tile, never storing the n x n scores: O(n) "
-                       "memory, O(n^2) work.",
+    "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
+    "Flash Attention": "attention tile by tile, never storing the n x n scores: O(n) memory.",
     "forget gate": "an LSTM's gate that scales how much of the state it keeps.",
     "forward pass": "computing a model's outputs from its inputs.",
     "fp16": "16-bit floats: 2 bytes a number, as model weights and caches are often stored.",
-    "gate": "a number from 0 to 1, computed by the model, that scales how much of something "
-            "passes.",
-    "gated cell": "a cell that keeps a fraction f of its state a step (its forget gate): an input "
-                  "k steps back reaches the end times f^k.",
-    "GPU": "a graphics processor: thousands of lanes doing one operation on many numbers at "
-           "once.",
+    "gate": "a number from 0 to 1, computed by the model, that scales how much passes.",
+    "gated cell": "a cell whose forget gate keeps a fraction f of its state a step.",
+    "GPU": "a graphics processor: thousands of lanes doing one operation on many numbers at once.",
     "gradient": "how much the loss changes as each parameter, or an input, changes a little.",
-    "head": "one set of queries, keys and values in an attention layer, with its own n x n "
-            "scores.",
+    "head": "one set of queries, keys and values in an attention layer: its own n x n scores.",
     "held-out": "held-out examples are kept out of training and used only to score the model.",
-    "Hillis-Steele": "a scan in ceil(log2 N) rounds: in round k each element combines with the "
-                     "one 2^k back.",
+    "Hillis-Steele": "a scan in ceil(log2 N) rounds: round k adds each value the one 2^k back.",
     "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
-    "inductive bias": "what a model assumes before data: an RNN, recency; attention without "
-                      "positions, no order.",
+    "inductive bias": "what a model assumes before data: an RNN recency, attention no order.",
     "init": "see initialization.",
     "initialization": "the random parameters a model starts from, fixed by a seed.",
-    "interpreter": "CPython, which runs Python one instruction at a time: tens of nanoseconds "
-                   "a step, whatever it does.",
-    "key": "in attention, what a position offers to be matched; in recall, what a value is "
-           "stored under.",
+    "interpreter": "CPython, running Python an instruction at a time: tens of ns a step.",
+    "key": "what a position offers to be matched (attention), or what a value is stored under.",
     "kernel": "a convolution's k weights, slid along the sequence.",
     "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
-    "KV cache": "the keys and values of every past token a transformer keeps while it "
-                "generates.",
+    "KV cache": "the keys and values of every past token a transformer keeps while it generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
-    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan computes "
-                         "them.",
+    "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan runs it.",
     "LSTM": "long short-term memory (1997): an RNN whose gates let it keep a value many steps.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
     "Mamba": "a state-space model whose decays depend on each input (a selective scan; 2023).",
-    "minGRU": "a gated recurrent unit whose gate reads only the input (2024): a linear "
-              "recurrence.",
+    "minGRU": "a gated recurrent unit whose gate reads only the input (2024): a linear scan.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
     "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
     "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all).",
-    "operation": "one add or multiply, or where said one tanh, exp or 1/x: what work and depth "
-                 "count.",
-    "path length": "how many layers, or recurrent steps, a signal crosses between two "
-                   "positions.",
+    "operation": "an add or a multiply, or where said a tanh, exp or 1/x: what work counts.",
+    "path length": "how many layers, or recurrent steps, a signal crosses between two positions.",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i.",
-    "quadratic bottleneck": "attention's n x n scores: work, and memory where stored, grow as "
-                            "n^2.",
+    "quadratic bottleneck": "attention's n x n scores: work, and memory if stored, grow as n^2.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
     "reduction": "combining many values into one, as a sum does.",
-    "restricted self-attention": "attention over a window of r positions; `cost` counts causal "
-                                 "ones (Vaswani et al. centre it).",
+    "restricted self-attention": "attention over a window of r positions (`cost`: causal).",
     "RNN": "a recurrent neural network: one step at a time, carrying a state along.",
     "round": "one stage of a parallel scan: combines that run side by side.",
     "scan": "every prefix total of a sequence under an associative operation.",
-    "seed": "the number that fixes a random generator, so that every run gives the same "
-            "numbers.",
+    "seed": "the number that fixes a random generator, so that every run gives the same numbers.",
     "selective": "a selective scan's decay depends on each input (Mamba): still a scan.",
     "self-attention": "attention in which a sequence's positions read each other.",
-    "sequential operations": "Table 1's count of operations one after another, a matrix "
-                             "multiply counting as one.",
+    "sequential operations": "Table 1's operations one after another; a matrix multiply is one.",
     "serial": "one after another, each waiting for the one before.",
-    "serial depth": "the longest chain of operations that must run in turn: a bound on the "
-                    "time (depth).",
+    "serial depth": "the longest chain of operations that must run in turn (depth).",
     "slope": "see fitted growth.",
     "SSM": "a state-space model: a recurrence with a linear step, trained in parallel.",
     "state": "the numbers a recurrence carries from one step to the next.",
@@ -3265,8 +3235,7 @@ GLOSSARY = {
     "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
     "tile": "a block of the n x n scores, computed, used and dropped.",
     "token": "one unit of a model's input or output: a word, part of one, or here a number.",
-    "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. "
-                   "2017).",
+    "transformer": "a model built of attention layers, with no recurrence (Vaswani et al. 2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",
     "width": "how many numbers a state or a model's vectors hold (d).",
     "work": "how many operations run in all.",

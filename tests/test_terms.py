@@ -96,7 +96,7 @@ class TestGlossary(unittest.TestCase):
     def test_terms_word_prints_one_entry_and_suggests_for_a_typo(self):
         status, out, err = run_main("terms", "flash attention")
         self.assertEqual((status, err), (0, ""))
-        self.assertTrue(out.startswith("Flash Attention: attention computed tile by tile"))
+        self.assertTrue(out.startswith("Flash Attention: attention tile by tile"))
         status, out, err = run_main("terms", "Hilis-Steele")
         self.assertEqual((status, out), (2, ""))
         self.assertIn("did you mean 'Hillis-Steele'?", err)
