@@ -1697,9 +1697,8 @@ def rnn_sizes(width=RNN_WIDTH):
 
 
 def rnn_loss(params, pairs, target, width=RNN_WIDTH, gradient=True):
-    """Return (squared error, its gradient by backpropagation through time) of
-    the tanh RNN with flat `params` on one example; (squared error, None) with
-    gradient=False."""
+    """Return (squared error, its gradient by backpropagation through time) of the
+    tanh RNN on one example; (squared error, None) with gradient=False."""
     fsum, mul = math.fsum, operator.mul
     wx, wh, b, c, (c0,) = _blocks(params, rnn_sizes(width))
     wx, wh = _rows(wx, 2), _rows(wh, width)
@@ -1753,18 +1752,11 @@ def _mingru_gates(params, pairs, width):
     return channels
 
 
-def _recurrence(scan):
-    """Return f(decays, inputs) -> states: the scan, or the serial loop."""
-    return _affine_scan if scan else lambda decays, xs: rnn_states(xs, decays)
-
-
 def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=True):
-    """Return (squared error, its gradient) of the minGRU with flat `params` on
-    one example: with scan=True the states and their gradient through time are
-    computed by the linear-recurrence scan, otherwise by the serial loop;
-    (squared error, None) with gradient=False."""
+    """Return (squared error, its gradient) of the minGRU on one example, its states and
+    their gradient by the scan (else by the loop); (squared error, None) with gradient=False."""
     fsum, mul = math.fsum, operator.mul
-    recurrence = _recurrence(scan)
+    recurrence = _affine_scan if scan else lambda decays, xs: rnn_states(xs, decays)
     channels = _mingru_gates(params, pairs, width)
     states = [recurrence(decays, inputs) for decays, inputs, _, _ in channels]
     c, (c0,) = _blocks(params, mingru_sizes(width))[4:]
@@ -1845,8 +1837,7 @@ def _adam_step(params, gradient, state, step):
 
 
 def _train_steps(model, params, moments, examples, first):
-    """Train params on examples, which are steps first + 1, first + 2, ... of the
-    run (Adam's bias correction counts them); params and moments change in place."""
+    """Train params in place on examples, steps first + 1, first + 2, ... of the run."""
     loss_of = TRAIN_MODELS[model].loss
     for step, (pairs, target) in enumerate(examples, start=first + 1):
         _adam_step(params, loss_of(params, pairs, target)[1], moments, step)
@@ -1865,8 +1856,7 @@ def held_out_mse(model, params, length):
 
 
 def held_out_constant(length):
-    """Return the mean squared error of always answering 1 on the held-out
-    examples for `length` (its expectation is BASELINE_MSE, 1/6)."""
+    """Return the held-out MSE of always answering 1 (its expectation: BASELINE_MSE)."""
     return math.fsum((target - 1) ** 2 for _, target in _held_out(length)) / TRAIN_TEST
 
 
@@ -1892,9 +1882,8 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
 
 
 def mingru_depths(length):
-    """Return the depth (in operations, counted as in part 4) of one channel of
-    the minGRU's forward pass over `length` steps: as a scan, and as a loop.
-    The decays and inputs of every step come first, side by side."""
+    """Return the depth (counted as in part 4) of one channel of the minGRU's
+    forward pass over `length` steps, as a scan and as a loop."""
     def loop(xs):
         return rnn_states(xs, [Counted(0.5, x.tally) for x in xs])
     return {"length": length, "scan_depth": measure_work_depth(_selective_linear_scan, length)[1],
@@ -1902,9 +1891,8 @@ def mingru_depths(length):
 
 
 def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
-    """Return train_models' rows, the held-out constant's score, train_verdicts, the
-    minGRU's forward depths and the wall time; a run of more than MAX_TRAIN_WORK
-    example-steps (steps x seeds x the sum of the lengths) is refused."""
+    """Return train_models' rows, the constant's score, the verdicts, the minGRU's
+    depths and the wall time; refuse a run past MAX_TRAIN_WORK (_train_work_error)."""
     lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_WORK)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
@@ -2027,9 +2015,8 @@ def _train_reading(verdicts, lengths, steps):
 
 
 def figure_train(result):
-    """Return held-out MSE against T: each model's median over its
-    initializations as a line, every initialization as a cross of the same
-    colour, and the held-out constant's score."""
+    """Return held-out MSE against T: each model's median over its initializations,
+    each initialization as a cross, and the held-out constant's score."""
     import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
@@ -2238,10 +2225,8 @@ def _format_count(x):
 
 
 def _scaled(value, units):
-    """Return value in the largest unit ((suffix, scale), largest first) in which it
-    reads 1 or more, to three significant digits, rounded once (an exact Decimal);
-    where it would read 1000 or more (1000 KiB), in the larger: 0.977 MiB. None
-    if it is below every unit."""
+    """Return value to three significant digits in the largest unit ((suffix, scale),
+    largest first) where it reads 1 or more, never 1000 (0.977 MiB); None below all."""
     exact = decimal.Decimal(value if isinstance(value, int) else float(value))
     larger = None
     for suffix, scale in units:
@@ -2420,10 +2405,8 @@ def _position(value, axis, start, length):
 
 
 def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
-    """Return an Axis over the values, or from low to high: a linear one padded
-    a little; a log one out to round values, padded where a point would sit
-    on the frame; with at_data, ticks at the values themselves and a log
-    axis padded at both ends, so that no point sits on the frame."""
+    """Return an Axis over the values, or from low to high, padded so that no point sits
+    on the frame: a log one out to round values, or with at_data ticks at the values."""
     values = [v for v in values if v is not None and (v > 0 or not log)]
     lo = min(values) if low is None else low
     hi = max(values) if high is None else high
@@ -2447,10 +2430,8 @@ def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
 
 
 def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
-    """Draw series, each (label, [(x, y), ...]), in box (left, top, width,
-    height) against the two axes; the series named in points_only get markers
-    and no line. Points outside a log axis are left out. The grid goes under
-    the axes and the series."""
+    """Draw series, each (label, [(x, y), ...]), in box (left, top, width, height) against
+    the axes, those named in points_only without a line; a log axis leaves out x <= 0."""
     left, top, width, height = box
     ticks = _ticks(x_axis)
     for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
@@ -2721,11 +2702,8 @@ def _child_import(path):
 
 
 def _child_call(module, name, args, op=None, style=None, count=False, letters=False):
-    """Return what module's function `name` gives: on fresh copies of args (op by
-    keyword or by position), and whether it changed them; with count, the
-    totals, work and depth on n numbers that count their combines (op left
-    out) or n letters with a concatenation that counts (op given); for
-    benchmark, its result and the calls it timed of the file's own functions."""
+    """Return what module's function `name` gives on fresh copies of args, and whether it
+    changed them; with count, its totals, work and depth on n values that count."""
     function, tally, depths, kept = vars(module)[name], Tally(), {}, []
     if name == "benchmark":
         return _child_benchmark(function, args, module)
@@ -2788,9 +2766,8 @@ def _child_benchmark(function, args, module):
 
 
 def _plain(value, nesting=0):
-    """Return value as plain data for JSON: ints, floats, strings, None and bools
-    as themselves, lists as lists, tuples as {"tuple": [...]}, anything else as
-    {"object": its description, "iterator": whether it is one}."""
+    """Return value as plain data for JSON: a tuple as {"tuple": [...]}, anything not
+    plain as {"object": its description, "iterator": whether it is one}."""
     if value is None or type(value) in (bool, float, str) or type(value) is int and (
             value.bit_length() <= 4_000):
         return value
@@ -2854,15 +2831,11 @@ class _Grader:
     def printed(self, start):
         """Return {"lines", "head"} of what the process printed past offset start,
         or None (read by offset: the process shares the file's position)."""
-        fd = self.prints.fileno()
-        end, offset, lines, last = os.fstat(fd).st_size, start, 0, b"\n"
-        while offset < end:
-            chunk = os.pread(fd, min(end - offset, 1 << 20), offset)
-            lines, offset, last = lines + chunk.count(b"\n"), offset + len(chunk), chunk[-1:]
-        lines += last != b"\n"
-        head = os.pread(fd, 1 << 16, start).decode("utf-8", "replace").split("\n")
-        return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head[
-            :min(3, lines)]]} if end > start else None
+        data = os.pread(self.prints.fileno(), CHECK_WRITES, start)
+        lines = data.count(b"\n") + (not data.endswith(b"\n"))
+        head = data[:1 << 16].decode("utf-8", "replace").split("\n")[:min(3, lines)]
+        return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head]} \
+            if data else None
 
     def close(self, prints=False):
         """Kill the process's group: the process and all it started there; with
@@ -2934,9 +2907,8 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
 
 
 def _grade(grader, name, style, seconds):
-    """Return (verdict, detail) of one function. A wrong answer gets the words of
-    the one known mistake that gives every answer so far; the cases after it
-    narrow the mistakes down."""
+    """Return (verdict, detail) of one function; a wrong answer names the one known
+    mistake that gives every answer so far (the cases after it narrow them down)."""
     if name == "benchmark":
         return _grade_benchmark(grader, seconds)
     failed, history = None, []
@@ -3054,10 +3026,8 @@ def _grade_benchmark(grader, seconds):
 
 
 def _parallel_verdict(grader, seconds, style):
-    """Return (verdict, detail) of a correct parallel_scan from the depth of its
-    combines, counted at every N of CHECK_DEPTH_LENGTHS on numbers with op left
-    out, and up to 70 on letters with op: parallel if at every N the depth is
-    at most 2 ceil(log2 N), the bound of Brent-Kung's and Blelloch's scans."""
+    """Return (verdict, detail) of a correct parallel_scan: parallel if at every N of
+    CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
     for letters in (False, True)[:1 + (style is not None)]:
         given = "letters (op given)" if letters else "numbers (op left out)"
         for n in CHECK_DEPTH_LENGTHS[:70 if letters else None]:

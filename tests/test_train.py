@@ -81,7 +81,7 @@ class TestGradients(unittest.TestCase):
 
 def mingru_states(params, pairs, scan=True):
     """Every state of every channel of the minGRU on one example, by scan or by loop."""
-    recurrence = main._recurrence(scan)
+    recurrence = main._affine_scan if scan else lambda decays, xs: main.rnn_states(xs, decays)
     return [recurrence(decays, inputs) for decays, inputs, _, _ in
             main._mingru_gates(params, pairs, main.MINGRU_WIDTH)]
 
