@@ -483,9 +483,6 @@ SECTIONS["scan"] = Section(
 HIDDEN_WIDTHS = (1, 8, 64)
 HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
 
-Madds = collections.namedtuple("Madds", "step dense_combine diagonal_combine")
-
-
 def hidden_weights(width, decay=0.9):
     """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
 
@@ -523,14 +520,13 @@ def _vector_recurrence(xs, A, b):
 
 
 def combine_madds(width):
-    """Return Madds(step, dense_combine, diagonal_combine): the multiplications
-    of one step h -> A.h + b*x of a `width`-unit state (A.h: width**2), and of
-    one scan combine of two such steps.
+    """Return the multiplications of one step h -> A.h + b*x of a `width`-unit state,
+    of one scan combine of two such steps, and of a combine with A diagonal.
 
     >>> combine_madds(64)
-    Madds(step=4096, dense_combine=266240, diagonal_combine=128)
+    (4096, 266240, 128)
     """
-    return Madds(width ** 2, width ** 3 + width ** 2, 2 * width)
+    return width ** 2, width ** 3 + width ** 2, 2 * width
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
@@ -547,12 +543,11 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
         else:
             call = functools.partial(_vector_recurrence, xs, *hidden_weights(w))
             base, s = sample_per_call([first, call], reps)
-        madds = combine_madds(w)
         _advance(sum(v * v for v in widths[:k + 1]), sum(v * v for v in widths))
+        step, combine, diagonal = combine_madds(w)
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
-                     "madds_per_step": madds.step, "madds_per_combine": madds.dense_combine,
-                     "madds_per_diagonal_combine": madds.diagonal_combine, "depth": steps,
-                     "spread": spread(s)})
+                     "madds_per_step": step, "madds_per_combine": combine,
+                     "madds_per_diagonal_combine": diagonal, "depth": steps, "spread": spread(s)})
     return rows
 
 
