@@ -1208,7 +1208,6 @@ GRADIENT_N = 200
 GRADIENT_SEED = 0
 GRADIENT_DISTANCES = (1, 5, 10, 20, 50, 100)
 GRADIENT_W = 0.9                # the tanh RNN's recurrent weight, as in rnn_tanh
-GRADIENT_W_WIDE = 2.0           # a larger weight, to show it does not help
 FORGET_GATE = 0.99              # a gated cell's forget gate, held fixed
 SCORE_GAP = 5.0                 # how far the needed token's attention score stands above the rest
 
@@ -1244,35 +1243,33 @@ def attention_weight(n, gap=SCORE_GAP):
 
 def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES):
     """Return how much of an input k steps back reaches the last state, for each
-    k in distances, on n inputs in [-1, 1): 0.9**k, the tanh RNN at GRADIENT_W
-    and GRADIENT_W_WIDE, a gated cell's FORGET_GATE**k, and attention's weight."""
+    k in distances, on n inputs in [-1, 1): 0.9**k, the tanh RNN at GRADIENT_W,
+    a gated cell's FORGET_GATE**k, and attention's weight."""
     n = _require_size("gradient_rows", "n", n, low=2)
     _require_seed("gradient_rows", seed)
     if not 0 <= min(distances) <= max(distances) < n:
         raise ValueError(f"gradient_rows requires distances from 0 to n - 1 = {n - 1}")
     xs = uniform_inputs(n, random.Random(seed))
-    tanh, wide = input_gradients(xs, GRADIENT_W), input_gradients(xs, GRADIENT_W_WIDE)
-    rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "tanh_wide": wide[k],
-             "gated": FORGET_GATE ** k, "attention": attention_weight(n)} for k in distances]
+    tanh = input_gradients(xs, GRADIENT_W)
+    rows = [{"k": k, "linear": 0.9 ** k, "tanh": tanh[k], "gated": FORGET_GATE ** k,
+             "attention": attention_weight(n)} for k in distances]
     far = 50 if 50 in distances else max(distances)     # the distance the text reads
-    return {"n": n, "seed": seed, "w": GRADIENT_W, "w_wide": GRADIENT_W_WIDE,
-            "forget_gate": FORGET_GATE, "score_gap": SCORE_GAP, "rows": rows, "far": far,
-            "wide_fades_faster": wide[far] < tanh[far], "tanh_last": tanh[0]}
+    return {"n": n, "seed": seed, "w": GRADIENT_W, "forget_gate": FORGET_GATE,
+            "score_gap": SCORE_GAP, "rows": rows, "far": far, "tanh_last": tanh[0]}
 
 
 def render_gradient(result):
     """Return the gradient table as text, with what it means for learning."""
     r = result
     rows = r["rows"]
-    table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}", f"tanh, w={r['w_wide']:g}",
+    table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}",
                     f"cell, f={r['forget_gate']:g}", "attention"),
-                   [(f"{row['k']:,}", *(f"{row[key]:.2e}" for key in
-                                        ("linear", "tanh", "tanh_wide", "gated", "attention")))
+                   [(f"{row['k']:,}", *(f"{row[key]:.2e}" for key in ("linear", "tanh", "gated",
+                                                                       "attention")))
                     for row in rows])
     at = {row["k"]: row for row in rows}
     far = r["far"]
     share = at[far]["tanh"] / r["tanh_last"]
-    faster = "faster" if r["wide_fades_faster"] else "no faster"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
         *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the derivative of the last state in "
@@ -1281,8 +1278,7 @@ def render_gradient(result):
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
-        *_wrap(f"A recurrence passes a product of k factors, w * (1 - h^2) for tanh: at "
-               f"w = {r['w_wide']:g} it fades {faster} than at w = {r['w']:g}. A weight's "
+        *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh. A weight's "
                "gradient sums such terms over every distance, and the near ones swamp the far "
                "(Bengio et al. 1994)."),
         *_wrap(f"A score {r['score_gap']:g} above the rest gets attention's weight "
@@ -1300,7 +1296,6 @@ def figure_gradient(result):
     down to GRADIENT_FLOOR (a series that falls below it stops there)."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
-               (f"tanh, w = {result['w_wide']:g}", "tanh_wide"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
     series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
               for label, key in columns]
