@@ -1871,18 +1871,9 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
     return rows
 
 
-def mingru_depths(length):
-    """Return the depth (counted as in part 4) of one channel of the minGRU's
-    forward pass over `length` steps, as a scan and as a loop."""
-    def loop(xs):
-        return rnn_states(xs, [Counted(0.5, x.tally) for x in xs])
-    return {"length": length, "scan_depth": measure_work_depth(_selective_linear_scan, length)[1],
-            "loop_depth": measure_work_depth(loop, length)[1]}
-
-
 def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
-    """Return train_models' rows, the constant's score, the verdicts, the minGRU's
-    depths and the wall time; refuse a run past MAX_TRAIN_WORK (_train_work_error)."""
+    """Return train_models' rows, the constant's score, the verdicts and the wall time;
+    refuse a run past MAX_TRAIN_WORK (_train_work_error)."""
     lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_WORK)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
@@ -1898,7 +1889,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
             "test_examples": TRAIN_TEST, "rows": rows, "constant": constant,
             "verdicts": [{"model": m, "length": t, "verdict": v}
                          for (m, t), v in verdicts.items()],
-            "depths": mingru_depths(max(lengths)), "wall_s": time.perf_counter() - began}
+            "wall_s": time.perf_counter() - began}
 
 
 def _train_work_error(lengths, steps, seeds):
@@ -1974,7 +1965,6 @@ def render_train(result):
                  for k, seed in enumerate(seeds)]
     table = _table(("held-out MSE", "", *(f"T = {t:,}" for t in lengths)), body, left=2)
     verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
-    d = result["depths"]
     return "\n".join([
         "=== problem 2, learned: three models trained on the adding problem ===",
         *_wrap(_verdict_sentence(verdicts)),
@@ -1984,8 +1974,6 @@ def render_train(result):
                f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
                "examples."),
         *_wrap(_train_reading(verdicts, lengths, result["steps"])),
-        *_wrap(f"The minGRU ran on the scan: depth {d['scan_depth']} against the loop's "
-               f"{d['loop_depth']} at T = {d['length']:,}."),
     ])
 
 
