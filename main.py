@@ -1084,31 +1084,20 @@ COST_SIZES = (512, 2_048, 131_072)
 MEMORY_SIZES = (2_048, 32_768, 131_072, 1_048_576)
 
 
-def _ceil_log(n, base):
-    """Return the smallest m >= 0 with base**m >= n (integer arithmetic; base >= 2)."""
-    m, reach = 0, 1
-    while reach < n:
-        reach *= base
-        m += 1
-    return m
+# layer: Table 1's formulas as printed: operations per layer, sequential
+# operations, maximum path length.
+LAYER_FORMULAS = {"self-attention": ("n^2*d", "O(1)", "O(1)"),
+                  "recurrent": ("n*d^2", "O(n)", "O(n)"),
+                  "convolutional": ("k*n*d^2", "O(1)", "O(log_k n)"),
+                  "restricted self-attention": ("r*n*d", "O(1)", "O(n/r)")}
 
 
-# layer: (operations per layer, sequential operations, maximum path length),
-# each as (formula as printed, function of n, d, k, r).
-LAYER_TYPES = {
-    "self-attention": (("n^2*d", lambda n, d, k, r: n * n * d),
-                       ("O(1)", lambda n, d, k, r: 1),
-                       ("O(1)", lambda n, d, k, r: 1)),
-    "recurrent": (("n*d^2", lambda n, d, k, r: n * d * d),
-                  ("O(n)", lambda n, d, k, r: n),
-                  ("O(n)", lambda n, d, k, r: n)),
-    "convolutional": (("k*n*d^2", lambda n, d, k, r: k * n * d * d),
-                      ("O(1)", lambda n, d, k, r: 1),
-                      ("O(log_k n)", lambda n, d, k, r: _ceil_log(n, k))),
-    "restricted self-attention": (("r*n*d", lambda n, d, k, r: r * n * d),
-                                  ("O(1)", lambda n, d, k, r: 1),
-                                  ("O(n/r)", lambda n, d, k, r: _ceil_div(n - 1, r - 1))),
-}
+def layer_costs(n, d, k, r):
+    """Return Table 1's three columns per layer type, evaluated at n, d, k and r."""
+    log_k = next(m for m in itertools.count() if k ** m >= n)      # exact: ints only
+    return {"self-attention": (n * n * d, 1, 1), "recurrent": (n * d * d, n, n),
+            "convolutional": (k * n * d * d, 1, log_k),
+            "restricted self-attention": (r * n * d, 1, _ceil_div(n - 1, r - 1))}
 
 
 def attention_matrix_bytes(n, bytes_per_value=2):
@@ -1129,12 +1118,11 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     k = _require_size("cost_table", "k", k, low=2, high=MAX_COST_N)
     r = _require_size("cost_table", "r", r, low=2, high=MAX_COST_N)
     layers = []
-    for name, ((ops_f, ops), (seq_f, seq), (path_f, path)) in LAYER_TYPES.items():
-        for n in sizes:
-            layers.append({"layer": name, "n": n, "operations": ops(n, d, k, r),
-                           "sequential_operations": seq(n, d, k, r),
-                           "max_path_length": path(n, d, k, r),
-                           "formulas": [ops_f, seq_f, path_f]})
+    for n in sizes:
+        for name, (ops, sequential, path) in layer_costs(n, d, k, r).items():
+            layers.append({"layer": name, "n": n, "operations": ops, "max_path_length": path,
+                           "sequential_operations": sequential,
+                           "formulas": list(LAYER_FORMULAS[name])})
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
     contiguous = [{"n": n, "layers": _ceil_div(n - 1, k - 1)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
