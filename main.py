@@ -547,7 +547,8 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
         step, combine, diagonal = combine_madds(w)
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": step, "madds_per_combine": combine,
-                     "madds_per_diagonal_combine": diagonal, "depth": steps, "spread": spread(s)})
+                     "madds_per_diagonal_combine": diagonal, "depth": steps,
+                     "spread": max(s) / min(s)})
     return rows
 
 
@@ -2071,11 +2072,7 @@ def _require_counts(func, **counts):
 
 
 def _ceil_div(n, k):
-    """Return ceil(n / k) for ints, exactly.
-
-    >>> _ceil_div(7, 2), _ceil_div(8, 2)
-    (4, 4)
-    """
+    """Return ceil(n / k) for ints, exactly."""
     return -(-n // k)
 
 
@@ -2145,16 +2142,6 @@ def _loop_count(once, target=SAMPLE_SECONDS):
     if once <= 0:                       # a clock too coarse to see one call
         return 1_000
     return max(1, math.ceil(target / once))
-
-
-def spread(samples):
-    """Return max(samples) / min(samples): 1.0 when every sample agrees.
-
-    >>> spread([2e-6, 3e-6, 2.2e-6])
-    1.5
-    """
-    samples = list(samples)
-    return max(samples) / min(samples)
 
 
 # ============================================================================

@@ -31,10 +31,6 @@ class TestTiming(unittest.TestCase):
         self.assertEqual(main._loop_count(0.010, target=0.005), 1)
         self.assertEqual(main._loop_count(0.0, target=0.005), 1_000)
 
-    def test_spread_is_worst_over_best(self):
-        self.assertEqual(main.spread([2.0, 3.0, 2.5]), 1.5)
-        self.assertEqual(main.spread([7.0]), 1.0)
-
 
 class TestSeedInput(unittest.TestCase):
     def test_seed_input_is_the_seed_scripts_comprehension(self):
