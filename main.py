@@ -263,9 +263,8 @@ def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
 
 
 def wallclock_finding(rows):
-    """Return which function was the slower at each N: {"slower": "rnn_style",
-    "attention_style" or "both" (each at some N), "low", "high"} (the range
-    of the ratio rnn / attn)."""
+    """Return {"slower": "rnn_style", "attention_style" or "both" (each at some N),
+    "low", "high"}: which was the slower at each N, and the range of rnn / attn."""
     ratios = [r["ratio"] for r in rows]
     slower = ("rnn_style" if min(ratios) > 1 else "attention_style" if max(ratios) < 1
               else "both")
@@ -1365,10 +1364,8 @@ def exact_recall(n, d):
 
 def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
                   seed=CAPACITY_SEED):
-    """Return, for each n in sizes, the measured share of right reads from a
-    d-number state and from a KV cache (recall_draw, over ceil(reads / n)
-    draws from random.Random(seed)), the exact share, and the numbers each
-    memory holds: d for the state, n * (d + 1) for the cache."""
+    """Return, for each n in sizes, the share of right reads from a d-number state and
+    from a KV cache over ceil(reads / n) draws, the exact share, and the numbers held."""
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
     sizes = _require_sizes("capacity_rows", "size", sizes, high=MAX_SIZE // d)
@@ -2309,9 +2306,7 @@ Axis = collections.namedtuple("Axis", "label log low high at seconds", defaults=
 
 
 def _ticks(axis):
-    """Return an axis's ticks: its own (axis.at); else at most about 8 round powers of
-    ten on a log axis (1, 2, 5 x 10^k under two decades), steps of 1, 2 or 5 x 10^k
-    on a linear one."""
+    """Return an axis's ticks: axis.at, or at most about 8 round values (1, 2 or 5 x 10^k)."""
     low, high = sorted((axis.low, axis.high))
     if axis.at:
         return [t for t in axis.at if low <= t <= high]
@@ -2572,9 +2567,8 @@ def _check_cases(name, takes_op=True):
 # The grading process: the learner's code runs there, and only plain data leaves.
 
 def _grading_process(path, parent):
-    """Import the learner's file, then answer each JSON line of stdin on the stdout
-    this process started with (what the file prints goes to stderr; its input()
-    reads nothing); kill the process group once check has gone."""
+    """Import the learner's file, answer each JSON line of stdin on the first stdout (the
+    file's prints go to stderr, input() reads nothing); end the group once check has gone."""
     import inspect, json, resource, signal, threading, traceback, types  # noqa: E401, F401
     requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
@@ -2804,14 +2798,10 @@ class _Grader:
 
 
 def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
-    """Return the grades of the learner's file at path: {"file": {"verdict",
-    "detail", "printed"}, "functions": [{"name", "verdict", "detail", "printed"}]}.
-
-    A file is imported, not Python, or FAIL; a function pass, FAIL, not parallel
-    (correct, but deeper than 2 ceil(log2 N)), not written yet (it raises
-    NotImplementedError), or not in the file. Each function the file defines is
-    graded in a process of its own, `seconds` a call; when its grading ends,
-    all it started in that process's group has ended."""
+    """Return the grades of the learner's file at path: {"file": {"verdict", "detail",
+    "printed"}, "functions": [{"name", "verdict", "detail", "printed"}]}. A function is
+    pass, FAIL, not parallel, not written yet or not in the file. Each is graded in a
+    process of its own, `seconds` a call; what it started ends with its grading."""
     import stat
     names = list(dict.fromkeys(names))
     if not names or not set(names) <= set(CHECKED) or type(seconds) not in (int, float) or (
@@ -2922,9 +2912,8 @@ def _wrong(got, expected, changed):
 
 
 def _same(got, expected):
-    """Return whether plain data got equals expected as Python compares them,
-    floats within SCAN_REL_TOL x max(1, |expected|), but where an int is
-    expected only an int will do. NaN never agrees, an infinity only with itself."""
+    """Return whether plain data got equals expected, floats within SCAN_REL_TOL x
+    max(1, |expected|); an int only for an int; NaN never, an infinity only itself."""
     if type(expected) in (list, dict) and type(got) is type(expected):
         a, b = (got, expected) if type(got) is list else (got.get("tuple"), expected["tuple"])
         return a is not None and len(a) == len(b) and all(map(_same, a, b))
@@ -2944,9 +2933,8 @@ def _input_words(case):
 
 
 def _grade_benchmark(grader, seconds):
-    """Return (verdict, detail) of benchmark(20_000, 5): two times above 0, rnn's
-    first, each near the fastest of 5 calls or more of the file's own function
-    on 20,000 values, which it timed (no threshold on speed)."""
+    """Return (verdict, detail) of benchmark(20_000, 5): two times above 0, rnn's first,
+    each near the fastest of the 5 or more calls it timed on 20,000 values."""
     answer = grader.ask({"name": "benchmark", "args": [20_000, 5]}, seconds)
     if "got" not in answer:
         return ("not written yet", "") if answer.get("raised") == "NotImplementedError" else (
