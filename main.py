@@ -131,13 +131,12 @@ def parallel_scan(xs, op=operator.add):
 
 def benchmark(n, reps=3):
     """Return (rnn_seconds, attention_seconds): the best seconds per call of
-    rnn_style and attention_style on seed_input(n), of `reps` timings each.
+    rnn_style and attention_style on seed_input(n), of `reps` samples each.
 
-    As timeit times, with the garbage collector off: the first call is the
-    first timing; each later one runs enough calls to last SAMPLE_SECONDS.
-    The two functions take turns, so that a change in the machine's speed
-    hits both; the best timing is kept, because slower ones come from
-    interference.
+    Timed as timeit times, with the garbage collector off (sample_per_call): a
+    sample runs enough calls to last SAMPLE_SECONDS, and the two functions take
+    turns, so that a change in the machine's speed hits both. The best sample
+    is kept, because slower ones come from interference.
 
     >>> rnn_s, attn_s = benchmark(1_000, reps=1)
     >>> rnn_s > 0 and attn_s > 0
@@ -146,13 +145,9 @@ def benchmark(n, reps=3):
     _require_size("benchmark", "n", n)
     _require_size("benchmark", "reps", reps, high=MAX_REPS)
     xs = seed_input(n)
-    timers = [timeit.Timer(functools.partial(f, xs)) for f in (rnn_style, attention_style)]
-    best = [timer.timeit(1) for timer in timers]    # the first call: warm-up and first timing
-    loops = [_loop_count(once) for once in best]    # then calls enough for SAMPLE_SECONDS
-    for _ in range(reps - 1):
-        for k, (timer, number) in enumerate(zip(timers, loops)):
-            best[k] = min(best[k], timer.timeit(number) / number)
-    return best[0], best[1]
+    rnn, attn = sample_per_call([functools.partial(f, xs) for f in (rnn_style, attention_style)],
+                                reps)
+    return min(rnn), min(attn)
 
 
 def depth(n):

@@ -116,7 +116,7 @@ class TestDepth(unittest.TestCase):
 class TestBenchmark(unittest.TestCase):
     def test_the_first_call_is_a_timing_then_the_functions_take_turns(self):
         class Timer:                    # a stand-in for timeit.Timer: scripted seconds
-            def __init__(self, stmt):
+            def __init__(self, stmt, timer=None):
                 self.name = stmt.func.__name__
 
             def timeit(self, number):
