@@ -2372,7 +2372,7 @@ def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
                 at)
 
 
-def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
+def _chart(fig, box, series, x_axis, y_axis, points_only=()):
     """Draw series, each (label, [(x, y), ...]), in box (left, top, width, height) against
     the axes, those named in points_only without a line; a log axis leaves out x <= 0."""
     left, top, width, height = box
@@ -2402,13 +2402,12 @@ def _chart(fig, box, series, x_axis, y_axis, legend=True, points_only=()):
             fig.polyline(shown, color, dash)
         for x, y in shown:
             fig.marker(x, y, kind, color)
-        if legend:
-            ly = top + 8 + 15 * k
-            if drawn:
-                fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
-                         dash=dash)
-            fig.marker(left + width + 22, ly, kind, color, group="legend")
-            fig.text(left + width + 40, ly + 4, label, size=10)
+        ly = top + 8 + 15 * k
+        if drawn:
+            fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
+                     dash=dash)
+        fig.marker(left + width + 22, ly, kind, color, group="legend")
+        fig.text(left + width + 40, ly + 4, label, size=10)
 
 
 CHART_BOX = (72, 58, 350, 272)  # left, top, width, height; the legend goes to the right
