@@ -247,8 +247,7 @@ def render_depth(rows):
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
-    """Return the wall-clock table: per size, benchmark's seconds per call of
-    both functions and their ratio."""
+    """Return per size benchmark's seconds per call of both functions, and their ratio."""
     rows = []
     for n in sizes:
         rnn_s, attn_s = benchmark(n, reps)
@@ -342,8 +341,7 @@ def _timing_table(rows):
 
 
 def _table(headers, rows, left=0):
-    """Return rows of cells as a text table: the first `left` columns left-aligned, the rest
-    right-aligned."""
+    """Return rows of cells as a text table, the first `left` columns left-aligned."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
     return "\n".join(
         "  ".join(str(cell).ljust(w) if k < left else str(cell).rjust(w)
@@ -360,8 +358,7 @@ FIGURE_N = 16                   # the depth figure's sequence
 
 
 def figure_depth(rows):
-    """Return the dependency graphs for N = 16 as SVG: the recurrence's chain,
-    the reduction's tree and the Hillis-Steele network, with their depths."""
+    """Return the chain, the tree and the Hillis-Steele network for N = 16, as SVG."""
     n = FIGURE_N
     chain_depth, tree_depth = depth(n)
     fig = Figure(f"N = {n}: a recurrence is a chain, a reduction is a tree",
@@ -524,8 +521,7 @@ def combine_madds(width):
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
-    """Return the best time per step of the vector recurrence at each width, its
-    growth against the first width, and its spread (worst / best sample)."""
+    """Return the best time per step at each width, its growth and its spread."""
     widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
     _require_size("hidden_rows", "reps", reps, high=MAX_REPS)
     xs = seed_input(_require_size("hidden_rows", "steps", steps))
@@ -636,8 +632,7 @@ def slope_reading(rnn_exponent, attn_exponent):
 
 
 def render_sweep(result):
-    """Return the sweep as a table, the fitted exponents and their reading (the
-    log-log chart is its figure)."""
+    """Return the sweep as a table, the fitted exponents and their reading."""
     rows = result["rows"]
     if result["rnn_exponent"] is None:
         fit = "fitted growth: n/a (the fit needs two sizes)."
@@ -966,8 +961,7 @@ def work_rows(sizes=WORK_SIZES):
 
 
 def work_findings(rows):
-    """Return what the rows show at N = 1,024 (or the largest N): the scan of
-    least work and the scan of least depth."""
+    """Return the scans of least work and of least depth at N = 1,024 (or the largest N)."""
     sizes = sorted({r["n"] for r in rows})
     n = 1_024 if 1_024 in sizes else sizes[-1]
     at = {(r["algorithm"], r["n"]): r for r in rows}
@@ -1006,8 +1000,7 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
 
 
 def render_work(result):
-    """Return the measured work and depth as text, formulas beside them, and the
-    steps on P lanes."""
+    """Return the measured work and depth beside their formulas, and the steps on P lanes."""
     rows, found = result["rows"], result["findings"]
     n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
@@ -1037,8 +1030,7 @@ def render_work(result):
 
 
 def figure_work(result):
-    """Return work against depth of three scans and tree_reduce (blelloch_scan's
-    points sit on brent_kung_scan's), log-log; and steps against lanes P."""
+    """Return work against depth of the scans, log-log; and steps against lanes P."""
     shown = ("tree_reduce", "serial_scan", "parallel_scan", "brent_kung_scan")
     rows = [r for r in result["rows"] if r["algorithm"] in shown]
     sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
@@ -1275,8 +1267,7 @@ GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k wou
 
 
 def figure_gradient(result):
-    """Return each column's effect of an input k steps back against k, log y,
-    down to GRADIENT_FLOOR (a series that falls below it stops there)."""
+    """Return each column against k, log y, down to GRADIENT_FLOOR."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
@@ -1317,8 +1308,7 @@ CAPACITY_SEED = 3
 
 
 def recall_draw(n, d, rng):
-    """Return (state_right, cache_right): how many of n reads come back right from
-    one random draw of n key -> value pairs, keys in {-1, +1}^d, values +-1."""
+    """Return how many of n reads come back right from a state and from a cache, one draw."""
     keys = [rng.getrandbits(d) for _ in range(n)]
     values = [rng.choice((-1, 1)) for _ in range(n)]
     vectors = [[1 if key >> t & 1 else -1 for t in range(d)] for key in keys]
@@ -1536,8 +1526,7 @@ GENERATE_MODELS = {"attention": (attention_training, attention_generating, True)
 
 
 def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
-    """Return, for each model and N, the depth of training on N known inputs and of
-    generating N tokens, and the fp16 bytes held after N tokens at width d."""
+    """Return per model and N the depth of training and of generating, and the bytes held."""
     d = _require_size("generate_rows", "d", d, high=MAX_SIZE)
     sizes = _require_sizes("generate_rows", "n", sizes, low=2, high=MAX_QUADRATIC_N)
     rng = random.Random(_require_seed("generate_rows", seed))
@@ -1759,8 +1748,7 @@ def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=T
 # Parameters: u (2), c, c0. One read, not a transformer: a path of length 1.
 
 def attention_loss(params, pairs, target, gradient=True):
-    """Return (squared error, its gradient) of the one-read attention model;
-    (squared error, None) with gradient=False."""
+    """Return (squared error, its gradient) of the one-read attention model."""
     fsum = math.fsum
     u0, u1, c, c0 = params
     scores = [u0 * v + u1 * m for v, m in pairs]
@@ -1832,8 +1820,7 @@ def held_out_constant(length):
 
 
 def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
-    """Return each model of TRAIN_MODELS trained at each length from
-    initializations 1 ... seeds, `steps` steps each: its held-out MSE."""
+    """Return the held-out MSE of each model trained at each length from each seed."""
     rows, done, total = [], 0, steps * seeds * sum(lengths)
     for length in lengths:
         runs = [(model, seed, initial_parameters(model, seed)) for seed in range(1, seeds + 1)
@@ -2200,8 +2187,7 @@ def _format_ratio(ratio):
 
 
 def _spread_note(spreads):
-    """Return one line naming the largest of the (what, spread) pairs if it is
-    above SPREAD_WARNING, else no line."""
+    """Return a line naming the noisiest of the (what, spread) pairs, if above SPREAD_WARNING."""
     what, worst = max(spreads, key=lambda pair: pair[1])
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
@@ -2503,8 +2489,7 @@ def _hillis_steele(xs, op, step=1, short=False, in_place=False, start=0, end=0):
 
 @functools.lru_cache(maxsize=None)
 def _check_cases(name, takes_op=True):
-    """Return the cases a function is graded on, smallest input first: label, args,
-    op, input, expected (plain data), mistakes ({which: its answer's maker})."""
+    """Return the cases a function is graded on, smallest input first."""
     cases = []
 
     def case(label, args, expected, op=None, given=None, **mistakes):
@@ -2589,8 +2574,7 @@ def _grading_process(path, parent):
 
 
 def _child_answer(request, path, state):
-    """Return the answer to one request; an exception of the learner's code as
-    its type, the traceback's last lines in the file, and sys.exit's code."""
+    """Return the answer to one request, or what the learner's code raised."""
     import traceback
     try:
         if "import" in request:
@@ -2608,8 +2592,7 @@ def _child_answer(request, path, state):
 
 
 def _child_import(path):
-    """Run the file as `python FILE` would (its folder first on sys.path); return
-    it, and which names it defines here and how each takes op."""
+    """Run the file as `python FILE` would; return it, the names it defines, how each takes op."""
     import inspect
     import types
     with open(path, "rb") as f:
@@ -2684,8 +2667,7 @@ def _child_call(module, name, args, op=None, style=None, count=False, letters=Fa
 
 
 def _child_benchmark(function, args, module):
-    """Run benchmark(*args), timing each call it makes of the file's rnn_style and
-    attention_style: how long each took, and on how many values."""
+    """Run benchmark(*args), timing each call it makes of the file's two functions."""
     real = {name: vars(module)[name] for name in ("rnn_style", "attention_style")
             if callable(vars(module).get(name))}
     seen = {name: [] for name in real}
@@ -2779,8 +2761,7 @@ class _Grader:
             if data else None
 
     def close(self, prints=False):
-        """Kill the process's group: the process and all it started there; with
-        prints, close the file of what it printed too."""
+        """Kill the process's group; with prints, close the file of its prints too."""
         import signal
         with contextlib.suppress(OSError):
             os.killpg(self.process.pid, signal.SIGKILL)
@@ -3005,8 +2986,7 @@ def _stop_words(answer):
 
 
 def _show(value):
-    """Return plain data as Python prints it, an object as its description, cut
-    to 2 x ECHO_CHARS characters."""
+    """Return plain data as Python prints it, cut to 2 x ECHO_CHARS characters."""
     def text(v):
         if type(v) is list:
             return "[" + ", ".join(map(text, v[:2 * ECHO_CHARS])) + "]"
@@ -3194,8 +3174,7 @@ def _echo(text):
 
 
 def _whole_number(text, high, low=1):
-    """Return text (ASCII digits, '_' between them) as an int from low to high;
-    raise ValueError otherwise."""
+    """Return text (digits 0-9, '_' between them) as an int from low to high."""
     if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
         raise ValueError(f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
     digits = text.replace("_", "").lstrip("0") or "0"
@@ -3247,8 +3226,7 @@ def _dest(option):
 
 
 def _given(name, opts):
-    """Return the options of section name as it reads them: each as given on
-    the command line, or else the section's default."""
+    """Return section name's options: each as given, or else the section's default."""
     import types
     values = {_dest(option): default for option, default in SECTIONS[name].options.items()}
     values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
@@ -3267,8 +3245,7 @@ def _parser(**kwargs):
 
 
 def _typed(parse):
-    """Return parse as argparse's type=, so that its ValueError's message is
-    reported in full (argparse says only "invalid value" for a ValueError)."""
+    """Return parse as argparse's type=, its ValueError's message reported in full."""
     import argparse
 
     def read(text):
@@ -3341,8 +3318,7 @@ def _parse_args(argv):
 
 
 def _run(opts):
-    """Compute and print each chosen section (`all` opens with what each found; JSON
-    comes at the end); return 1 when a section ran out of memory, after the rest."""
+    """Compute and print each chosen section; return 1 if one ran out of memory."""
     results, texts, status = {}, [], 0
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
