@@ -1962,11 +1962,11 @@ def _train_reading(verdicts, lengths, steps):
 
 def figure_train(result):
     """Return held-out MSE against T: each model's median over its initializations,
-    each initialization as a cross, and the held-out constant's score."""
+    and the held-out constant's score."""
     import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
-                 f"line: the median over initializations; crosses: each one; below {floor:g} "
+                 f"the median over initializations (the table has each); below {floor:g} "
                  f"drawn at {floor:g}")
     lengths = [c["length"] for c in result["constant"]]
     series = [(MODEL_NAMES[m], [(t, max(statistics.median(
@@ -1974,17 +1974,9 @@ def figure_train(result):
         for t in lengths]) for m in MODEL_NAMES]
     series.append(("always answering 1", [(c["length"], c["test_mse"])
                                           for c in result["constant"]]))
-    x_axis = _axis_for("sequence length T (log)", lengths, log=True, at_data=True)
-    y_axis = _axis_for("held-out MSE (log)", [floor, 0.5], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis)
-    left, top, width, height = CHART_BOX
-    for k, m in enumerate(MODEL_NAMES):
-        for r in rows:
-            if r["model"] == m:
-                fig.marker(_position(r["length"], x_axis, left, width)
-                           + (-8 if r["length"] == lengths[-1] else 8),
-                           _position(max(r["test_mse"], floor), y_axis, top + height, -height),
-                           "cross", PALETTE[k], size=3.0)
+    _chart(fig, CHART_BOX, series,
+           _axis_for("sequence length T (log)", lengths, log=True, at_data=True),
+           _axis_for("held-out MSE (log)", [floor, 0.5], log=True))
     return fig.svg()
 
 
@@ -2206,9 +2198,9 @@ def _spread_note(spreads):
 # so that the same results give the same bytes.
 
 FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
-DASHES = ("", "7,3", "2,3", "9,3,2,3", "4,2")
-MARKERS = ("circle", "square", "triangle", "diamond", "cross")
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")       # four series at most
+DASHES = ("", "7,3", "2,3", "9,3,2,3")
+MARKERS = ("circle", "square", "triangle", "diamond")
 
 
 def _xml(text):
@@ -2249,7 +2241,7 @@ class Figure:
                           f'stroke-width="{width}"{dashes}/>')
 
     def marker(self, x, y, kind, color, group="marker", size=4.0):
-        """One point: a circle, square, triangle, diamond or cross."""
+        """One point: a circle, square, triangle or diamond."""
         if kind == "circle":
             shape = f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}"'
         elif kind == "square":
@@ -2258,8 +2250,7 @@ class Figure:
         else:
             s = size * 1.2
             corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
-                       "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)],
-                       "cross": [(-s, -s), (s, s), (0, 0), (s, -s), (-s, s), (0, 0)]}[kind]
+                       "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)]}[kind]
             path = " ".join(f"{_coord(x + dx)},{_coord(y + dy)}" for dx, dy in corners)
             shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
         self.parts.append(f'{shape} fill="{color}" class="{group}"/>')
