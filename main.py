@@ -3479,13 +3479,9 @@ def _advance(done, total):
 
 
 def _duration(seconds):
-    """Return seconds as '4 s', '3 min 20 s' or '2 h 05 min'."""
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3_600:
-        return f"{seconds // 60} min {seconds % 60:02d} s"
-    return f"{seconds // 3_600} h {seconds % 3_600 // 60:02d} min"
+    """Return seconds as '4 s' or '3 min 20 s'."""
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
 
 
 def _complain(message):

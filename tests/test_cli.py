@@ -337,10 +337,10 @@ class TestProgress(unittest.TestCase):
             return run_main("depth")[2]
 
     def test_a_line_says_how_far_and_how_long_is_left_at_most_every_5_s(self):
-        self.assertEqual(self.lines([(1, 4, 30.0), (2, 4, 32.0), (3, 4, 40.0), (1, 2, 7_300.0)]),
+        self.assertEqual(self.lines([(1, 4, 30.0), (2, 4, 32.0), (3, 4, 40.0), (1, 2, 730.0)]),
                          "main.py: depth: 30 s so far, 25% done, about 1 min 30 s left\n"
                          "main.py: depth: 40 s so far, 75% done, about 13 s left\n"
-                         "main.py: depth: 2 h 01 min so far, 50% done, about 2 h 01 min left\n")
+                         "main.py: depth: 12 min 10 s so far, 50% done, about 12 min 10 s left\n")
         self.assertEqual(self.lines([(1, 4, 0.5), (4, 4, 4.9)]), "")     # under 5 s
 
 
