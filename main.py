@@ -17,12 +17,9 @@ arranged as a tree of pairwise additions, of depth ceil(log2 N).
     python main.py check F.py   # your own solutions of the exercises, graded
     python -m unittest          # the tests, and the examples in the docstrings
 
-The file reads in the lesson's order: first the six functions of the lesson's
-own script (its code/main.py), rnn_tanh and tree_reduce, and the lesson's three
-sections (depth, wallclock, scan); then parts 1-9, the exercises and the
-lesson's other claims (hidden, sweep, ssm, work, cost, gradient, capacity,
-generate, train), each ending with its entry in SECTIONS; then the machinery
-(inputs, timing, formatting, figures, check, the glossary, the command line).
+The file reads in the lesson's order: the six functions of the lesson's own
+script (its code/main.py) and its three sections; then parts 1-9, its exercises
+and other claims, each ending with its entry in SECTIONS; then the machinery.
 A part uses the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
 """
@@ -419,15 +416,12 @@ Attention over all pairs costs N^2 work, but few steps."""
 # chain of them; d a state's or a model's width; madds multiply-adds.
 # ============================================================================
 
-# A part registers its section where it ends: a Section holds its summary for
+# A part registers its section where it ends. A Section holds its summary for
 # --help; compute, its data from its options (what --json prints); render, the
-# data as text; options, each Option it reads with its default; figure, the
-# data drawn as SVG; sample, small data of compute's shape for the figure's
-# tests; headline, the line `all` opens with; refuse, what is wrong with a
-# choice of options, or None. An Option is declared once, by the first part
-# that reads it: its flag, its limits, whether it is a list of `each`, and its
-# help, in which {users}, {default}, {low}, {high} and {most} are filled in.
-# A compute step that runs long tells its progress with _advance(done, total).
+# data as text; options, each Option it reads with its default; figure, the data
+# as SVG; sample, small data for the figure's tests; headline, the line `all`
+# opens with; refuse, what is wrong with a choice of options, or None. An Option
+# is declared by the first part that reads it. A long compute calls _advance.
 
 Section = collections.namedtuple(
     "Section", "summary compute render options figure sample headline refuse",
@@ -1572,10 +1566,9 @@ def render_generate(rows):
 SECTIONS["generate"] = Section(
     summary="training in parallel, generating one token at a time",
     compute=lambda o: generate_rows(), render=render_generate,
-    headline=lambda rows: (lambda big: f"attention's depth at N = {big['n']:,} is "
-                           f"{big['train_depth']:,} training, {big['generate_depth']:,} "
-                           "generating")(max((r for r in rows if r["model"] == "attention"),
-                                             key=lambda r: r["n"])))
+    headline=lambda rows: "attention's depth at N = {n:,} is {train_depth:,} training, "
+                          "{generate_depth:,} generating".format(
+                              **[r for r in rows if r["model"] == "attention"][-1]))
 
 
 # ============================================================================
@@ -3388,11 +3381,10 @@ def _check_command(argv):
 
 
 CHECK_ABOUT = (
-    "Grades your solutions of the exercises: each of {names} that FILE.py defines runs on "
-    "inputs whose answers this program computed first, and a parallel_scan also on values "
-    "that count their combines, to measure its depth. Each function runs in a Python process "
-    "of its own, with S seconds a call and {memory} of memory; what it prints is shown beside "
-    "it, and what it starts ends with its grading.")
+    "Grades your solutions: each of {names} that FILE.py defines runs on inputs whose answers "
+    "are known, and a parallel_scan also on values that count its depth. Each function runs "
+    "in a process of its own, with S seconds a call and {memory} of memory; what it prints is "
+    "shown, and what it starts ends with its grading.")
 
 
 def main(argv=None):
