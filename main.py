@@ -944,26 +944,6 @@ WORK_ALGORITHMS = {
 SCANS = ("serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan")
 
 
-def work_rows(sizes=WORK_SIZES):
-    """Return the measured work and depth of every algorithm at every size."""
-    rows = []
-    for name, (algorithm, _, _) in WORK_ALGORITHMS.items():
-        for n in sizes:
-            work, dep = measure_work_depth(algorithm, n)
-            rows.append({"algorithm": name, "n": n, "work": work, "depth": dep})
-    return rows
-
-
-def work_findings(rows):
-    """Return the scans of least work and of least depth at N = 1,024 (or the largest N)."""
-    sizes = sorted({r["n"] for r in rows})
-    n = 1_024 if 1_024 in sizes else sizes[-1]
-    at = {(r["algorithm"], r["n"]): r for r in rows}
-    scans = [at[name, n] for name in SCANS]
-    return {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
-            "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"]}
-
-
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
 
 
@@ -981,16 +961,23 @@ def lane_steps(n, lanes):
 
 
 def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
-    """Return work_rows, work_findings, and at the findings' N the steps on P lanes
-    of a tree sum (lane_steps) and of the recurrence (its depth, whatever P is)."""
-    rows = work_rows(_require_sizes("work_section", "size", sizes, high=MAX_COUNTED))
+    """Return the measured work and depth of every algorithm at every size; the scans
+    of least work and of least depth at N = 1,024 (or the largest N); and there the
+    steps on P lanes of a tree sum (lane_steps) and of the recurrence (its depth)."""
+    sizes = _require_sizes("work_section", "size", sizes, high=MAX_COUNTED)
     lanes = _require_sizes("work_section", "lane count", lanes, high=MAX_SIZE)
-    found = work_findings(rows)
-    chain = next(r["depth"] for r in rows
-                 if r["algorithm"] == "rnn_style" and r["n"] == found["n"])
-    return {"rows": rows, "findings": found,
-            "lanes": [{"lanes": p, "sum_steps": lane_steps(found["n"], p),
-                       "recurrence_steps": chain} for p in lanes]}
+    at = {}
+    for name, (algorithm, _, _) in WORK_ALGORITHMS.items():
+        for n in sizes:
+            work, dep = measure_work_depth(algorithm, n)
+            at[name, n] = {"algorithm": name, "n": n, "work": work, "depth": dep}
+    n = 1_024 if 1_024 in sizes else max(sizes)
+    scans = [at[name, n] for name in SCANS]
+    found = {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
+             "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"]}
+    return {"rows": list(at.values()), "findings": found,
+            "lanes": [{"lanes": p, "sum_steps": lane_steps(n, p),
+                       "recurrence_steps": at["rnn_style", n]["depth"]} for p in lanes]}
 
 
 def render_work(result):
@@ -1204,10 +1191,7 @@ def attention_weight(n, gap=SCORE_GAP):
     """
     if n == 1:
         return 1.0                      # one token takes all the weight, whatever its score
-    if gap >= 0:                        # the softmax computed without overflow either way
-        return 1 / (1 + (n - 1) * math.exp(-gap))
-    e = math.exp(gap)
-    return e / (e + n - 1)
+    return 1 / (1 + (n - 1) * math.exp(-gap))
 
 
 def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES):
