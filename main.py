@@ -887,7 +887,6 @@ class Counted:
         self.value, self.tally, self.depth = value, tally, depth
 
     __add__, __radd__ = _counted(operator.add), _counted(operator.add, reverse=True)
-    __sub__, __rsub__ = _counted(operator.sub), _counted(operator.sub, reverse=True)
     __mul__, __rmul__ = _counted(operator.mul), _counted(operator.mul, reverse=True)
 
     def __repr__(self):
