@@ -200,7 +200,7 @@ def tree_reduce(xs, op=operator.add):
 
 
 def _pairwise(level, op):
-    """Return one level up the tree: neighbours combined in pairs, an odd last one carried up."""
+    """Return one level up the tree: neighbours combined in pairs, an odd last one kept."""
     pairs = list(map(op, level[0::2], level[1::2]))
     return pairs + level[-1:] if len(level) % 2 else pairs
 
@@ -215,7 +215,7 @@ TIMING_REPS = 3                 # timings per function: the fastest is kept
 SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
-MAX_SIZE = 10_000_000           # the longest sequence a function here accepts: 320 MB of floats
+MAX_SIZE = 10_000_000           # the longest sequence accepted: 320 MB of floats
 MAX_REPS = 20                   # timings at most
 
 
@@ -695,7 +695,7 @@ def compose_affine(first, second):
 
 
 def rnn_states(xs, decay=0.9):
-    """Return every hidden state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
+    """Return every state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
 
     >>> rnn_states([1.0, 1.0, 1.0])
     [1.0, 1.9, 2.71]
@@ -746,7 +746,7 @@ def _decays(func, decay, n):
 
 
 def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
-    """Return the linear-scan check against the serial recurrence, fixed and selective decays."""
+    """Return the linear scan against the serial loop, with fixed and selective decays."""
     rng = random.Random(_require_seed("ssm_check", seed))
     xs = uniform_inputs(_require_size("ssm_check", "length", length), rng)
     selective = uniform_inputs(length, rng, 0.5, 1.0)
@@ -1078,7 +1078,7 @@ def attention_matrix_bytes(n, bytes_per_value=2):
 
 
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
-    """Return Table 1 of Vaswani et al. evaluated at each n, and the attention-matrix memory."""
+    """Return Table 1 of Vaswani et al. at each n, and the attention matrix's memory."""
     sizes = _require_sizes("cost_table", "size", sizes, high=MAX_COST_N)
     memory_sizes = _require_sizes("cost_table", "memory size", memory_sizes, high=MAX_COST_N)
     d = _require_size("cost_table", "d", d, high=MAX_COST_N)
@@ -1164,7 +1164,7 @@ GRADIENT_SEED = 0
 GRADIENT_DISTANCES = (1, 5, 10, 20, 50, 100)
 GRADIENT_W = 0.9                # the tanh RNN's recurrent weight, as in rnn_tanh
 FORGET_GATE = 0.99              # a gated cell's forget gate, held fixed
-SCORE_GAP = 5.0                 # how far the needed token's attention score stands above the rest
+SCORE_GAP = 5.0                 # the needed token's score above the others'
 
 
 def input_gradients(xs, w=0.9):
@@ -1405,9 +1405,7 @@ SECTIONS["capacity"] = Section(
 # Training on a known sequence (teacher forcing) knows every input: attention
 # and a linear recurrence by its scan compute all N positions at once.
 # Generating, each output is the next input, so every model makes its tokens
-# one after another. Three models of width 1, their depth counted on the code
-# that runs (part 4); and what each holds after N tokens at width d: attention
-# a key and a value per token (the KV cache), a recurrence its state alone.
+# one after another. Three models of width 1, their depth counted as in part 4.
 
 GENERATE_SIZES = (64, 256)
 GENERATE_D = 64                 # the width at which the memory held is counted
@@ -1563,8 +1561,7 @@ SECTIONS["generate"] = Section(
 # Jaitly and Hinton 2015; Hochreiter & Schmidhuber's 1997 form differs). A tanh
 # RNN must carry the first value through T/2 or more tanh steps; a minGRU (Feng
 # et al. 2024) carries it by a factor 1 - z_t, near 1 where its gate z_t is near
-# 0; one attention read reaches every position in one hop. Each model is a flat
-# list of parameters and one function that returns (loss, gradient).
+# 0; one attention read reaches every position in one hop.
 
 TRAIN_LENGTHS = (5, 10, 20)
 TRAIN_STEPS = 4_000             # single-example steps of Adam per run
@@ -1577,7 +1574,7 @@ TRAIN_SEED = 17                 # the seed of the training examples
 RNN_WIDTH, MINGRU_WIDTH = 4, 4
 MAX_TRAIN_LENGTH = 100
 MAX_TRAIN_SEEDS = 20
-MAX_TRAIN_WORK = 10_000_000     # steps x seeds x the sum of the lengths: 6 minutes here at most
+MAX_TRAIN_WORK = 10_000_000     # steps x seeds x the sum of the lengths: 6 min here
 BASELINE_MSE = 1 / 6            # answering 1, the mean: the variance of a sum of two U(0, 1)
 
 
@@ -1605,11 +1602,11 @@ def _training_example(length, k):
     return adding_problem(length, 1, seed=(TRAIN_SEED * 1_000 + length) * 1_000_003 + k)[0]
 
 
-# Each model is a flat list of parameters, cut into named blocks by one list
-# of sizes; its parameter count is the sum of those sizes. Every sum of many
-# floats on the training path is math.fsum, correctly rounded: the same result
-# on every Python version (sum() of floats is compensated from 3.12 on, and
-# 10,000 steps of Adam turn a last-bit difference into a different table).
+# Each model is a flat list of parameters, cut into blocks by a list of sizes,
+# and one function that returns (loss, gradient). Every sum of many floats in
+# training is math.fsum, correctly rounded: the same on every Python (sum() of
+# floats is compensated from 3.12 on, and over many Adam steps a last-bit
+# difference grows into a different table).
 
 def _blocks(params, sizes):
     """Return params cut into consecutive blocks of the given sizes."""
@@ -2024,11 +2021,7 @@ def _ceil_div(n, k):
 
 
 def seed_input(n):
-    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)].
-
-    >>> seed_input(3)
-    [0.0, 0.001, 0.002]
-    """
+    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)]."""
     period = array.array("d", [0.001 * k for k in range(17)])
     values = period * (n // 17)
     values.extend(period[:n % 17])      # in place: no second array of n doubles
@@ -2155,7 +2148,7 @@ def _format_ratio(ratio):
 
 
 def _spread_note(spreads):
-    """Return a line naming the noisiest of the (what, spread) pairs, if above SPREAD_WARNING."""
+    """Return a line naming the noisiest (what, spread) pair, if above SPREAD_WARNING."""
     what, worst = max(spreads, key=lambda pair: pair[1])
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
         return []
@@ -2559,7 +2552,7 @@ def _child_answer(request, path, state):
 
 
 def _child_import(path):
-    """Run the file as `python FILE` would; return it, the names it defines, how each takes op."""
+    """Run the file as `python FILE` would; return it, what it defines, how each takes op."""
     import inspect
     import types
     with open(path, "rb") as f:
@@ -2970,7 +2963,7 @@ def _visible(text):
 
 
 def render_check(path, report):
-    """Return the grades as text: a line per function, its details and what it printed below."""
+    """Return the grades as text: a line per function, its details and what it printed."""
     def printed(who, what, indent):
         if not what:
             return []
