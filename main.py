@@ -519,14 +519,11 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
     _require_size("hidden_rows", "reps", reps, high=MAX_REPS)
     xs = seed_input(_require_size("hidden_rows", "steps", steps))
-    first = functools.partial(_vector_recurrence, xs, *hidden_weights(widths[0]))
+    calls = [functools.partial(_vector_recurrence, xs, *hidden_weights(w)) for w in widths]
     rows = []
-    for k, w in enumerate(widths):
-        if k == 0:
-            base = s = sample_per_call([first], reps)[0]
-        else:
-            call = functools.partial(_vector_recurrence, xs, *hidden_weights(w))
-            base, s = sample_per_call([first, call], reps)
+    for k, w in enumerate(widths):                  # each width in turn with the first
+        samples = sample_per_call([calls[0], calls[k]] if k else calls[:1], reps)
+        base, s = samples[0], samples[-1]
         _advance(sum(v * v for v in widths[:k + 1]), sum(v * v for v in widths))
         step, combine, diagonal = combine_madds(w)
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
@@ -1966,11 +1963,7 @@ SECTIONS["train"] = Section(
     render=render_train, figure=figure_train,
     options={LENGTHS: TRAIN_LENGTHS, STEPS: TRAIN_STEPS, SEEDS: TRAIN_SEEDS},
     refuse=lambda o: _train_work_error(o.lengths, o.steps, o.seeds),
-    sample=lambda: {"rows": [
-        {"model": m, "length": t, "seed": seed, "test_mse": mse * seed}
-        for m, mse in (("tanh_rnn", 0.1), ("mingru", 0.001), ("attention", 0.0))
-        for t in (10, 20) for seed in (1, 2)],
-        "constant": [{"length": 10, "test_mse": 0.16}, {"length": 20, "test_mse": 0.15}]},
+    sample=lambda: train_section((3, 4), 20, 2),
     headline=lambda r: _verdict_sentence(
         {(v["model"], v["length"]): v["verdict"] for v in r["verdicts"]}))
 
