@@ -1,4 +1,4 @@
-"""Part 8: recall from a fixed-width state against a direct re-computation and
+"""Part 7: recall from a fixed-width state against a direct re-computation and
 the exact share."""
 
 import operator

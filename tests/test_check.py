@@ -18,7 +18,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import NAN, PYTHON, ROOT, alive, gone_within, run_main
+from tests.support import NAN, PYTHON, ROOT, gone_within, run_main
 
 # Calls of check's public functions that raise ValueError (gathered, with
 # every other file's, by tests/test_errors.py).
@@ -111,6 +111,16 @@ def parallel_scan(xs, op=operator.add):
     return out
 '''
 
+SKLANSKY = '''
+import operator
+def parallel_scan(xs, op=operator.add):
+    if len(xs) <= 1:
+        return list(xs)
+    half = len(xs) // 2
+    left, right = parallel_scan(xs[:half], op), parallel_scan(xs[half:], op)
+    return left + [op(left[-1], r) for r in right]
+'''
+
 LOOP = '''
 import operator
 def {name}(xs, op=operator.add):
@@ -158,15 +168,8 @@ def rnn_style(xs, decay=0.9):
 def serial_scan(xs, op=operator.add):
     return list(itertools.accumulate(xs, op))
 ''', "rnn_style serial_scan"),
-    "a recursion (Sklansky: halves, then the left total onto the right)": ('''
-import operator
-def parallel_scan(xs, op=operator.add):
-    if len(xs) <= 1:
-        return list(xs)
-    half = len(xs) // 2
-    left, right = parallel_scan(xs[:half], op), parallel_scan(xs[half:], op)
-    return left + [op(left[-1], r) for r in right]
-''', "parallel_scan"),
+    "a recursion (Sklansky: halves, then the left total onto the right)": (SKLANSKY,
+                                                                            "parallel_scan"),
     "Brent-Kung, in place on a copy": ('''
 def parallel_scan(xs, op=lambda a, b: a + b):
     out, d = list(xs), 1
@@ -257,14 +260,10 @@ WRONG = {
     "wrong order": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
                              "op(out[i], out[i - step])"), "parallel_scan", "FAIL",
                     "got ['a', 'ba'], expected ['a', 'ab']: op(out[i], out[i - step]) where"),
-    "wrong order, keyword-only op (item 2)": ('''
-import operator
-def serial_scan(xs, *, op=operator.add):
-    out = []
-    for x in xs:
-        out.append(op(x, out[-1]) if out else x)
-    return out
-''', "serial_scan", "FAIL", "op(x, total) where op(total, x) belongs"),
+    "wrong order, keyword-only op (item 2)": (
+        replaced(replaced(LOOP.format(name="serial_scan"), "(xs, op", "(xs, *, op"),
+                 "op(out[-1], x)", "op(x, out[-1])"),
+        "serial_scan", "FAIL", "op(x, total) where op(total, x) belongs"),
     "step from 2": (replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2"), "parallel_scan",
                     "FAIL", ": your first round combines with the value 2 back: step starts at 1"),
     "one round short": (replaced(HILLIS_STEELE, "while step <", "while 2 * step <"),
@@ -277,24 +276,12 @@ def serial_scan(xs, *, op=operator.add):
                  "len(out))]", "out[:step] + [op(out[i - step], out[i]) for i in range(step, "
                  "len(out) - 1)] + out[-1:]"),
         "parallel_scan", "FAIL", ": each round stops one place early"),
-    "in place": ('''
-import operator
-def parallel_scan(xs, op=operator.add):
-    out, step = list(xs), 1
-    while step < len(out):
-        for i in range(step, len(out)):
-            out[i] = op(out[i - step], out[i])
-        step *= 2
-    return out
-''', "parallel_scan", "FAIL", "updated in place from left to right"),
-    "a recursion that drops op": ('''
-import operator
-def parallel_scan(xs, op=operator.add):
-    if len(xs) <= 1:
-        return list(xs)
-    left, right = parallel_scan(xs[:len(xs) // 2]), parallel_scan(xs[len(xs) // 2:])
-    return left + [op(left[-1], r) for r in right]
-''', "parallel_scan", "FAIL", "your recursion calls itself without op: pass op on"),
+    "in place": (replaced(LOOP_ROUNDS, "new = list(out)", "new = out"), "parallel_scan", "FAIL",
+                 "updated in place from left to right"),
+    "a recursion that drops op": (
+        replaced(SKLANSKY, "parallel_scan(xs[:half], op), parallel_scan(xs[half:], op)",
+                 "parallel_scan(xs[:half]), parallel_scan(xs[half:])"),
+        "parallel_scan", "FAIL", "your recursion calls itself without op: pass op on"),
     "ignores op": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])", "out[i - step] + out[i]"),
                    "parallel_scan", "FAIL", "these are the totals of +"),
     "a tuple (item 3)": (replaced(HILLIS_STEELE, "    return out", "    return tuple(out)"),

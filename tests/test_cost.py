@@ -1,4 +1,4 @@
-"""Part 6: the cost of attention at hand-checked points of Vaswani et al.'s Table 1."""
+"""Part 5: the cost of attention at hand-checked points of Vaswani et al.'s Table 1."""
 
 import unittest
 

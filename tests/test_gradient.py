@@ -1,4 +1,4 @@
-"""Part 7: gradients against central differences, a hand-worked case and closed
+"""Part 6: gradients against central differences, a hand-worked case and closed
 forms."""
 
 import math

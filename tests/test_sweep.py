@@ -1,5 +1,5 @@
-"""Part 2, the Hard exercise: the exponent fit on data of known slope, the text
-chart on fixed points, and the section through the command line."""
+"""Part 2, the Hard exercise: the exponent fit on data of known slope, the
+sentence that reads it, and the section through the command line."""
 
 import unittest
 

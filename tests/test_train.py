@@ -1,4 +1,4 @@
-"""Part 11: the adding problem's examples, each model's gradient against central
+"""Part 9: the adding problem's examples, each model's gradient against central
 differences, the minGRU's scan against its loop, the baseline against its
 closed form, and a short training run that lowers every model's loss."""
 
