@@ -367,14 +367,6 @@ class TestOutOfMemory(unittest.TestCase):
         with mock.patch.dict(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
             return run_main("depth", "scan", "cost", *options)
 
-    def test_the_sections_before_are_printed_then_one_line(self):
-        status, out, err = self.run_with_scan_out_of_memory()
-        self.assertEqual(status, 1)
-        self.assertIn("=== serial-depth comparison ===", out)
-        self.assertNotIn("=== what attention costs", out)
-        self.assertEqual(err, "main.py: error: out of memory in section scan; "
-                              "the sections before it are complete\n")
-
     def test_json_holds_the_sections_before(self):
         status, out, err = self.run_with_scan_out_of_memory("--json")
         self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))

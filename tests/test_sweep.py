@@ -64,11 +64,6 @@ class TestExerciseSections(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertIn("fitted growth: n/a (the fit needs two sizes)", out)
 
-    def test_default_run_has_no_exercise_sections(self):
-        _, out, _ = run_main("--sizes", "100", "--reps", "1")
-        self.assertEqual(out.count("=== "), 3)
-        self.assertNotIn("=== exercise", out)
-
 
 if __name__ == "__main__":
     unittest.main()
