@@ -3081,9 +3081,8 @@ GLOSSARY = {
 
 
 def render_term(word, glossary=GLOSSARY):
-    """Return the glossary's entry for word, whatever its case, or the one entry
-    whose term holds it (Hillis: Hillis-Steele); else raise _UsageError naming
-    the nearest term, if one is near."""
+    """Return word's entry, whatever its case, or the one entry whose term holds it
+    (Hillis: Hillis-Steele); else raise _UsageError naming the nearest term."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}
     folded = word.casefold()
