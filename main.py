@@ -2992,7 +2992,7 @@ def render_check(path, report):
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
-    "Adam": "an optimizer: steps each parameter by its gradient's running mean, over its size.",
+    "Adam": "an optimizer: steps by the gradient's running mean over the root of its square's.",
     "adding problem": "output the sum of the two marked values of a sequence, however far apart.",
     "affine map": "h -> a*h + x; two in a row are again one, which lets a scan combine steps.",
     "associative": "grouping does not matter: (a + b) + c = a + (b + c); floats up to rounding.",
@@ -3028,12 +3028,13 @@ GLOSSARY = {
     "gradient": "how much the loss changes as each parameter, or an input, changes a little.",
     "head": "one set of queries, keys and values in an attention layer: its own n x n scores.",
     "held-out": "held-out examples are kept out of training and used only to score the model.",
-    "Hillis-Steele": "a scan in ceil(log2 N) rounds: round k adds each value the one 2^k back.",
+    "Hillis-Steele": ("a scan in ceil(log2 N) rounds: round k combines each value with the "
+                      "one 2^k back."),
     "identity": "the value that changes nothing when combined: 0 for +, 1 for *.",
     "inductive bias": "what a model assumes before data: an RNN recency, attention no order.",
     "init": "see initialization.",
     "initialization": "the random parameters a model starts from, fixed by a seed.",
-    "interpreter": "CPython, running Python an instruction at a time: tens of ns a step.",
+    "interpreter": "CPython, running Python an instruction at a time: tens of nanoseconds a step.",
     "key": "what a position offers to be matched (attention), or what a value is stored under.",
     "kernel": "a convolution's k weights, slid along the sequence.",
     "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
@@ -3044,7 +3045,8 @@ GLOSSARY = {
     "LSTM": "long short-term memory (1997): an RNN whose gates let it keep a value many steps.",
     "madds": "multiply-adds: a multiply and an add, counted as one.",
     "Mamba": "a state-space model whose decays depend on each input (a selective scan; 2023).",
-    "minGRU": "a gated recurrent unit whose gate reads only the input (2024): a linear scan.",
+    "minGRU": ("a gated recurrent unit whose gate reads only the input (2024): a linear "
+               "recurrence."),
     "MSE": "mean squared error: the average of (prediction - target)^2.",
     "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
     "O(N)": "grows in proportion to N (O(N^2): to N squared; O(1): not at all).",
