@@ -3273,7 +3273,7 @@ def _parse_args(argv):
 
 def _run(opts):
     """Compute and print each chosen section; return 1 if one ran out of memory."""
-    results, texts, status = {}, [], 0
+    results, texts, out_of_memory = {}, [], None
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
         label = f"{PROG}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
@@ -3283,7 +3283,7 @@ def _run(opts):
             text = None if opts.json else SECTIONS[name].render(results[name])
         except MemoryError:
             results.pop(name, None)
-            status = f"out of memory in section {name}; the sections before it are complete"
+            out_of_memory = name
             break
         if everything:
             texts.append(text)
@@ -3299,8 +3299,9 @@ def _run(opts):
         print(json.dumps(results, indent=2))
     if texts:
         print(_opening(results) + "\n\n" + "\n\n".join(texts))
-    if status:
-        _complain(f"{PROG}: error: {status}")
+    if out_of_memory:
+        _complain(f"{PROG}: error: out of memory in section {out_of_memory}; "
+                  "the sections before it are complete")
         return 1
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
         print(f"\n{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms")
