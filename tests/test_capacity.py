@@ -8,8 +8,6 @@ import unittest
 import main
 from tests.support import HUGE, close
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0}), ((), {"d": 0}),
                       ((), {"sizes": ()}), ((), {"sizes": (HUGE,)})],
@@ -35,6 +33,8 @@ def recall_reference(n, d, rng):
 
 
 READS = 800                             # a third of the section's reads
+
+
 class TestCapacity(unittest.TestCase):
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (50, 64)):
@@ -54,11 +54,7 @@ class TestCapacity(unittest.TestCase):
             self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
                             (n, d))
 
-
-class TestCapacitySection(unittest.TestCase):
-    """The section's rows, from the child process (unittest runs the classes in
-    the order of their names: TestCapacity's tests run while the child finishes)."""
-
+    # The section's rows, computed once for the tests below.
     @classmethod
     def setUpClass(cls):
         cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)

@@ -1,8 +1,7 @@
-"""check: a learner's own solutions graded. Right solutions in many styles and
-wrong ones with classic mistakes, each graded in this process with the grading
-process's own code (TestVerdicts); then `python main.py check` itself, for what
-only real processes show: hangs, crashes, exits, limits, what a function
-starts, and check ended by a signal."""
+"""check: right solutions in many styles and wrong ones with classic mistakes,
+graded in this process with the grading process's own code; then `python main.py
+check` itself, for what only real processes show: hangs, crashes, exits, limits,
+what a function starts, and check ended by a signal."""
 
 import io
 import json
@@ -20,8 +19,6 @@ from unittest import mock
 import main
 from tests.support import NAN, PYTHON, ROOT, gone_within, run_main
 
-# Calls of check's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "check_solutions": [((os.devnull,), {}), (("x.py",), {"seconds": 0}),
                         (("x.py",), {"seconds": NAN}), (("x.py",), {"seconds": 1e300}),
@@ -33,17 +30,14 @@ LESSON = '''
 import math
 import time
 
-
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
         h = decay * h + x
     return h
 
-
 def attention_style(xs):
     return sum(xs) / len(xs)
-
 
 def serial_scan(xs):
     out = []
@@ -52,7 +46,6 @@ def serial_scan(xs):
         acc += x
         out.append(acc)
     return out
-
 
 def parallel_scan(xs):
     out = list(xs)
@@ -65,7 +58,6 @@ def parallel_scan(xs):
         out = new
         step *= 2
     return out
-
 
 def benchmark(n, reps=3):
     xs = [0.001 * (i % 17) for i in range(n)]
@@ -80,7 +72,6 @@ def benchmark(n, reps=3):
         _ = attention_style(xs)
         best_attn = min(best_attn, time.perf_counter() - t0)
     return best_rnn, best_attn
-
 
 def depth(n):
     rnn_depth = n
@@ -417,7 +408,7 @@ def grade(source, name):
     return graded["verdict"], graded["detail"]
 
 
-class TestVerdicts(unittest.TestCase):
+class TestGrading(unittest.TestCase):
     def test_every_right_solution_passes(self):
         for label, (source, names) in RIGHT.items():
             for r in graded_here(source, names.split())["functions"]:
@@ -470,10 +461,7 @@ class TestVerdicts(unittest.TestCase):
         exec("import random\n" + rng_line.replace("; ", "\nxs = "), names)
         self.assertEqual(names["xs"], case["args"][0])
 
-
-class TestPlainData(unittest.TestCase):
-    """Only plain data crosses from the grading process, and is shown as it is."""
-
+    # Only plain data crosses from the grading process, and is shown as it is.
     def test_tuples_objects_and_control_characters(self):
         self.assertEqual(main._plain([1, (2.5, "a"), True, None]),
                          [1, {"tuple": [2.5, "a"]}, True, None])
@@ -493,8 +481,6 @@ class TestPlainData(unittest.TestCase):
         self.assertFalse(main._same([5.0], [float("inf")]))       # no infinite tolerance
         self.assertFalse(main._same([1, 2], {"tuple": [1, 2]}))
 
-
-class TestReport(unittest.TestCase):
     def report(self, **functions):
         return {"file": {"verdict": "imported", "detail": "", "printed": None},
                 "functions": [{"name": name, "verdict": verdict, "detail": "", "printed": None}
@@ -515,8 +501,6 @@ class TestReport(unittest.TestCase):
         self.assertEqual(lines[2], "       it printed 1,257 lines; the first 3:")
         self.assertEqual(len(lines), 7)
 
-
-class TestCommandLine(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.folder)
@@ -577,29 +561,23 @@ def rnn_style(xs, decay=0.9):           # an endless loop
 BUGS = '''
 import os, sys
 
-
 def attention_style(xs):                # an exception
     return sum(xs) / 0
-
 
 def depth(n):                           # sys.exit
     sys.exit(3)
 
-
 def serial_scan(xs, op=None):           # a recursion without end
     return serial_scan(xs, op)
-
 
 def parallel_scan(xs, op=None):         # a list that grows without end
     hoard = []
     while True:
         hoard.append(bytes(1 << 26))
 
-
 def benchmark(n, reps=3):               # os._exit
     print("\\x1b[31mleaving\\r", flush=True)
     os._exit(3)
-
 
 def rnn_style_vector(xs, width=64, decay=0.9):      # a flood of prints
     while True:
@@ -609,12 +587,10 @@ def rnn_style_vector(xs, width=64, decay=0.9):      # a flood of prints
 STARTS = '''
 import os, subprocess, threading, time
 
-
 def chatter():
     while True:
         print("late", flush=True)
         time.sleep(0.01)
-
 
 def depth(n):                           # a thread left running, a process started
     if n == 1:
@@ -622,7 +598,6 @@ def depth(n):                           # a thread left running, a process start
         with open(os.environ["STARTED"], "a") as f:
             f.write(f"{subprocess.Popen(['sleep', '60']).pid}\\n")
     return n, max(1, (n - 1).bit_length())
-
 
 def serial_scan(xs, op=None):           # what depth started has ended by now
     with open(os.environ["STARTED"]) as f:

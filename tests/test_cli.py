@@ -122,7 +122,7 @@ def prose(text):
     return words, re.split(r"(?<=[.!?])\s+", " ".join(words))
 
 
-class TestProseBudget(unittest.TestCase):
+class TestTextJsonAndArguments(unittest.TestCase):
     def test_the_default_run_is_short_and_its_sentences_too(self):
         with mock.patch.object(main, "benchmark", lambda n, reps=3: (3e-8 * n, 5e-9 * n)):
             status, out, _ = run_main()
@@ -131,10 +131,7 @@ class TestProseBudget(unittest.TestCase):
         self.assertLessEqual(len(words), 150)
         self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
 
-
-class TestOpeningOfAll(unittest.TestCase):
-    """`all` opens with one line per section, each its finding, ended once."""
-
+    # `all` opens with one line per section, each its finding, ended once.
     def opening(self, results):
         return main._opening(results).splitlines()[1:]
 
@@ -146,8 +143,6 @@ class TestOpeningOfAll(unittest.TestCase):
         self.assertEqual(self.opening({"sweep": {"reading": main.slope_reading(None, 1.0)}}),
                          ["sweep: with one size there is no slope to read."])
 
-
-class TestJson(unittest.TestCase):
     def test_json_has_one_key_per_section_with_the_documented_fields(self):
         status, out, _ = run_main("--json", *FAST)
         self.assertEqual(status, 0)
@@ -177,8 +172,6 @@ class TestJson(unittest.TestCase):
         self.assertEqual((data["scan"]["length"], [r["width"] for r in data["hidden"]]),
                          (5, [1, 3]))
 
-
-class TestBadArguments(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
@@ -213,8 +206,6 @@ class TestBadArguments(unittest.TestCase):
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
 
-
-class TestHelp(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.status, cls.text, _ = run_main("--help")
@@ -280,7 +271,7 @@ def toy_section():
                         options={width: 3}, figure=figure_toy, sample=lambda: toy_rows(2))
 
 
-class TestAPartInOnePlace(unittest.TestCase):
+class TestPartsProgressAndFailures(unittest.TestCase):
     """The README's rule: a new part is one block in main.py. Registered here at
     run time, the toy part gets everything else without another edit."""
 
@@ -318,10 +309,7 @@ class TestAPartInOnePlace(unittest.TestCase):
         status, _, err = self.run_toy("depth", "--toy-width", "3")
         self.assertEqual((status, err), (0, "main.py: note: depth ignores --toy-width\n"))
 
-
-class TestProgress(unittest.TestCase):
-    """A long section says on stderr how far it is; a short one says nothing."""
-
+    # A long section says on stderr how far it is; a short one says nothing.
     def lines(self, steps):
         """Run a section whose compute reports its progress as (done, total,
         seconds since it began); return stderr."""
@@ -343,8 +331,6 @@ class TestProgress(unittest.TestCase):
                          "main.py: depth: 12 min 10 s so far, 50% done, about 12 min 10 s left\n")
         self.assertEqual(self.lines([(1, 4, 0.5), (4, 4, 4.9)]), "")     # under 5 s
 
-
-class TestOutput(unittest.TestCase):
     def test_a_write_error_or_no_stdout_is_one_line_and_status_1(self):
         class Full(io.StringIO):
             def flush(self):
@@ -359,8 +345,6 @@ class TestOutput(unittest.TestCase):
                 self.assertEqual(main.main([argv]), 1)
             self.assertEqual(err.getvalue(), f"main.py: error: cannot write output: {why}\n")
 
-
-class TestOutOfMemory(unittest.TestCase):
     def run_with_scan_out_of_memory(self, *options):
         def fails(opts):
             raise MemoryError

@@ -5,8 +5,6 @@ import unittest
 import main
 from tests.support import run_section
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "cost_table": [((), {"k": 1}), ((), {"k": 0}), ((), {"r": 1}), ((), {"sizes": (-5,)}),
                    ((), {"sizes": (0,)}), ((), {"sizes": ()}), ((), {"memory_sizes": (0,)})],
@@ -55,8 +53,6 @@ class TestCost(unittest.TestCase):
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
 
-
-class TestLanesAndCostSections(unittest.TestCase):
 
     def test_cost_section_text_and_json(self):
         out, data = run_section(self, "cost")

@@ -78,8 +78,6 @@ class TestFigures(unittest.TestCase):
                       encoding="utf-8") as f:
                 self.assertEqual(f.read(), main.SECTIONS[name].figure(self.results[name]), name)
 
-
-class TestAxes(unittest.TestCase):
     def test_ends_in_either_order_give_the_same_ticks(self):
         for log in (True, False):
             self.assertEqual(main._ticks(main.Axis("", log, 100.0, 1.0)),
@@ -98,8 +96,6 @@ class TestAxes(unittest.TestCase):
             ticks = main._ticks(main._axis_for("", [value], log=True))
             self.assertEqual(main._tick_labels(ticks), [f"{value:,.0f}"])
 
-
-class TestSvgOption(unittest.TestCase):
     def test_an_empty_or_overlong_directory_name_is_a_bad_argument(self):
         for argv in (("--svg", ""), ("--svg=",), ("--svg", "a/" * 2_000)):
             status, out, err = run_main("depth", *argv)

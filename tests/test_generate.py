@@ -8,8 +8,6 @@ import unittest
 import main
 from tests.support import HUGE, run_section
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {}),
                       (((8,), 4, None), {})],
@@ -18,7 +16,7 @@ BAD_CALLS = {
 }
 
 
-class TestDepths(unittest.TestCase):
+class TestGenerate(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         rows = main.generate_rows(sizes=(2, 5, 8, 16, 32, 64))
@@ -54,8 +52,6 @@ class TestDepths(unittest.TestCase):
             expected = 2 * n * r["d"] * 2 if model == "attention" else r["d"] * 2
             self.assertEqual(r["held_bytes"], expected, (model, n))
 
-
-class TestGenerateSection(unittest.TestCase):
     def test_the_section_says_what_its_rows_show(self):
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())

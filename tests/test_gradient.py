@@ -8,8 +8,6 @@ import unittest
 import main
 from tests.support import HUGE, close, random_floats, run_section
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "gradient_rows": [((1,), {}), ((HUGE,), {}), ((10, 0, (10,)), {}), ((10, 0, (-1,)), {})],
 }
@@ -23,7 +21,7 @@ def central_difference(f, xs, index, eps=1e-6):
     return (f(up) - f(down)) / (2 * eps)
 
 
-class TestInputGradients(unittest.TestCase):
+class TestGradient(unittest.TestCase):
     def test_match_central_differences_of_rnn_tanh(self):
         # A difference with eps = 1e-6 carries a rounding error near 1e-16 / 1e-6 = 1e-10:
         # good to 1e-5 relative down to gradients of 1e-4; below, rounding wins.
@@ -60,8 +58,6 @@ class TestInputGradients(unittest.TestCase):
         g = main.input_gradients([0.2, -0.5, 0.1], 0.0)
         self.assertEqual(g[1:], [0.0, 0.0])
 
-
-class TestAttentionWeight(unittest.TestCase):
     def test_closed_form_is_the_softmax(self):
         for n in (2, 10, 200, 5_000):
             scores = [0.0] * (n - 1) + [5.0]
@@ -75,8 +71,6 @@ class TestAttentionWeight(unittest.TestCase):
         self.assertEqual((main.attention_weight(10, 710), main.attention_weight(1, -1000)),
                          (1.0, 1.0))
 
-
-class TestGradientSection(unittest.TestCase):
     def test_gradient_section_text_and_json(self):
         out, data = run_section(self, "gradient")
         rows = {r["k"]: r for r in data["rows"]}

@@ -10,8 +10,6 @@ import unittest
 import main
 from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_main
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "hidden_weights": [((0,), {}), ((HUGE,), {}), ((4,), {"decay": NAN})],
     "rnn_style_vector": [(([1.0], 0), {}), (([1.0], HUGE), {})],
@@ -35,7 +33,7 @@ def reference_vector_rnn(xs, A, b):
     return h
 
 
-class TestRnnStyleVector(unittest.TestCase):
+class TestVectorState(unittest.TestCase):
     def test_rnn_style_vector_width_1_is_exactly_rnn_style(self):
         for n in AWKWARD_LENGTHS:
             xs = random_floats(n)
@@ -81,7 +79,7 @@ def compose_dense(first, second, tally):
     return A, c
 
 
-class TestCombineCost(unittest.TestCase):
+class TestCombineCostAndSection(unittest.TestCase):
     def random_map(self, d, rng):
         return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)],
                 [rng.uniform(-1, 1) for _ in range(d)])
@@ -110,8 +108,6 @@ class TestCombineCost(unittest.TestCase):
         for got, want in zip(both, apply(second, apply(first, h))):
             self.assertTrue(close(got, want, rel=1e-12))
 
-
-class TestExerciseSections(unittest.TestCase):
     def test_hidden_section_text_and_json(self):
         status, out, err = run_main("hidden", "--reps", "1", "--json")
         self.assertEqual((status, err), (0, ""))

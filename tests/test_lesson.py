@@ -16,8 +16,6 @@ import main
 from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, matmul2,
                            random_floats, random_matrices)
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "rnn_style": [(([1.0], INF), {}), (([1.0], NAN), {})],
     "attention_style": [(([],), {})],
@@ -27,7 +25,6 @@ BAD_CALLS = {
     "scan_check": [((0,), {}), ((10**400,), {})],
     "wallclock_section": [(((0,),), {}), (((10,), 0), {}), (((),), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
 NO_BAD_INPUT = {"rnn_tanh", "serial_scan", "parallel_scan", "depth_rows"}
 
 
@@ -39,7 +36,7 @@ def load_tests(loader, tests, ignore):
     return tests
 
 
-class TestRnnStyle(unittest.TestCase):
+class TestLessonFunctions(unittest.TestCase):
     def test_rnn_style_ones_is_geometric_series(self):
         # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).
         for n in AWKWARD_LENGTHS:
@@ -60,8 +57,6 @@ class TestRnnStyle(unittest.TestCase):
     def test_rnn_style_decay_one_is_plain_sum(self):
         self.assertEqual(main.rnn_style([1, 2, 3], decay=1), 6)
 
-
-class TestRnnTanh(unittest.TestCase):
     def test_rnn_tanh_is_nested_tanh(self):
         # Written out for three steps, innermost first.
         w, (a, b, c) = 0.7, (0.3, -1.2, 2.0)
@@ -83,8 +78,6 @@ class TestRnnTanh(unittest.TestCase):
                 lo, hi = (mid, hi) if math.tanh(w * mid + x) > mid else (lo, mid)
             self.assertTrue(close(main.rnn_tanh([x] * 5_000, w), lo, rel=1e-9), (w, x))
 
-
-class TestAttentionStyle(unittest.TestCase):
     def test_attention_style_is_the_mean(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n)
@@ -96,8 +89,6 @@ class TestAttentionStyle(unittest.TestCase):
         random.Random(1).shuffle(shuffled)
         self.assertTrue(close(main.attention_style(xs), main.attention_style(shuffled)))
 
-
-class TestDepth(unittest.TestCase):
     def test_depth_matches_smallest_power_of_two(self):
         # attention depth is the smallest k >= 1 with 2**k >= n, found by counting.
         for n in list(range(1, 300)) + [1023, 1024, 1025, 262_144]:
@@ -112,8 +103,6 @@ class TestDepth(unittest.TestCase):
             self.assertEqual(main.depth(2 ** e), (2 ** e, e))
             self.assertEqual(main.depth(2 ** e + 1), (2 ** e + 1, e + 1))
 
-
-class TestBenchmark(unittest.TestCase):
     def test_the_first_call_is_a_timing_then_the_functions_take_turns(self):
         class Timer:                    # a stand-in for timeit.Timer: scripted seconds
             def __init__(self, stmt, timer=None):
@@ -143,7 +132,7 @@ class TestParallelScan(ScanContract, unittest.TestCase):
             self.assertEqual(rounds, 0 if n <= 1 else main.depth(n)[1], n)
 
 
-class TestTreeReduce(unittest.TestCase):
+class TestTreeReduceAndScanCheck(unittest.TestCase):
     def test_tree_reduce_matches_functools_reduce(self):
         for n in AWKWARD_LENGTHS[1:]:
             words = [str(i) for i in range(n)]
@@ -157,8 +146,6 @@ class TestTreeReduce(unittest.TestCase):
             self.assertTrue(close(main.tree_reduce(xs), math.fsum(xs),
                                   scale=math.fsum(map(abs, xs))), n)
 
-
-class TestCountMismatches(unittest.TestCase):
     def test_count_mismatches_is_relative_to_the_values(self):
         # 1e6 and 1e6 + 1e-4 differ by 1e-10 relative: not a mismatch; 0.1 apart is.
         self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6 + 1e-4, 0.0]), 0)
@@ -175,8 +162,6 @@ class TestCountMismatches(unittest.TestCase):
         # The tolerance comes from the finite values only (here 1e-9 x 1.0).
         self.assertEqual(main.count_mismatches([1.0, 5.0, float("inf")], [1.5, 5.0, 0.0]), 2)
 
-
-class TestScanSection(unittest.TestCase):
     def test_the_check_and_its_sentences_follow_the_numbers(self):
         result = main.scan_check(64)
         xs = main.uniform_inputs(64, random.Random(main.SCAN_SEED))

@@ -9,7 +9,7 @@ import main
 from tests.support import AWKWARD_LENGTHS, fake_clock
 
 
-class TestTiming(unittest.TestCase):
+class TestMachinery(unittest.TestCase):
     def test_sample_per_call_keeps_every_sample_in_order(self):
         clock = fake_clock([1.0, 2.0, 5.0, 3.0, 4.0, 0.5])
         got = main.sample_per_call([int, float], reps=3, timer=clock)
@@ -31,17 +31,12 @@ class TestTiming(unittest.TestCase):
         self.assertEqual(main._loop_count(0.010, target=0.005), 1)
         self.assertEqual(main._loop_count(0.0, target=0.005), 1_000)
 
-
-class TestSeedInput(unittest.TestCase):
     def test_seed_input_is_the_seed_scripts_comprehension(self):
         for n in AWKWARD_LENGTHS + (1_000, 10_007):
             self.assertEqual(main.seed_input(n), [0.001 * (i % 17) for i in range(n)], n)
 
-
-class TestFormatting(unittest.TestCase):
-    """Each formatter against the value it stands for: the number shown times its
-    unit must give back the value to three significant digits."""
-
+    # Each formatter against the value it stands for: the number shown times its unit must give
+    # back the value to three significant digits.
     def read_back(self, text, units):
         if " " in text:
             number, _, unit = text.partition(" ")
@@ -96,16 +91,12 @@ class TestFormatting(unittest.TestCase):
         self.assertEqual(main._format_count(10**12 - 1), "1.00T")        # not "1000G"
         self.assertEqual(main._format_count(999), "999")
 
-
-class TestSpreadNote(unittest.TestCase):
     def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
         self.assertEqual(" ".join(main._spread_note([("a", 1.506), ("b", 2.5)])),
                          "noisy: b's slowest sample took 2.50x its fastest; the table shows the "
                          "fastest.")
 
-
-class TestWallclockWords(unittest.TestCase):
     ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0}
 
     def test_the_opening_follows_the_ratios_and_the_timings_taken(self):

@@ -8,17 +8,14 @@ from fractions import Fraction
 import main
 from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_section
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "linear_recurrence_scan": [(([1.0, 2.0], [0.9]), {}), (([1.0], NAN), {})],
     "ssm_check": [((0,), {}), ((HUGE,), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
 NO_BAD_INPUT = {"compose_affine"}
 
 
-class TestLinearRecurrenceScan(unittest.TestCase):
+class TestSsm(unittest.TestCase):
     def test_compose_affine_is_associative_not_commutative(self):
         f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)
         c = main.compose_affine
@@ -76,8 +73,6 @@ class TestLinearRecurrenceScan(unittest.TestCase):
                 with self.assertRaisesRegex(ValueError, "requires a finite decay"):
                     func([1.0, 2.0], decay)
 
-
-class TestWorkAndSsmSections(unittest.TestCase):
 
     def test_ssm_section_text_and_json(self):
         out, data = run_section(self, "ssm")

@@ -6,14 +6,12 @@ import unittest
 import main
 from tests.support import run_main, run_section
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "sweep": [(((0,),), {}), (((10,), 0), {})],
 }
 
 
-class TestSlopeReading(unittest.TestCase):
+class TestSweep(unittest.TestCase):
     def reading(self, rnn, attn):
         return main.slope_reading(rnn, attn)
 
@@ -33,8 +31,6 @@ class TestSlopeReading(unittest.TestCase):
         self.assertTrue(text.splitlines()[1].startswith("Both slopes are well below 1"))
         self.assertNotIn("both grow as N", text)
 
-
-class TestFitExponent(unittest.TestCase):
     def test_fit_exponent_recovers_known_slopes(self):
         ns = [64 * 2 ** k for k in range(10)]
         for k in (0.0, 0.5, 1.0, 2.0):
@@ -46,8 +42,6 @@ class TestFitExponent(unittest.TestCase):
         ts = [1e-8 * n * (1.1 if i % 2 else 0.9) for i, n in enumerate(ns)]
         self.assertAlmostEqual(main.fit_exponent(ns, ts), 1.0, delta=0.02)
 
-
-class TestExerciseSections(unittest.TestCase):
 
     def test_sweep_section_text_and_json(self):
         sizes = "64,128,1024,2048"

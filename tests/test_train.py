@@ -12,8 +12,6 @@ from fractions import Fraction
 import main
 from tests.support import HUGE, close, run_main
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "train_section": [((), {"steps": 0}), ((), {"steps": HUGE}), ((), {"lengths": ()}),
                       ((), {"lengths": (1,)}), ((), {"seeds": 0}), ((), {"seeds": 1.5}),
@@ -29,7 +27,7 @@ def central_difference(loss, params, k, pairs, target, eps=1e-6):
     return (loss(up, pairs, target)[0] - loss(down, pairs, target)[0]) / (2 * eps)
 
 
-class TestAddingProblem(unittest.TestCase):
+class TestProblemAndGradients(unittest.TestCase):
     def test_two_markers_one_in_each_half_and_the_target_is_their_sum(self):
         for length in (2, 3, 10, 81):
             for pairs, target in main.adding_problem(length, 50, seed=length):
@@ -53,10 +51,7 @@ class TestAddingProblem(unittest.TestCase):
         mse = math.fsum((target - 1) ** 2 for _, target in sample) / len(sample)
         self.assertLess(abs(mse - 1 / 6), 0.0132)
 
-
-class TestGradients(unittest.TestCase):
-    """Every model's gradient against central differences of its loss."""
-
+    # Every model's gradient against central differences of its loss.
     def check(self, model, length, rel=1e-5):
         loss = main.TRAIN_MODELS[model].loss
         params = main.uniform_inputs(main.TRAIN_MODELS[model].parameters, random.Random(length),
@@ -218,8 +213,6 @@ class TestTraining(unittest.TestCase):
         result["rows"][0]["test_mse"] = result["rows"][1]["test_mse"] = 0.15
         self.assertEqual(main.train_verdicts(result), {("tanh_rnn", 10): main.NOTHING})
 
-
-class TestSameOnEveryPython(unittest.TestCase):
     # Every sum on the training path is math.fsum, correctly rounded, so these
     # digits hold on every CPython (sum() of floats is compensated from 3.12 on;
     # .ci/run also compares a short run on the oldest and newest Python).

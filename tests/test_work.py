@@ -12,17 +12,14 @@ import main
 from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
                            random_matrices)
 
-# Calls of this part's public functions that raise ValueError (gathered, with
-# every other file's, by tests/test_errors.py).
 BAD_CALLS = {
     "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
     "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {})],
 }
-# Its public functions with no input where the maths breaks or a call could run away.
 NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
 
 
-class TestCounted(unittest.TestCase):
+class TestCountedWorkAndDepth(unittest.TestCase):
     def test_counted_tiny_graph_by_hand(self):
         # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
         tally = main.Tally()
@@ -162,7 +159,7 @@ def simulate_reduction(xs, lanes):
     return partials[0], steps, operations
 
 
-class TestLaneSteps(unittest.TestCase):
+class TestLanesAndSection(unittest.TestCase):
     PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
              for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
 
@@ -188,8 +185,6 @@ class TestLaneSteps(unittest.TestCase):
             self.assertLessEqual(main.lane_steps(n, p), (n - 1) / p + (n - 1).bit_length() + 1,
                                  (n, p))
 
-
-class TestWorkSection(unittest.TestCase):
     def test_work_section_text_and_json(self):
         # Sizes 16 and 64: the formulas are checked above (and 1,024 in test_check).
         result = json.loads(json.dumps(main.work_section((16, 64))))
