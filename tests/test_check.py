@@ -408,6 +408,99 @@ def grade(source, name):
     return graded["verdict"], graded["detail"]
 
 
+# `python main.py check` itself, in real processes (TestGradingProcesses): LOOPS
+# and BUGS hold the honest bugs a learner's code may have; STARTS, what a function
+# may start (it writes their pids into the file $STARTED); HANGS, a hang that
+# check is ended in by SIGTERM.
+LOOPS = '''
+def rnn_style(xs, decay=0.9):           # an endless loop
+    while True:
+        pass
+'''
+
+
+BUGS = '''
+import os, sys
+
+def attention_style(xs):                # an exception
+    return sum(xs) / 0
+
+def depth(n):                           # sys.exit
+    sys.exit(3)
+
+def serial_scan(xs, op=None):           # a recursion without end
+    return serial_scan(xs, op)
+
+def parallel_scan(xs, op=None):         # a list that grows without end
+    hoard = []
+    while True:
+        hoard.append(bytes(1 << 26))
+
+def benchmark(n, reps=3):               # os._exit
+    print("\\x1b[31mleaving\\r", flush=True)
+    os._exit(3)
+
+def rnn_style_vector(xs, width=64, decay=0.9):      # a flood of prints
+    while True:
+        print("x" * 1_000)
+'''
+
+
+STARTS = '''
+import os, subprocess, threading, time
+
+def chatter():
+    while True:
+        print("late", flush=True)
+        time.sleep(0.01)
+
+def depth(n):                           # a thread left running, a process started
+    if n == 1:
+        threading.Thread(target=chatter, daemon=True).start()
+        with open(os.environ["STARTED"], "a") as f:
+            f.write(f"{subprocess.Popen(['sleep', '60']).pid}\\n")
+    return n, max(1, (n - 1).bit_length())
+
+def serial_scan(xs, op=None):           # what depth started has ended by now
+    with open(os.environ["STARTED"]) as f:
+        started = [int(pid) for pid in f.read().split()]
+    gone = not any(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split(
+        ")")[-1].split()[0] != "Z" for pid in started)
+    out = []
+    for x in xs:
+        out.append((op(out[-1], x) if op else out[-1] + x) if out else x)
+    return out if gone else []
+'''
+
+
+HANGS = '''
+import os, subprocess
+
+
+def rnn_style(xs, decay=0.9):
+    with open(os.environ["STARTED"], "w") as f:
+        f.write(f"{os.getpid()} {subprocess.Popen(['sleep', '60']).pid}\\n")
+    while True:
+        pass
+'''
+
+
+def check(path, *options, **kwargs):
+    """Start `python main.py check OPTIONS PATH`, its pids file beside PATH."""
+    env = dict(os.environ, STARTED=path + ".pids")
+    return subprocess.Popen([*PYTHON, "main.py", "check", *options, path], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def pids(path):
+    """Return the pids a learner's file wrote beside it, whole lines only."""
+    try:
+        with open(path + ".pids") as f:
+            return [int(pid) for line in f.read().split("\n")[:-1] for pid in line.split()]
+    except FileNotFoundError:
+        return []
+
+
 class TestGrading(unittest.TestCase):
     def test_every_right_solution_passes(self):
         for label, (source, names) in RIGHT.items():
@@ -545,97 +638,6 @@ class TestGrading(unittest.TestCase):
         path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
         report = main.check_solutions(path, names=iter(["depth"]), seconds=30)
         self.assertEqual([r["name"] for r in report["functions"]], ["depth"])
-
-
-# --------------------------------------------------------------------------
-# `python main.py check` itself: real processes are the point here.
-
-# Two files, a function each: the honest bugs a learner's code may have, and
-# what a function may start. `STARTED` is a file the second writes pids into.
-LOOPS = '''
-def rnn_style(xs, decay=0.9):           # an endless loop
-    while True:
-        pass
-'''
-
-BUGS = '''
-import os, sys
-
-def attention_style(xs):                # an exception
-    return sum(xs) / 0
-
-def depth(n):                           # sys.exit
-    sys.exit(3)
-
-def serial_scan(xs, op=None):           # a recursion without end
-    return serial_scan(xs, op)
-
-def parallel_scan(xs, op=None):         # a list that grows without end
-    hoard = []
-    while True:
-        hoard.append(bytes(1 << 26))
-
-def benchmark(n, reps=3):               # os._exit
-    print("\\x1b[31mleaving\\r", flush=True)
-    os._exit(3)
-
-def rnn_style_vector(xs, width=64, decay=0.9):      # a flood of prints
-    while True:
-        print("x" * 1_000)
-'''
-
-STARTS = '''
-import os, subprocess, threading, time
-
-def chatter():
-    while True:
-        print("late", flush=True)
-        time.sleep(0.01)
-
-def depth(n):                           # a thread left running, a process started
-    if n == 1:
-        threading.Thread(target=chatter, daemon=True).start()
-        with open(os.environ["STARTED"], "a") as f:
-            f.write(f"{subprocess.Popen(['sleep', '60']).pid}\\n")
-    return n, max(1, (n - 1).bit_length())
-
-def serial_scan(xs, op=None):           # what depth started has ended by now
-    with open(os.environ["STARTED"]) as f:
-        started = [int(pid) for pid in f.read().split()]
-    gone = not any(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split(
-        ")")[-1].split()[0] != "Z" for pid in started)
-    out = []
-    for x in xs:
-        out.append((op(out[-1], x) if op else out[-1] + x) if out else x)
-    return out if gone else []
-'''
-
-HANGS = '''
-import os, subprocess
-
-
-def rnn_style(xs, decay=0.9):
-    with open(os.environ["STARTED"], "w") as f:
-        f.write(f"{os.getpid()} {subprocess.Popen(['sleep', '60']).pid}\\n")
-    while True:
-        pass
-'''
-
-
-def check(path, *options, **kwargs):
-    """Start `python main.py check OPTIONS PATH`, its pids file beside PATH."""
-    env = dict(os.environ, STARTED=path + ".pids")
-    return subprocess.Popen([*PYTHON, "main.py", "check", *options, path], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
-
-
-def pids(path):
-    """Return the pids a learner's file wrote beside it, whole lines only."""
-    try:
-        with open(path + ".pids") as f:
-            return [int(pid) for line in f.read().split("\n")[:-1] for pid in line.split()]
-    except FileNotFoundError:
-        return []
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")

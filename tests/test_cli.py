@@ -27,7 +27,51 @@ def flat(text):
     return " ".join(text.split())
 
 
-class TestSections(unittest.TestCase):
+def prose(text):
+    """Return the words and sentences of text outside its tables, charts and
+    headings (a table row has two spaces or more between its cells)."""
+    lines = [line for line in text.splitlines() if line.strip()
+             and not line.lstrip().startswith("===") and not re.search(r"\S {2,}\S|[|]", line)]
+    words = " ".join(lines).split()
+    return words, re.split(r"(?<=[.!?])\s+", " ".join(words))
+
+
+def toy_section():
+    """A throwaway part, declared as a part in main.py declares itself: an
+    option of its own, a table, a figure, a sample."""
+    width = main.Option("--toy-width", "W", 60, help="the toy's width in {users} ({low} to "
+                        "{high}; {default})")
+
+    def toy_rows(n):
+        return [{"k": k, "square": k * k} for k in range(1, n + 1)]
+
+    def figure_toy(rows):
+        fig = main.Figure("Squares", "a toy")
+        main._chart(fig, main.CHART_BOX, [("k^2", [(r["k"], r["square"]) for r in rows])],
+                    main._axis_for("k", [r["k"] for r in rows]),
+                    main._axis_for("k^2", [r["square"] for r in rows]))
+        return fig.svg()
+
+    return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
+                        render=lambda rows: "=== a toy ===\n" + main._table(
+                            ("k", "k^2"), [(r["k"], r["square"]) for r in rows]),
+                        options={width: 3}, figure=figure_toy, sample=lambda: toy_rows(2))
+
+
+# `python main.py train` that says when main() has begun: a signal sent then
+# lands in the training, not in the import.
+TRAIN = ("import sys, main\nprint('ready', flush=True)\n"
+         "sys.exit(main.main(['train', '--lengths', '5', '--steps', '%d', '--seeds', '1']))")
+
+
+def start_training(steps, **kwargs):
+    child = subprocess.Popen([*PYTHON, "-c", TRAIN % steps], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, **kwargs)
+    child.stdout.readline()                     # "ready": main() has begun
+    return child
+
+
+class TestCommandLine(unittest.TestCase):
     def assert_order(self, out, *headers):
         positions = [out.index(h) for h in headers]
         self.assertEqual(positions, sorted(positions), headers)
@@ -112,17 +156,6 @@ class TestSections(unittest.TestCase):
         self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
                       flat(run_main("scan", "--length", "2")[1]))
 
-
-def prose(text):
-    """Return the words and sentences of text outside its tables, charts and
-    headings (a table row has two spaces or more between its cells)."""
-    lines = [line for line in text.splitlines() if line.strip()
-             and not line.lstrip().startswith("===") and not re.search(r"\S {2,}\S|[|]", line)]
-    words = " ".join(lines).split()
-    return words, re.split(r"(?<=[.!?])\s+", " ".join(words))
-
-
-class TestTextJsonAndArguments(unittest.TestCase):
     def test_the_default_run_is_short_and_its_sentences_too(self):
         with mock.patch.object(main, "benchmark", lambda n, reps=3: (3e-8 * n, 5e-9 * n)):
             status, out, _ = run_main()
@@ -248,33 +281,8 @@ class TestTextJsonAndArguments(unittest.TestCase):
         self.assertIn(f"each 1 to {main.MAX_SIZE:,}", sizes)
         self.assertIn("a list of a million floats takes about 32 MB", sizes)
 
-
-def toy_section():
-    """A throwaway part, declared as a part in main.py declares itself: an
-    option of its own, a table, a figure, a sample."""
-    width = main.Option("--toy-width", "W", 60, help="the toy's width in {users} ({low} to "
-                        "{high}; {default})")
-
-    def toy_rows(n):
-        return [{"k": k, "square": k * k} for k in range(1, n + 1)]
-
-    def figure_toy(rows):
-        fig = main.Figure("Squares", "a toy")
-        main._chart(fig, main.CHART_BOX, [("k^2", [(r["k"], r["square"]) for r in rows])],
-                    main._axis_for("k", [r["k"] for r in rows]),
-                    main._axis_for("k^2", [r["square"] for r in rows]))
-        return fig.svg()
-
-    return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
-                        render=lambda rows: "=== a toy ===\n" + main._table(
-                            ("k", "k^2"), [(r["k"], r["square"]) for r in rows]),
-                        options={width: 3}, figure=figure_toy, sample=lambda: toy_rows(2))
-
-
-class TestPartsProgressAndFailures(unittest.TestCase):
-    """The README's rule: a new part is one block in main.py. Registered here at
-    run time, the toy part gets everything else without another edit."""
-
+    # The README's rule: a new part is one block in main.py. Registered here at run time, the
+    # toy part gets everything else without another edit.
     def run_toy(self, *argv):
         with mock.patch.dict(main.SECTIONS, toy=toy_section()):
             return run_main(*argv)
@@ -355,19 +363,6 @@ class TestPartsProgressAndFailures(unittest.TestCase):
         status, out, err = self.run_with_scan_out_of_memory("--json")
         self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
         self.assertEqual(len(err.splitlines()), 1)
-
-
-# `python main.py train` that says when main() has begun: a signal sent then
-# lands in the training, not in the import.
-TRAIN = ("import sys, main\nprint('ready', flush=True)\n"
-         "sys.exit(main.main(['train', '--lengths', '5', '--steps', '%d', '--seeds', '1']))")
-
-
-def start_training(steps, **kwargs):
-    child = subprocess.Popen([*PYTHON, "-c", TRAIN % steps], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, **kwargs)
-    child.stdout.readline()                     # "ready": main() has begun
-    return child
 
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")

@@ -33,7 +33,21 @@ def reference_vector_rnn(xs, A, b):
     return h
 
 
-class TestVectorState(unittest.TestCase):
+def compose_dense(first, second, tally):
+    """(A1, c1) then (A2, c2) is (A2.A1, A2.c1 + c2), with every multiplication counted."""
+    (A1, c1), (A2, c2) = first, second
+    d = len(c1)
+
+    def mul(a, b):
+        tally.append(1)
+        return a * b
+
+    A = [[sum(mul(A2[i][k], A1[k][j]) for k in range(d)) for j in range(d)] for i in range(d)]
+    c = [sum(mul(A2[i][k], c1[k]) for k in range(d)) + c2[i] for i in range(d)]
+    return A, c
+
+
+class TestHidden(unittest.TestCase):
     def test_rnn_style_vector_width_1_is_exactly_rnn_style(self):
         for n in AWKWARD_LENGTHS:
             xs = random_floats(n)
@@ -64,22 +78,6 @@ class TestVectorState(unittest.TestCase):
             self.assertAlmostEqual(math.fsum(row), 0.9, places=12)
         self.assertEqual(b[0], 1.0)
 
-
-def compose_dense(first, second, tally):
-    """(A1, c1) then (A2, c2) is (A2.A1, A2.c1 + c2), with every multiplication counted."""
-    (A1, c1), (A2, c2) = first, second
-    d = len(c1)
-
-    def mul(a, b):
-        tally.append(1)
-        return a * b
-
-    A = [[sum(mul(A2[i][k], A1[k][j]) for k in range(d)) for j in range(d)] for i in range(d)]
-    c = [sum(mul(A2[i][k], c1[k]) for k in range(d)) + c2[i] for i in range(d)]
-    return A, c
-
-
-class TestCombineCostAndSection(unittest.TestCase):
     def random_map(self, d, rng):
         return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)],
                 [rng.uniform(-1, 1) for _ in range(d)])

@@ -27,7 +27,32 @@ def central_difference(loss, params, k, pairs, target, eps=1e-6):
     return (loss(up, pairs, target)[0] - loss(down, pairs, target)[0]) / (2 * eps)
 
 
-class TestProblemAndGradients(unittest.TestCase):
+def mingru_states(params, pairs, scan=True):
+    """Every state of every channel of the minGRU on one example, by scan or by loop."""
+    recurrence = main._affine_scan if scan else lambda decays, xs: main.rnn_states(xs, decays)
+    return [recurrence(decays, inputs) for decays, inputs, _, _ in
+            main._mingru_gates(params, pairs, main.MINGRU_WIDTH)]
+
+
+# held-out MSE on 20 examples at T = 12 after 20 steps from each model's first
+# initialization, the same to the last bit on CPython 3.9 to 3.13
+EXPECTED = {"tanh_rnn": "0x1.2062b4ac123bcp-3", "mingru": "0x1.bb409ca493a15p-3",
+            "attention": "0x1.40b54bf9fd73ep-1"}
+
+
+def trained(model, length, steps, seed=1, chunks=1):
+    """Return the model's parameters after `steps` steps on the training stream,
+    fed in `chunks` pieces as train_models feeds them."""
+    params = main.initial_parameters(model, seed)
+    moments = ([0.0] * len(params), [0.0] * len(params))
+    for first in range(0, steps, steps // chunks):
+        examples = [main._training_example(length, k)
+                    for k in range(first, first + steps // chunks)]
+        main._train_steps(model, params, moments, examples, first)
+    return params
+
+
+class TestTrain(unittest.TestCase):
     def test_two_markers_one_in_each_half_and_the_target_is_their_sum(self):
         for length in (2, 3, 10, 81):
             for pairs, target in main.adding_problem(length, 50, seed=length):
@@ -73,15 +98,6 @@ class TestProblemAndGradients(unittest.TestCase):
     def test_attention(self):
         self.check("attention", 9)
 
-
-def mingru_states(params, pairs, scan=True):
-    """Every state of every channel of the minGRU on one example, by scan or by loop."""
-    recurrence = main._affine_scan if scan else lambda decays, xs: main.rnn_states(xs, decays)
-    return [recurrence(decays, inputs) for decays, inputs, _, _ in
-            main._mingru_gates(params, pairs, main.MINGRU_WIDTH)]
-
-
-class TestMinGruScan(unittest.TestCase):
     def test_scan_and_loop_give_the_same_states_and_gradient(self):
         params = main.uniform_inputs(main.TRAIN_MODELS["mingru"].parameters, random.Random(3),
                                      -1, 1)
@@ -110,26 +126,6 @@ class TestMinGruScan(unittest.TestCase):
                 h = (1 - z) * h + z * candidate
                 self.assertTrue(close(got, h, rel=1e-12, scale=1.0))
 
-
-# held-out MSE on 20 examples at T = 12 after 20 steps from each model's first
-# initialization, the same to the last bit on CPython 3.9 to 3.13
-EXPECTED = {"tanh_rnn": "0x1.2062b4ac123bcp-3", "mingru": "0x1.bb409ca493a15p-3",
-            "attention": "0x1.40b54bf9fd73ep-1"}
-
-
-def trained(model, length, steps, seed=1, chunks=1):
-    """Return the model's parameters after `steps` steps on the training stream,
-    fed in `chunks` pieces as train_models feeds them."""
-    params = main.initial_parameters(model, seed)
-    moments = ([0.0] * len(params), [0.0] * len(params))
-    for first in range(0, steps, steps // chunks):
-        examples = [main._training_example(length, k)
-                    for k in range(first, first + steps // chunks)]
-        main._train_steps(model, params, moments, examples, first)
-    return params
-
-
-class TestTraining(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         with mock.patch.multiple(main, TRAIN_TEST=20):          # 20 held-out examples do

@@ -19,6 +19,39 @@ BAD_CALLS = {
 NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
 
 
+def hillis_steele_combines(n):
+    """Count the combines of Hillis-Steele round by round: n - 2**k in round k."""
+    total, step = 0, 1
+    while step < n:
+        total += n - step
+        step *= 2
+    return total
+
+
+def exclusive(xs, op=operator.add, identity=0):
+    """The exclusive scan from itertools.accumulate: [identity, x0, x0 op x1, ...]."""
+    return [identity] + list(itertools.accumulate(xs, op))[:-1] if xs else []
+
+
+def simulate_reduction(xs, lanes):
+    """Return (total, steps, operations): the chunked reduction of xs run step
+    by step, each lane folding its chunk, then the partials summed in pairs."""
+    size = -(-len(xs) // lanes)
+    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
+    partials, steps, operations = [chunk[0] for chunk in chunks], 0, 0
+    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
+        for k, chunk in enumerate(chunks):
+            if j < len(chunk):
+                partials[k] += chunk[j]
+                operations += 1
+        steps += 1
+    while len(partials) > 1:                    # combine: one level of pairs per step
+        operations += len(partials) // 2
+        partials = main._pairwise(partials, operator.add)
+        steps += 1
+    return partials[0], steps, operations
+
+
 class TestCountedWorkAndDepth(unittest.TestCase):
     def test_counted_tiny_graph_by_hand(self):
         # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
@@ -43,17 +76,6 @@ class TestCountedWorkAndDepth(unittest.TestCase):
         self.assertEqual(("a" + main.Counted("b", tally)).value, "ab")
         self.assertEqual((main.Counted("a", tally) + "b").value, "ab")
 
-
-def hillis_steele_combines(n):
-    """Count the combines of Hillis-Steele round by round: n - 2**k in round k."""
-    total, step = 0, 1
-    while step < n:
-        total += n - step
-        step *= 2
-    return total
-
-
-class TestMeasuredWorkDepth(unittest.TestCase):
     def test_measured_counts_match_the_formulas_at_powers_of_two(self):
         for k in (1, 2, 5, 7):
             n = 2 ** k
@@ -97,12 +119,7 @@ class TestBrentKungScan(ScanContract, unittest.TestCase):
     scan = staticmethod(main.brent_kung_scan)
 
 
-def exclusive(xs, op=operator.add, identity=0):
-    """The exclusive scan from itertools.accumulate: [identity, x0, x0 op x1, ...]."""
-    return [identity] + list(itertools.accumulate(xs, op))[:-1] if xs else []
-
-
-class TestBlellochScan(unittest.TestCase):
+class TestBlellochAndLanes(unittest.TestCase):
     """Blelloch's exclusive scan: out[i] combines everything before i."""
 
     def test_blellochs_own_example(self):
@@ -139,27 +156,6 @@ class TestBlellochScan(unittest.TestCase):
         main.blelloch_scan(xs)
         self.assertEqual(xs, before)
 
-
-def simulate_reduction(xs, lanes):
-    """Return (total, steps, operations): the chunked reduction of xs run step
-    by step, each lane folding its chunk, then the partials summed in pairs."""
-    size = -(-len(xs) // lanes)
-    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
-    partials, steps, operations = [chunk[0] for chunk in chunks], 0, 0
-    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
-        for k, chunk in enumerate(chunks):
-            if j < len(chunk):
-                partials[k] += chunk[j]
-                operations += 1
-        steps += 1
-    while len(partials) > 1:                    # combine: one level of pairs per step
-        operations += len(partials) // 2
-        partials = main._pairwise(partials, operator.add)
-        steps += 1
-    return partials[0], steps, operations
-
-
-class TestLanesAndSection(unittest.TestCase):
     PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
              for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
 
