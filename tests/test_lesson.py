@@ -1,6 +1,5 @@
-"""The lesson's functions and its three sections against independent references:
-closed forms, math.fsum, itertools.accumulate, exact integer arithmetic, and a
-scripted timer for benchmark. Also runs main.py's docstring examples."""
+"""The lesson's functions and sections against closed forms, math.fsum,
+itertools.accumulate, exact ints and a scripted timer; and main.py's doctests."""
 
 import doctest
 import functools
@@ -29,8 +28,7 @@ NO_BAD_INPUT = {"rnn_tanh", "serial_scan", "parallel_scan", "depth_rows"}
 
 
 def load_tests(loader, tests, ignore):
-    """Run main.py's docstring examples as part of the suite (python -OO strips
-    the docstrings, and with them the examples: then only the rest runs)."""
+    """Run main.py's docstring examples too (not under python -OO, which strips them)."""
     if sys.flags.optimize < 2:
         tests.addTests(doctest.DocTestSuite(main))
     return tests
@@ -51,11 +49,8 @@ class TestLessonFunctions(unittest.TestCase):
             expected = math.fsum(0.9 ** (n - 1 - t) * x for t, x in enumerate(xs))
             self.assertTrue(close(main.rnn_style(xs), expected, scale=1.0), n)
 
-    def test_rnn_style_empty_is_zero(self):
-        self.assertEqual(main.rnn_style([]), 0.0)
-
-    def test_rnn_style_decay_one_is_plain_sum(self):
-        self.assertEqual(main.rnn_style([1, 2, 3], decay=1), 6)
+    def test_rnn_style_empty_is_zero_and_decay_one_is_the_plain_sum(self):
+        self.assertEqual((main.rnn_style([]), main.rnn_style([1, 2, 3], decay=1)), (0.0, 6))
 
     def test_rnn_tanh_is_nested_tanh(self):
         # Written out for three steps, innermost first.
@@ -78,26 +73,22 @@ class TestLessonFunctions(unittest.TestCase):
                 lo, hi = (mid, hi) if math.tanh(w * mid + x) > mid else (lo, mid)
             self.assertTrue(close(main.rnn_tanh([x] * 5_000, w), lo, rel=1e-9), (w, x))
 
-    def test_attention_style_is_the_mean(self):
+    def test_attention_style_is_the_mean_in_any_order(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n)
             self.assertTrue(close(main.attention_style(xs), math.fsum(xs) / n), n)
-
-    def test_attention_style_is_order_independent(self):
         xs = random_floats(1024)
         shuffled = xs[:]
         random.Random(1).shuffle(shuffled)
         self.assertTrue(close(main.attention_style(xs), main.attention_style(shuffled)))
 
-    def test_depth_matches_smallest_power_of_two(self):
+    def test_depth_is_the_smallest_power_of_two_exactly(self):
         # attention depth is the smallest k >= 1 with 2**k >= n, found by counting.
         for n in list(range(1, 300)) + [1023, 1024, 1025, 262_144]:
             k = 1
             while 2 ** k < n:
                 k += 1
             self.assertEqual(main.depth(n), (n, k), n)
-
-    def test_depth_exact_above_float_precision(self):
         # float log2 rounds 2**60 + 1 down to 60; the exact answer is 61.
         for e in (53, 60, 100, 1000):
             self.assertEqual(main.depth(2 ** e), (2 ** e, e))
@@ -133,34 +124,25 @@ class TestParallelScan(ScanContract, unittest.TestCase):
 
 
 class TestTreeReduceAndScanCheck(unittest.TestCase):
-    def test_tree_reduce_matches_functools_reduce(self):
+    def test_tree_reduce_matches_functools_reduce_and_fsum(self):
         for n in AWKWARD_LENGTHS[1:]:
             words = [str(i) for i in range(n)]
             self.assertEqual(main.tree_reduce(words), functools.reduce(operator.add, words), n)
             mats = random_matrices(n, seed=n)
             self.assertEqual(main.tree_reduce(mats, matmul2), functools.reduce(matmul2, mats), n)
-
-    def test_tree_reduce_close_to_fsum(self):
-        for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n, seed=9)
             self.assertTrue(close(main.tree_reduce(xs), math.fsum(xs),
                                   scale=math.fsum(map(abs, xs))), n)
 
-    def test_count_mismatches_is_relative_to_the_values(self):
+    def test_count_mismatches_is_relative_and_counts_nan_and_infinity(self):
         # 1e6 and 1e6 + 1e-4 differ by 1e-10 relative: not a mismatch; 0.1 apart is.
         self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6 + 1e-4, 0.0]), 0)
         self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6, 0.1]), 1)
-
-    def test_count_mismatches_counts_nan_and_infinity(self):
-        # A broken scan that produced NaN or an infinity must not pass as "0 mismatches".
-        nan, inf = float("nan"), float("inf")
-        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [1.0, nan, 3.0]), 1)
-        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [inf, 2.0, -inf]), 2)
-        self.assertEqual(main.count_mismatches([1.0, nan, inf], [1.0, nan, inf]), 2)
-
-    def test_count_mismatches_infinite_expected_does_not_widen_tolerance(self):
-        # The tolerance comes from the finite values only (here 1e-9 x 1.0).
-        self.assertEqual(main.count_mismatches([1.0, 5.0, float("inf")], [1.5, 5.0, 0.0]), 2)
+        # a broken scan's NaN or infinity is no pass; an infinity widens no tolerance
+        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [1.0, NAN, 3.0]), 1)
+        self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [INF, 2.0, -INF]), 2)
+        self.assertEqual(main.count_mismatches([1.0, NAN, INF], [1.0, NAN, INF]), 2)
+        self.assertEqual(main.count_mismatches([1.0, 5.0, INF], [1.5, 5.0, 0.0]), 2)
 
     def test_the_check_and_its_sentences_follow_the_numbers(self):
         result = main.scan_check(64)

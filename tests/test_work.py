@@ -1,5 +1,5 @@
-"""Part 4: work and depth measured with the counting type against the formulas,
-and the two work-efficient scans against itertools.accumulate."""
+"""Part 4: work and depth counted against their formulas; the work-efficient
+scans against itertools.accumulate; steps on P lanes against a simulation."""
 
 import itertools
 import json
@@ -53,7 +53,7 @@ def simulate_reduction(xs, lanes):
 
 
 class TestCountedWorkAndDepth(unittest.TestCase):
-    def test_counted_tiny_graph_by_hand(self):
+    def test_counted_by_hand(self):
         # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
         tally = main.Tally()
         a, b, c, d = (main.Counted(v, tally) for v in (1, 2, 3, 4))
@@ -61,18 +61,10 @@ class TestCountedWorkAndDepth(unittest.TestCase):
         self.assertEqual((e.value, e.depth, tally.work), (10, 2, 3))
         f = e * 2.0
         self.assertEqual((f.value, f.depth, tally.work), (20.0, 3, 4))
-
-    def test_counted_with_plain_numbers_on_either_side(self):
+        # plain numbers on either side; strings, not commutative, keep their order
         tally = main.Tally()
         x = main.Counted(5, tally)
-        self.assertEqual((1 + x).value, 6)
-        self.assertEqual((x + 1).value, 6)
-        self.assertEqual((3 * x).depth, 1)
-        self.assertEqual(tally.work, 3)
-
-    def test_counted_keeps_operand_order(self):
-        # Strings are not commutative: the wrapped values must combine in order.
-        tally = main.Tally()
+        self.assertEqual(((1 + x).value, (x + 1).value, (3 * x).depth, tally.work), (6, 6, 1, 3))
         self.assertEqual(("a" + main.Counted("b", tally)).value, "ab")
         self.assertEqual((main.Counted("a", tally) + "b").value, "ab")
 
@@ -92,21 +84,17 @@ class TestCountedWorkAndDepth(unittest.TestCase):
             }
             for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
-
-    def test_tree_reduce_depth_is_the_depth_formula_at_any_length(self):
         for n in AWKWARD_LENGTHS[1:]:
             work, dep = main.measure_work_depth(main.tree_reduce, n)
             self.assertEqual(work, n - 1)
             self.assertEqual(dep, main.depth(n)[1] if n > 1 else 0)
 
-    def test_brent_kung_is_work_efficient_and_log_depth_at_any_length(self):
+    def test_brent_kung_and_blelloch_are_work_efficient_and_log_depth(self):
         for n in AWKWARD_LENGTHS[2:]:
             work, dep = main.measure_work_depth(main.brent_kung_scan, n)
             self.assertLessEqual(work, 2 * n, n)
             self.assertLessEqual(dep, 2 * main.depth(n)[1], n)
-
-    def test_blelloch_pads_to_a_power_of_two(self):
-        # Padded to M, the next power of two: at most 2(M - 1) combines (those of
+        # Blelloch padded to M, the next power of two: at most 2(M - 1) combines (those of
         # two padding identities alone are not counted), depth at most 2 log2 M.
         for n in AWKWARD_LENGTHS[2:]:
             k = main.depth(n)[1]
@@ -122,11 +110,9 @@ class TestBrentKungScan(ScanContract, unittest.TestCase):
 class TestBlellochAndLanes(unittest.TestCase):
     """Blelloch's exclusive scan: out[i] combines everything before i."""
 
-    def test_blellochs_own_example(self):
+    def test_blellochs_own_example_and_ints_match_shifted_accumulate(self):
         self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]),
                          [0, 3, 4, 11, 11, 15, 16, 22])
-
-    def test_ints_match_shifted_accumulate_at_awkward_lengths(self):
         rng = random.Random(8)
         for n in AWKWARD_LENGTHS:
             xs = [rng.randint(-1000, 1000) for _ in range(n)]
@@ -149,12 +135,9 @@ class TestBlellochAndLanes(unittest.TestCase):
         out = main.blelloch_scan(xs, identity=0.0)
         for i in (0, 1, 2, 511, 998, 999):
             self.assertTrue(close(out[i], math.fsum(xs[:i]), rel=1e-12, scale=scale), i)
-
-    def test_does_not_modify_input(self):
-        xs = random_floats(100)
         before = list(xs)
         main.blelloch_scan(xs)
-        self.assertEqual(xs, before)
+        self.assertEqual(xs, before)                            # its input unchanged
 
     PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
              for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
@@ -169,20 +152,18 @@ class TestBlellochAndLanes(unittest.TestCase):
             self.assertTrue(close(total, math.fsum(xs), scale=math.fsum(map(abs, xs))), (n, p))
         self.assertEqual(simulate_reduction(list(range(1, 1001)), 7)[0], 500_500)
 
-    def test_one_lane_is_the_work_and_many_lanes_the_depth(self):
+    def test_one_lane_is_the_work_many_lanes_the_depth_within_brents_bound(self):
         for n in (1, 2, 3, 100, 1024, 1025):
             self.assertEqual(main.lane_steps(n, 1), n - 1)
             self.assertEqual(main.lane_steps(n, n), (n - 1).bit_length())
             self.assertEqual(main.lane_steps(n, 10 * n), (n - 1).bit_length())
-
-    def test_brents_bound(self):
-        # time <= work / P + depth, with work n - 1 and depth ceil(log2 n).
+        # Brent's bound: time <= work / P + depth, with work n - 1 and depth ceil(log2 n).
         for n, p in self.PAIRS:
             self.assertLessEqual(main.lane_steps(n, p), (n - 1) / p + (n - 1).bit_length() + 1,
                                  (n, p))
 
     def test_work_section_text_and_json(self):
-        # Sizes 16 and 64: the formulas are checked above (and 1,024 in test_check).
+        # Sizes 16 and 64: the formulas are checked above.
         result = json.loads(json.dumps(main.work_section((16, 64))))
         data = result["rows"]
         self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
