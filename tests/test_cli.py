@@ -72,6 +72,10 @@ def start_training(steps, **kwargs):
 
 
 class TestCommandLine(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.status, cls.text, _ = run_main("--help")            # read by the help tests
+
     def assert_order(self, out, *headers):
         positions = [out.index(h) for h in headers]
         self.assertEqual(positions, sorted(positions), headers)
@@ -220,35 +224,25 @@ class TestCommandLine(unittest.TestCase):
         self.assertIn(expected, err)
         return err
 
-    def test_bad_arguments_exit_2_with_one_line_on_stderr(self):
+    def test_bad_arguments_exit_2_with_one_line_on_stderr_not_echoed_whole(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
         self.assert_usage_error(["--sizes", ",".join(["5"] * 21)], "at most 20 sizes")
         self.assert_usage_error(["--sizes", "1,000,000"],
                                 "write one million as 1000000 or 1_000_000")
-
-    def test_sizes_take_ascii_digits_only(self):
         for text in ("١٢", "１２", "+12", " 12 ", "12 ", "1__0", "_1", "1_", "1e3", "0x10",
                      "-5"):
-            self.assert_usage_error(["--sizes", text], "digits 0-9")
-
-    def test_a_long_bad_value_is_not_echoed_whole(self):
+            self.assert_usage_error(["--sizes", text], "digits 0-9")     # ASCII digits only
         err = self.assert_usage_error(["--sizes", "9" * 5_000])
         self.assertNotIn("9" * main.ECHO_CHARS, err)      # cut to ECHO_CHARS, with "..."
         err = self.assert_usage_error(["x" * 5_000])
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
 
-    @classmethod
-    def setUpClass(cls):
-        cls.status, cls.text, _ = run_main("--help")
-
-    def test_help_exits_0_and_fits_79_columns(self):
+    def test_help_fits_79_columns_and_lists_each_section_with_its_options(self):
         self.assertEqual(self.status, 0)
         self.assertTrue(self.text.startswith("usage: main.py"))
         self.assertLessEqual(max(len(line) for line in self.text.splitlines()), 79)
-
-    def test_help_lists_every_section_with_the_options_it_reads(self):
         lines = self.text.splitlines()
         for name in main.SECTIONS:
             options = sorted(o for o, users in OPTION_USERS.items() if name in users)
@@ -287,7 +281,7 @@ class TestCommandLine(unittest.TestCase):
         with mock.patch.dict(main.SECTIONS, toy=toy_section()):
             return run_main(*argv)
 
-    def test_it_runs_alone_in_all_as_json_and_as_a_figure(self):
+    def test_a_new_part_runs_alone_in_all_as_json_as_a_figure_with_help_and_notes(self):
         from tests.test_figures import assert_valid_figure
         status, out, err = self.run_toy("toy", "--toy-width", "2")
         self.assertEqual((status, err), (0, ""))
@@ -303,8 +297,6 @@ class TestCommandLine(unittest.TestCase):
             status, _, err = self.run_toy("toy", "--svg", directory)
             self.assertEqual((status, os.listdir(directory)), (0, ["toy.svg"]))
         self.assertIn("toy.svg", err)
-
-    def test_help_bad_input_and_notes_follow_for_its_option(self):
         status, out, _ = self.run_toy("--help")
         self.assertEqual(status, 0)
         self.assertIn("toy a throwaway part (--toy-width)", flat(out))
@@ -353,14 +345,10 @@ class TestCommandLine(unittest.TestCase):
                 self.assertEqual(main.main([argv]), 1)
             self.assertEqual(err.getvalue(), f"main.py: error: cannot write output: {why}\n")
 
-    def run_with_scan_out_of_memory(self, *options):
-        def fails(opts):
-            raise MemoryError
-        with mock.patch.dict(main.SECTIONS, scan=main.SECTIONS["scan"]._replace(compute=fails)):
-            return run_main("depth", "scan", "cost", *options)
-
-    def test_json_holds_the_sections_before(self):
-        status, out, err = self.run_with_scan_out_of_memory("--json")
+    def test_out_of_memory_json_holds_the_sections_before(self):
+        short = main.SECTIONS["scan"]._replace(compute=raising(MemoryError))
+        with mock.patch.dict(main.SECTIONS, scan=short):
+            status, out, err = run_main("depth", "scan", "cost", "--json")
         self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
         self.assertEqual(len(err.splitlines()), 1)
 
