@@ -133,6 +133,9 @@ def rnn_style_vector(xs, width=64, decay=0.9):
 '''
 
 
+SERIAL = LOOP.format(name="serial_scan")
+
+
 def replaced(source, old, new):
     assert old in source, old
     return source.replace(old, new)
@@ -150,7 +153,7 @@ RIGHT = {
                                       "benchmark depth"),
     "h from 0, an int for no values (item 1)": (replaced(LESSON, "h = 0.0", "h = 0"),
                                                 "rnn_style"),
-    "a loop with op": (LOOP.format(name="serial_scan"), "serial_scan"),
+    "a loop with op": (SERIAL, "serial_scan"),
     "Hillis-Steele": (HILLIS_STEELE, "parallel_scan"),
     "functools.reduce and itertools.accumulate": ('''
 import functools, itertools, operator
@@ -252,7 +255,7 @@ WRONG = {
                              "op(out[i], out[i - step])"), "parallel_scan", "FAIL",
                     "got ['a', 'ba'], expected ['a', 'ab']: op(out[i], out[i - step]) where"),
     "wrong order, keyword-only op (item 2)": (
-        replaced(replaced(LOOP.format(name="serial_scan"), "(xs, op", "(xs, *, op"),
+        replaced(replaced(SERIAL, "(xs, op", "(xs, *, op"),
                  "op(out[-1], x)", "op(x, out[-1])"),
         "serial_scan", "FAIL", "op(x, total) where op(total, x) belongs"),
     "step from 2": (replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2"), "parallel_scan",
@@ -263,9 +266,7 @@ WRONG = {
         replaced(LOOP_ROUNDS, "range(step, len(out))", "range(step + 1, len(out))"),
         "parallel_scan", "FAIL", ": each round starts one place late"),
     "a round that ends early (item 6)": (
-        replaced(HILLIS_STEELE, "out[:step] + [op(out[i - step], out[i]) for i in range(step, "
-                 "len(out))]", "out[:step] + [op(out[i - step], out[i]) for i in range(step, "
-                 "len(out) - 1)] + out[-1:]"),
+        replaced(LOOP_ROUNDS, "range(step, len(out))", "range(step, len(out) - 1)"),
         "parallel_scan", "FAIL", ": each round stops one place early"),
     "in place": (replaced(LOOP_ROUNDS, "new = list(out)", "new = out"), "parallel_scan", "FAIL",
                  "updated in place from left to right"),
@@ -277,30 +278,20 @@ WRONG = {
                    "parallel_scan", "FAIL", "these are the totals of +"),
     "a tuple (item 3)": (replaced(HILLIS_STEELE, "    return out", "    return tuple(out)"),
                          "parallel_scan", "FAIL", "return a list, not a tuple"),
-    "a tuple from serial_scan (item 3)": (replaced(LOOP.format(name="serial_scan"),
-                                                   "    return out", "    return tuple(out)"),
-                                          "serial_scan", "FAIL",
-                                          "got (), expected []: return a list, not a tuple"),
-    "* as its default": (replaced(LOOP.format(name="serial_scan"), "operator.add",
-                                  "operator.mul"), "serial_scan", "FAIL",
+    "a tuple from serial_scan (item 3)": (
+        replaced(SERIAL, "    return out", "    return tuple(out)"), "serial_scan", "FAIL",
+        "got (), expected []: return a list, not a tuple"),
+    "* as its default": (replaced(SERIAL, "operator.add", "operator.mul"), "serial_scan", "FAIL",
                          "at N = 2, random floats, called without op"),
-    "op without a default": (replaced(LOOP.format(name="serial_scan"), "op=operator.add", "op"),
+    "op without a default": (replaced(SERIAL, "op=operator.add", "op"),
                              "serial_scan", "FAIL", "missing 1 required positional argument"),
-    "exclusive": ('''
-def serial_scan(xs, op=None):
-    out, total = [], 0
-    for x in xs:
-        out.append(total)
-        total += x
-    return out
-''', "serial_scan", "FAIL", "got [0], expected [-0.7312715117751976]: your first total is 0"),
-    "changes its input": ('''
-def serial_scan(xs, op=None):
-    for i in range(1, len(xs)):
-        xs[i] = xs[i - 1] + xs[i]
-    return xs
-''', "serial_scan", "FAIL", "at N = 2, random floats, called without op (xs = "
-                           "[0.9120685437784988, 0.8956549741186988]): it changed its input"),
+    "exclusive": ("def serial_scan(xs, op=None):\n    out, total = [], 0\n    for x in xs:\n"
+                  "        out.append(total)\n        total += x\n    return out\n", "serial_scan",
+                  "FAIL", "got [0], expected [-0.7312715117751976]: your first total is 0"),
+    "changes its input": ("def serial_scan(xs, op=None):\n    for i in range(1, len(xs)):\n"
+                          "        xs[i] = xs[i - 1] + xs[i]\n    return xs\n", "serial_scan",
+                          "FAIL", "at N = 2, random floats, called without op (xs = "
+                          "[0.9120685437784988, 0.8956549741186988]): it changed its input"),
     "an iterator": ("def serial_scan(xs, op=None):\n    return map(float, xs)\n",
                     "serial_scan", "FAIL", "return a list (list(...) makes one)"),
     "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
@@ -528,12 +519,10 @@ class TestGrading(unittest.TestCase):
                          r"^at N = 1, random floats, called without op \(xs = .*\]\): got "
                          r"\[.*\], expected \[.*\]$")
 
-    def test_the_lessons_scans_are_graded_on_sums_with_a_note(self):
+    def test_scans_without_op_are_graded_on_sums_and_a_parallel_ones_depth_reported(self):
         report = graded_here(LESSON, ["serial_scan", "parallel_scan", "depth"])
         self.assertEqual([r["detail"][:20] for r in report["functions"]],
                          ["graded on sums only:", "correct and parallel", ""])
-
-    def test_a_parallel_scans_work_and_depth_are_reported(self):
         self.assertEqual(grade(HILLIS_STEELE, "parallel_scan"), (
             "pass", "correct and parallel: depth 13 and 45,070 combines at N = 4,097, against "
             "Hillis-Steele's 13 rounds and 45,070 combines"))
@@ -555,7 +544,7 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(names["xs"], case["args"][0])
 
     # Only plain data crosses from the grading process, and is shown as it is.
-    def test_tuples_objects_and_control_characters(self):
+    def test_plain_data_tuples_objects_control_characters_and_equality(self):
         self.assertEqual(main._plain([1, (2.5, "a"), True, None]),
                          [1, {"tuple": [2.5, "a"]}, True, None])
         self.assertEqual(main._plain(1j), {"object": "complex: 1j", "iterator": False})
@@ -563,8 +552,7 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(main._show(main._plain((1, 0))), "(1, 0)")           # item 3
         self.assertEqual(main._show(main._plain((1,))), "(1,)")
         self.assertEqual(main._visible("\x1b[31mred\r"), "\\x1b[31mred\\r")    # item 10
-
-    def test_values_compare_as_python_compares_them_but_an_int_wants_an_int(self):
+        # values compare as Python compares them, but an int wants an int
         self.assertTrue(main._same(0, 0.0))                                   # item 1
         self.assertTrue(main._same([1.0, 2.0 + 1e-12], [1.0, 2.0]))
         self.assertFalse(main._same(2.0, 2))                                  # depth's ints
@@ -579,15 +567,14 @@ class TestGrading(unittest.TestCase):
                 "functions": [{"name": name, "verdict": verdict, "detail": "", "printed": None}
                               for name, verdict in functions.items()]}
 
-    def test_the_tally_counts_only_functions_written(self):
+    def test_the_report_counts_only_functions_written_and_shows_prints_beside(self):
         text = main.render_check("f.py", self.report(depth="pass", rnn_style="not written yet",
                                                      serial_scan="not in the file"))
         self.assertTrue(text.endswith("1 of 1 written passed."))
         text = main.render_check("f.py", self.report(depth="not written yet"))
         self.assertTrue(text.endswith("Nothing written yet: each function still raises "
                                       "NotImplementedError."))
-
-    def test_printed_output_stays_beside_its_function_and_short(self):
+        # what a function printed stays beside it, and short
         report = self.report(depth="pass")
         report["functions"][0]["printed"] = {"lines": 1_257, "head": ["a", "b", "c"]}
         lines = main.render_check("f.py", report).splitlines()
@@ -604,7 +591,7 @@ class TestGrading(unittest.TestCase):
             f.write(source)
         return path
 
-    def test_the_template_is_python_and_unchanged_is_not_written_yet(self):
+    def test_the_template_is_python_unchanged_not_written_yet_and_help_fits_79(self):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
         compile(template, "template.py", "exec")
@@ -613,8 +600,6 @@ class TestGrading(unittest.TestCase):
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
             self.assertIn(f"{name:<16}  not written yet", out)
-
-    def test_check_help_fits_79_columns(self):
         status, out, err = run_main("check", "--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("--template   print a file to start from", out)
