@@ -33,30 +33,20 @@ def readme_samples(header="=== "):
 # The solution whose grades the README shows: right, not written, wrong, missing.
 MINE = """\
 import operator
-
-
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
         h = decay * h + x
     return h
-
-
 def attention_style(xs):
     raise NotImplementedError
-
-
 def depth(n):
     return n, n.bit_length()
-
-
 def serial_scan(xs, op=operator.add):
     out = []
     for x in xs:
         out.append(op(out[-1], x) if out else x)
     return out
-
-
 def parallel_scan(xs, op=operator.add):
     out, step = list(xs), 1
     while step < len(out):

@@ -1,6 +1,5 @@
-"""Part 9: the adding problem's examples, each model's gradient against central
-differences, the minGRU's scan against its loop, the baseline against its
-closed form, and a short training run that lowers every model's loss."""
+"""Part 9: the adding problem, each model's gradient against central differences,
+the minGRU's scan against its loop, the baseline's closed form, short runs."""
 
 import json
 import math
@@ -53,6 +52,11 @@ def trained(model, length, steps, seed=1, chunks=1):
 
 
 class TestTrain(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with mock.patch.multiple(main, TRAIN_TEST=20):          # 20 held-out examples do
+            cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2)
+
     def test_two_markers_one_in_each_half_and_the_target_is_their_sum(self):
         for length in (2, 3, 10, 81):
             for pairs, target in main.adding_problem(length, 50, seed=length):
@@ -76,27 +80,18 @@ class TestTrain(unittest.TestCase):
         mse = math.fsum((target - 1) ** 2 for _, target in sample) / len(sample)
         self.assertLess(abs(mse - 1 / 6), 0.0132)
 
-    # Every model's gradient against central differences of its loss.
-    def check(self, model, length, rel=1e-5):
-        loss = main.TRAIN_MODELS[model].loss
-        params = main.uniform_inputs(main.TRAIN_MODELS[model].parameters, random.Random(length),
-                                     -1, 1)
-        pairs, target = main.adding_problem(length, 1, seed=length)[0]
-        error, gradient = loss(params, pairs, target)
-        self.assertEqual(loss(params, pairs, target, gradient=False), (error, None))
-        self.assertEqual(len(gradient), len(params))
-        for k in range(len(params)):
-            numeric = central_difference(loss, params, k, pairs, target)
-            self.assertTrue(close(gradient[k], numeric, rel=rel, scale=1e-4), (model, k))
-
-    def test_tanh_rnn(self):
-        self.check("tanh_rnn", 4)
-
-    def test_mingru(self):
-        self.check("mingru", 7)
-
-    def test_attention(self):
-        self.check("attention", 9)
+    def test_each_models_gradient_is_its_central_differences(self):
+        for model, length in (("tanh_rnn", 4), ("mingru", 7), ("attention", 9)):
+            loss = main.TRAIN_MODELS[model].loss
+            params = main.uniform_inputs(main.TRAIN_MODELS[model].parameters,
+                                         random.Random(length), -1, 1)
+            pairs, target = main.adding_problem(length, 1, seed=length)[0]
+            error, gradient = loss(params, pairs, target)
+            self.assertEqual(loss(params, pairs, target, gradient=False), (error, None))
+            self.assertEqual(len(gradient), len(params))
+            for k in range(len(params)):
+                numeric = central_difference(loss, params, k, pairs, target)
+                self.assertTrue(close(gradient[k], numeric, rel=1e-5, scale=1e-4), (model, k))
 
     def test_scan_and_loop_give_the_same_states_and_gradient(self):
         params = main.uniform_inputs(main.TRAIN_MODELS["mingru"].parameters, random.Random(3),
@@ -126,20 +121,13 @@ class TestTrain(unittest.TestCase):
                 h = (1 - z) * h + z * candidate
                 self.assertTrue(close(got, h, rel=1e-12, scale=1.0))
 
-    @classmethod
-    def setUpClass(cls):
-        with mock.patch.multiple(main, TRAIN_TEST=20):          # 20 held-out examples do
-            cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2)
-
-    def test_a_short_run_lowers_every_models_loss(self):
+    def test_a_short_run_lowers_every_models_loss_and_pieces_make_the_same_run(self):
         held_out = main.adding_problem(5, 50, seed=99)
         for model, (loss, _) in main.TRAIN_MODELS.items():
             def mse(params):
                 return math.fsum(loss(params, pairs, y, gradient=False)[0]
                                  for pairs, y in held_out) / 50
             self.assertLess(mse(trained(model, 5, 20)), mse(main.initial_parameters(model)), model)
-
-    def test_a_run_fed_in_pieces_is_the_same_run(self):
         self.assertEqual(trained("mingru", 5, 20), trained("mingru", 5, 20, chunks=2))
 
     def test_json_has_the_documented_fields(self):
