@@ -40,6 +40,14 @@ def close(a, b, rel=1e-9, scale=1.0):
     return abs(a - b) <= rel * max(abs(a), abs(b), scale)
 
 
+def central_difference(f, xs, index, eps=1e-6):
+    """(f(xs with xs[index] + eps) - f(xs with xs[index] - eps)) / (2 eps)."""
+    up, down = list(xs), list(xs)
+    up[index] += eps
+    down[index] -= eps
+    return (f(up) - f(down)) / (2 * eps)
+
+
 def run_main(*argv):
     """Run main.main(argv) in this process; return (status, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()

@@ -30,13 +30,18 @@ class TestCost(unittest.TestCase):
             if row["layer"] == "restricted self-attention":
                 self.assertEqual(row["max_path_length"], layers_to_connect(row["n"], 127), row)
 
-    def test_attention_matrix_bytes_exact(self):
+    def test_attention_matrix_bytes_exact_and_attention_cheaper_below_2d(self):
         self.assertEqual(main.attention_matrix_bytes(2_048), 8 * 2**20)
         self.assertEqual(main.attention_matrix_bytes(32_768), 2 * 2**30)
         self.assertEqual(main.attention_matrix_bytes(131_072), 32 * 2**30)
         self.assertEqual(main.attention_matrix_bytes(1_048_576), 2 * 2**40)
         self.assertEqual(main.attention_matrix_bytes(1_000, bytes_per_value=4), 4_000_000)
         self.assertEqual(main.attention_matrix_bytes(2**40), 2**81)        # no float rounding
+        # 4nd^2 + 2n^2d against 8nd^2: equal at n = 2d, attention cheaper below.
+        d = 512
+        for n, cheaper in ((1_023, True), (1_024, False), (4_096, False), (64, True)):
+            self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
+        self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
 
     def test_table_1_formulas_at_hand_checked_points(self):
         table = main.cost_table(sizes=(512, 2_048), d=512, k=3, r=128)
@@ -53,7 +58,6 @@ class TestCost(unittest.TestCase):
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
 
-
     def test_cost_section_text_and_json(self):
         out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
@@ -62,13 +66,6 @@ class TestCost(unittest.TestCase):
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 1_024)
-
-    def test_attention_beats_lstm_below_2d_with_constants(self):
-        # 4nd^2 + 2n^2d against 8nd^2: equal at n = 2d, attention cheaper below.
-        d = 512
-        for n, cheaper in ((1_023, True), (1_024, False), (4_096, False), (64, True)):
-            self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
-        self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
 
 
 if __name__ == "__main__":

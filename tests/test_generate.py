@@ -1,6 +1,5 @@
-"""Part 8: the depth of training on a known sequence and of generating,
-against the counts worked out by hand for each model, and the memory each
-holds, against the KV-cache and state formulas."""
+"""Part 8: the depth of training and of generating against counts worked out by
+hand, and the memory each model holds against the KV-cache formula."""
 
 import math
 import unittest
@@ -22,18 +21,14 @@ class TestGenerate(unittest.TestCase):
         rows = main.generate_rows(sizes=(2, 5, 8, 16, 32, 64))
         cls.at = {(r["model"], r["n"]): r for r in rows}
 
-    def test_attention_trains_every_position_at_once(self):
+    def test_training_attention_and_the_scan_are_log_depth_the_tanh_rnn_a_chain(self):
         # A position over m keys: q*k and exp (depth 2), a tree of m (ceil(log2 m)),
         # then 1/total beside the weighted tree, and one multiply: 4 + ceil(log2 N).
         for n in (2, 5, 16, 64):
             self.assertEqual(self.at["attention", n]["train_depth"], 4 + math.ceil(math.log2(n)))
-
-    def test_the_tanh_rnn_is_a_chain_even_with_every_input_known(self):
-        # w*h, + x, tanh per step; the first w*h is w*0.0, not counted: 3N - 1.
+        # the tanh RNN is a chain even with every input known: w*h, + x, tanh per step; the first w*h is w*0.0, not counted: 3N - 1.
         for n in (2, 16, 64):
             self.assertEqual(self.at["tanh RNN", n]["train_depth"], 3 * n - 1)
-
-    def test_the_scan_gives_the_linear_recurrence_log_depth(self):
         for k in (3, 5, 6):
             self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], 2 * k)
 

@@ -1,24 +1,15 @@
-"""Part 6: gradients against central differences, a hand-worked case and closed
-forms."""
+"""Part 6: gradients against central differences, a hand-worked case and closed forms."""
 
 import math
 import random
 import unittest
 
 import main
-from tests.support import HUGE, close, random_floats, run_section
+from tests.support import HUGE, central_difference, close, random_floats, run_section
 
 BAD_CALLS = {
     "gradient_rows": [((1,), {}), ((HUGE,), {}), ((10, 0, (10,)), {}), ((10, 0, (-1,)), {})],
 }
-
-
-def central_difference(f, xs, index, eps=1e-6):
-    """(f(xs with xs[index] + eps) - f(xs with xs[index] - eps)) / (2 eps)."""
-    up, down = list(xs), list(xs)
-    up[index] += eps
-    down[index] -= eps
-    return (f(up) - f(down)) / (2 * eps)
 
 
 class TestGradient(unittest.TestCase):
@@ -35,7 +26,7 @@ class TestGradient(unittest.TestCase):
                 self.assertTrue(close(grads[k], numeric, rel=1e-5, scale=0.0),
                                 (w, k, grads[k], numeric))
 
-    def test_two_steps_by_hand(self):
+    def test_by_hand_two_steps_none_w_zero_and_the_linear_decay_to_the_k(self):
         # h1 = tanh(x1), h2 = tanh(w h1 + x2):
         # dh2/dx2 = 1 - h2^2, dh2/dx1 = (1 - h2^2) w (1 - h1^2).
         w, x1, x2 = 0.7, 0.3, -0.4
@@ -44,19 +35,14 @@ class TestGradient(unittest.TestCase):
         g = main.input_gradients([x1, x2], w)
         self.assertTrue(close(g[0], 1 - h2 * h2, rel=1e-15))
         self.assertTrue(close(g[1], (1 - h2 * h2) * w * (1 - h1 * h1), rel=1e-15))
-
-    def test_linear_recurrence_gradient_is_decay_to_the_k(self):
+        self.assertEqual(main.input_gradients([]), [])
+        # w = 0: only the last input reaches h_N
+        self.assertEqual(main.input_gradients([0.2, -0.5, 0.1], 0.0)[1:], [0.0, 0.0])
         # rnn_style is linear in its inputs: a finite difference is exact up to rounding.
         xs = random_floats(40, seed=1)
         for k in (0, 1, 5, 20, 39):
             numeric = central_difference(main.rnn_style, xs, len(xs) - 1 - k, eps=1e-3)
             self.assertTrue(close(numeric, 0.9 ** k, rel=1e-9, scale=0.0), k)
-
-    def test_empty_and_zero_weight(self):
-        self.assertEqual(main.input_gradients([]), [])
-        # w = 0: only the last input reaches h_N
-        g = main.input_gradients([0.2, -0.5, 0.1], 0.0)
-        self.assertEqual(g[1:], [0.0, 0.0])
 
     def test_closed_form_is_the_softmax(self):
         for n in (2, 10, 200, 5_000):
@@ -67,7 +53,7 @@ class TestGradient(unittest.TestCase):
                                   rel=1e-12), n)
         self.assertAlmostEqual(main.attention_weight(200), 0.4272, places=4)
         self.assertEqual(main.attention_weight(1), 1.0)
-        # no overflow for a large gap either way
+        # a gap past exp's range underflows to the whole weight; one token has it all
         self.assertEqual((main.attention_weight(10, 710), main.attention_weight(1, -1000)),
                          (1.0, 1.0))
 

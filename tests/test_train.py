@@ -9,21 +9,13 @@ from unittest import mock
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, close, run_main
+from tests.support import HUGE, central_difference, close, run_main
 
 BAD_CALLS = {
     "train_section": [((), {"steps": 0}), ((), {"steps": HUGE}), ((), {"lengths": ()}),
                       ((), {"lengths": (1,)}), ((), {"seeds": 0}), ((), {"seeds": 1.5}),
                       ((), {"lengths": (100,), "steps": 100_001, "seeds": 1})],
 }
-
-
-def central_difference(loss, params, k, pairs, target, eps=1e-6):
-    """(loss(params with params[k] + eps) - loss(params with params[k] - eps)) / (2 eps)."""
-    up, down = list(params), list(params)
-    up[k] += eps
-    down[k] -= eps
-    return (loss(up, pairs, target)[0] - loss(down, pairs, target)[0]) / (2 * eps)
 
 
 def mingru_states(params, pairs, scan=True):
@@ -90,7 +82,8 @@ class TestTrain(unittest.TestCase):
             self.assertEqual(loss(params, pairs, target, gradient=False), (error, None))
             self.assertEqual(len(gradient), len(params))
             for k in range(len(params)):
-                numeric = central_difference(loss, params, k, pairs, target)
+                numeric = central_difference(lambda p: loss(p, pairs, target)[0],
+                                             params, k)
                 self.assertTrue(close(gradient[k], numeric, rel=1e-5, scale=1e-4), (model, k))
 
     def test_scan_and_loop_give_the_same_states_and_gradient(self):
