@@ -26,7 +26,8 @@ class TestGenerate(unittest.TestCase):
         # then 1/total beside the weighted tree, and one multiply: 4 + ceil(log2 N).
         for n in (2, 5, 16, 64):
             self.assertEqual(self.at["attention", n]["train_depth"], 4 + math.ceil(math.log2(n)))
-        # the tanh RNN is a chain even with every input known: w*h, + x, tanh per step; the first w*h is w*0.0, not counted: 3N - 1.
+        # the tanh RNN is a chain even with every input known: w*h, + x, tanh per step;
+        # the first w*h is w*0.0, not counted: 3N - 1
         for n in (2, 16, 64):
             self.assertEqual(self.at["tanh RNN", n]["train_depth"], 3 * n - 1)
         for k in (3, 5, 6):

@@ -1,5 +1,5 @@
-"""The machinery: the input builders, the timing harness (with a fake clock),
-and the formatters, each against the value it stands for."""
+"""The machinery: inputs, timing (on a fake clock) and formatters, each against
+the value it stands for."""
 
 import math
 import random
@@ -10,12 +10,10 @@ from tests.support import AWKWARD_LENGTHS, fake_clock
 
 
 class TestMachinery(unittest.TestCase):
-    def test_sample_per_call_keeps_every_sample_in_order(self):
+    def test_samples_in_order_a_short_first_call_sizing_them_and_not_one(self):
         clock = fake_clock([1.0, 2.0, 5.0, 3.0, 4.0, 0.5])
         got = main.sample_per_call([int, float], reps=3, timer=clock)
         self.assertEqual(got, [[1.0, 5.0, 4.0], [2.0, 3.0, 0.5]])
-
-    def test_short_first_call_sizes_the_samples_and_is_not_one(self):
         # rnn: two calibration calls (the faster, 1e-4 s, sets the loop count), then
         # one sample per round of `loops` calls; attn's first call is a sample.
         loops = main._loop_count(1e-4)
@@ -24,8 +22,6 @@ class TestMachinery(unittest.TestCase):
         rnn, attn = main.sample_per_call([int, float], reps=3, timer=clock)
         self.assertEqual(rnn, [0.005 / loops, 0.006 / loops, 0.004 / loops])
         self.assertEqual(attn, [1.0, 2.0, 3.0])
-
-    def test_loop_count_fills_the_target(self):
         # A 1 ms call against a 5 ms target gives 5 calls a sample.
         self.assertEqual(main._loop_count(0.001, target=0.005), 5)
         self.assertEqual(main._loop_count(0.010, target=0.005), 1)
@@ -58,8 +54,6 @@ class TestMachinery(unittest.TestCase):
         values += [0.0009995, 0.0009996, 0.00099949, 0.9995, 9.995e-6, 99.95e-3, 999.5e-9]
         units = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
         self.check_three_digits(values, main.format_seconds, units)
-
-    def test_format_seconds_edges(self):
         self.assertEqual(main.format_seconds(0.004183), "4.18 ms")
         self.assertEqual(main.format_seconds(4.12e-7), "412 ns")
         self.assertEqual(main.format_seconds(0.0009996), "1.00 ms")     # not "1000 µs"
@@ -75,8 +69,6 @@ class TestMachinery(unittest.TestCase):
         values += [1023 * 2**30 + 2**29 + 1, 1000 * 2**20, 1024 * 2**30 - 1]
         units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
         self.check_three_digits(values, main.format_bytes, units)
-
-    def test_format_bytes_edges(self):
         self.assertEqual(main.format_bytes(1024 * 2**30), "1.00 TiB")   # not "1024 GiB"
         self.assertEqual(main.format_bytes(1000 * 2**20), "0.977 GiB")
         self.assertEqual(main.format_bytes(32 * 2**30), "32.0 GiB")

@@ -16,13 +16,11 @@ NO_BAD_INPUT = {"compose_affine"}
 
 
 class TestSsm(unittest.TestCase):
-    def test_compose_affine_is_associative_not_commutative(self):
+    def test_the_scan_is_the_serial_loop_geometric_selective_and_empty(self):
         f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)
         c = main.compose_affine
         self.assertEqual(c(c(f, g), h), c(f, c(g, h)))
         self.assertNotEqual(c(f, g), c(g, f))
-
-    def test_matches_serial_states_and_rnn_style(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n, seed=4)
             scanned = main.linear_recurrence_scan(xs, 0.9)
@@ -31,13 +29,10 @@ class TestSsm(unittest.TestCase):
             for s, p in zip(serial, scanned):
                 self.assertTrue(close(s, p, rel=1e-12, scale=scale), n)
             self.assertTrue(close(scanned[-1], main.rnn_style(xs, 0.9), rel=1e-12, scale=scale), n)
-
-    def test_ones_follow_the_geometric_series(self):
+        self.assertEqual((main.linear_recurrence_scan([]), main.rnn_states([])), ([], []))
         states = main.linear_recurrence_scan([1.0] * 64, 0.5)
         for t, h in enumerate(states, start=1):
-            self.assertTrue(close(h, (1 - 0.5 ** t) / (1 - 0.5), rel=1e-14))
-
-    def test_selective_decays_match_an_index_loop(self):
+            self.assertTrue(close(h, (1 - 0.5 ** t) / (1 - 0.5), rel=1e-14))     # geometric
         xs = random_floats(100, seed=8)
         decays = [0.5 + 0.5 * abs(x) for x in random_floats(100, seed=9)]
         h, expected = 0.0, []
@@ -45,11 +40,7 @@ class TestSsm(unittest.TestCase):
             h = decays[t] * h + xs[t]
             expected.append(h)
         for e, p in zip(expected, main.linear_recurrence_scan(xs, decays)):
-            self.assertTrue(close(e, p, rel=1e-12))
-
-    def test_empty_input_has_no_states(self):
-        self.assertEqual(main.linear_recurrence_scan([]), [])
-        self.assertEqual(main.rnn_states([]), [])
+            self.assertTrue(close(e, p, rel=1e-12))             # selective, an index loop
 
     def test_exact_decays_stay_exact_and_both_return_the_same_types(self):
         cases = [([Fraction(1), Fraction(2), Fraction(-1)], Fraction(9, 10)),
@@ -72,7 +63,6 @@ class TestSsm(unittest.TestCase):
             for decay in (float("inf"), float("nan")):
                 with self.assertRaisesRegex(ValueError, "requires a finite decay"):
                     func([1.0, 2.0], decay)
-
 
     def test_ssm_section_text_and_json(self):
         out, data = run_section(self, "ssm")
