@@ -1,7 +1,5 @@
-"""The figures: every one parses as SVG with a viewBox and a title, stays small,
-draws the points it was given, and is the same for the same results; --svg
-writes them, or says in one line why it cannot; the README's figures are
-current for the sections that measure no time."""
+"""The figures: valid, small SVG with a title, the points given, the same bytes
+for the same results (the README's too); --svg writes them or says why not."""
 
 import math
 import os
@@ -17,14 +15,8 @@ from tests.support import ROOT, raising, run_main
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def small_results():
-    """Each figure's section result: the sample its section declares."""
-    return {name: s.sample() for name, s in main.SECTIONS.items() if s.figure}
-
-
 def assert_valid_figure(test, svg, name):
-    """Check that svg parses, has a 640-wide viewBox and a title, stays small
-    and fetches nothing."""
+    """Check that svg parses, has a 640-wide viewBox and a title, stays small, fetches nothing."""
     root = ET.fromstring(svg.encode())
     test.assertEqual(root.tag, SVG + "svg", name)
     test.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
@@ -37,14 +29,12 @@ def assert_valid_figure(test, svg, name):
 class TestFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.results = small_results()
+        cls.results = {name: s.sample() for name, s in main.SECTIONS.items() if s.figure}
         cls.svgs = {name: main.SECTIONS[name].figure(data) for name, data in cls.results.items()}
 
-    def test_every_section_with_a_figure_is_drawn(self):
+    def test_every_section_with_a_figure_is_drawn_valid_small_and_titled(self):
         drawn = {name for name, section in main.SECTIONS.items() if section.figure}
         self.assertEqual(drawn, set(self.svgs))
-
-    def test_each_figure_is_valid_small_and_titled(self):
         for name, svg in self.svgs.items():
             assert_valid_figure(self, svg, name)
 
@@ -62,11 +52,9 @@ class TestFigures(unittest.TestCase):
         self.assertIn("depth 16", texts)
         self.assertIn("a tree: depth 4", texts)
 
-    def test_the_same_results_give_the_same_bytes(self):
+    def test_the_same_results_give_the_same_bytes_and_the_readmes_figures(self):
         for name in ("depth", "gradient", "work"):
             self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
-
-    def test_the_readmes_figures_are_current(self):
         # depth and gradient here; capacity, whose rows take 0.15 s, in .ci/run, which
         # draws all three again and compares them with the committed files.
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
@@ -78,20 +66,17 @@ class TestFigures(unittest.TestCase):
                       encoding="utf-8") as f:
                 self.assertEqual(f.read(), main.SECTIONS[name].figure(self.results[name]), name)
 
-    def test_ends_in_either_order_give_the_same_ticks(self):
+    def test_ticks_whatever_the_ends_order_round_decades_and_one_value_its_tick(self):
         for log in (True, False):
             self.assertEqual(main._ticks(main.Axis("", log, 100.0, 1.0)),
                              main._ticks(main.Axis("", log, 1.0, 100.0)))
-
-    def test_log_ticks_are_round_decades_from_the_top(self):
+        # log ticks are round decades from the top
         axis = main._axis_for("", [1e-63, 0.76], log=True)
         ticks = main._ticks(axis)
         self.assertEqual(ticks[-1], 1.0)                        # 10^0, above every point
         self.assertTrue(all(round(math.log10(t)) % 10 == 0 for t in ticks), ticks)
         self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1e3", "1e4", "1e5"])
         self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
-
-    def test_one_value_on_a_log_axis_is_its_one_tick(self):
         for value in (5000.0, 3000.0):                  # a round value, and one that is not
             ticks = main._ticks(main._axis_for("", [value], log=True))
             self.assertEqual(main._tick_labels(ticks), [f"{value:,.0f}"])
