@@ -1,6 +1,5 @@
-"""The ship-it artifact, outputs/skill-architecture-picker.md: the front matter the
-lesson asks for, the five parts of its answer, its three refusals, and the
-formulas a reader would copy, checked against the numbers they print."""
+"""The ship-it artifact, outputs/skill-architecture-picker.md: the lesson's front
+matter, parts and refusals, and its formulas against the numbers it prints."""
 
 import os
 import re
@@ -20,18 +19,14 @@ class TestSkillFile(unittest.TestCase):
         front = cls.text.split("---")[1]
         cls.front = dict(line.split(":", 1) for line in front.strip().splitlines())
 
-    def test_front_matter_has_the_lessons_fields(self):
+    def test_front_matter_the_five_parts_and_the_three_refusals(self):
         self.assertEqual(set(self.front), {"name", "description", "version", "phase", "lesson",
                                            "tags"})
         self.assertEqual((self.front["phase"].strip(), self.front["lesson"].strip()), ("7", "1"))
         self.assertRegex(self.front["version"].strip(), r"^\d+\.\d+\.\d+$")
-
-    def test_answer_has_the_five_parts(self):
         for part in ("**Architecture**", "**Context strategy**", "**Training FLOPs**",
                      "**Inference memory**", "**Risk**"):
-            self.assertIn(part, self.text)
-
-    def test_the_three_refusals(self):
+            self.assertIn(part, self.text)                  # the answer's five parts
         for refusal in ("Pure RNN above 1B training tokens",
                         "Full-attention transformer above 64K context",
                         "younger than 12 months"):
