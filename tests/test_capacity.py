@@ -36,12 +36,16 @@ READS = 800                             # a third of the section's reads
 
 
 class TestCapacity(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):                        # the section's rows, computed once
+        cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)
+
     def test_recall_draw_matches_a_direct_recomputation(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (50, 64)):
             self.assertEqual(main.recall_draw(n, d, random.Random(n)),
                              recall_reference(n, d, random.Random(n)))
 
-    def test_exact_recall_is_the_binomial_tail(self):
+    def test_exact_recall_is_the_binomial_tail_at_the_sections_sizes_too(self):
         # The sum written out over each count b of +1s among the (n - 1) d crosstalk
         # terms, its binomial coefficients built row by row (C(t, b + 1) = C(t, b) (t - b)
         # / (b + 1)): right when d + 2b - (n - 1) d > 0 (a tie is wrong).
@@ -53,25 +57,16 @@ class TestCapacity(unittest.TestCase):
             right = sum(c for b, c in enumerate(coefficients) if d + 2 * b - trials > 0)
             self.assertTrue(close(main.exact_recall(n, d), right / 2 ** trials, rel=1e-9),
                             (n, d))
-
-    # The section's rows, computed once for the tests below.
-    @classmethod
-    def setUpClass(cls):
-        cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)
-
-    def test_exact_recall_at_the_sections_sizes(self):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
         self.assertEqual(got, [0.979, 0.9214, 0.8394, 0.7577, 0.689, 0.6362])
 
-    def test_measured_recall_follows_the_exact_share(self):
+    def test_measured_recall_follows_the_exact_share_toward_a_coin_flip(self):
         # 800 reads or more a row: a standard error of at most sqrt(0.25 / 800) = 0.018,
         # so 0.053 is three of them.
         for r in self.rows:
             self.assertLess(abs(r["state_recall"] - r["exact_recall"]), 0.053, r)
             self.assertEqual(r["cache_recall"], 1.0)
             self.assertGreaterEqual(r["n"] * r["draws"], self.reads)
-
-    def test_recall_falls_toward_a_coin_flip_and_memory_follows_n(self):
         recalls = [r["state_recall"] for r in self.rows]
         self.assertEqual(recalls, sorted(recalls, reverse=True))
         self.assertGreater(recalls[0], 0.95)
@@ -79,11 +74,10 @@ class TestCapacity(unittest.TestCase):
         for r in self.rows:
             self.assertEqual((r["state_numbers"], r["cache_numbers"]),
                              (r["d"], r["n"] * (r["d"] + 1)))
-
-    def test_capacity_renders_from_its_json(self):
-        out = main.render_capacity(self.rows)         # the rows came back as JSON
+        out = main.render_capacity(self.rows)
         self.assertIn("toward a coin flip", " ".join(out.split()))
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
+
 
 if __name__ == "__main__":
     unittest.main()

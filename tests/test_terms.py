@@ -66,12 +66,10 @@ class TestGlossary(unittest.TestCase):
     def found(self, word):
         return word in self.printed
 
-    def test_every_printed_term_has_its_entry(self):
+    def test_every_printed_term_and_the_lessons_key_terms_have_entries(self):
         for word, entry in self.terms.items():
             if self.found(word):
                 self.assertIn(entry, main.GLOSSARY, word)
-
-    def test_the_lessons_key_terms_are_entries(self):
         self.assertLessEqual(LESSON_TERMS, set(main.GLOSSARY))
 
     def test_every_entry_is_a_term_the_sections_print_or_another_entry_uses(self):
@@ -88,12 +86,10 @@ class TestGlossary(unittest.TestCase):
             if acronym not in NOT_TERMS:
                 self.assertRegex(glossary, r"(?<![\w-])" + acronym + r"(?![\w-])", acronym)
 
-    def test_terms_word_finds_every_printed_term(self):
+    def test_terms_word_finds_every_printed_term_and_suggests_for_a_typo(self):
         for word in self.printed - {"blelloch_scan", "brent_kung_scan", "convolutional",
                                     "prefix-sum", "state-space", "o(n^2)"}:
             self.assertIn(":", main.render_term(word), word)
-
-    def test_terms_word_prints_one_entry_and_suggests_for_a_typo(self):
         status, out, err = run_main("terms", "flash attention")
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("Flash Attention: attention tile by tile"))
