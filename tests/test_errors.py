@@ -1,8 +1,8 @@
-"""Bad input at the public boundary: where the maths breaks, or where a call
-would hang or exhaust memory, a public function raises a ValueError that says
-what it requires, before doing any work. (A wrong type raises whatever
-TypeError Python raises on its own.) Each test file holds the table of its
-part's functions; gathered here, the tables must cover every public function."""
+"""Bad input at the public boundary: a value that means nothing (a size below 1, a
+NaN decay, a seed that is not an int) is a ValueError saying what is required,
+before any work. Each test file holds BAD_CALLS, calls of its part's functions
+that must raise, and NO_BAD_INPUT, its functions with nothing to refuse
+(renderers, closed forms, constructors); gathered, they cover every public one."""
 
 import unittest
 
@@ -10,15 +10,7 @@ import main
 from tests.support import gathered
 
 
-# function name: [(args, kwargs), ...], each call raising ValueError: the
-# machinery's functions here; each part's in its own test file.
-BAD_CALLS = {
-}
-
-# Public functions with no input of their own where the maths breaks or a call
-# could run away: renderers (they read what their compute function returns),
-# closed forms of a few numbers, constructors and the command line.
-NO_BAD_INPUT = {"main", "Counted"}
+NO_BAD_INPUT = {"main", "Counted"}          # the command line and a constructor
 
 
 def public_functions():

@@ -73,6 +73,11 @@ class TestReadmeSamples(unittest.TestCase):
         printed = {masked(line) for line in out.splitlines()}
         for line in samples:
             self.assertIn(masked(line), printed, line)
+        # masking keeps the words
+        self.assertEqual(masked("1,000,000     23.2 ms      3.60 ms        6.5x"), "# # # #x")
+        self.assertEqual(masked("last value (serial):   -30.92"), "last value (serial): #")
+        self.assertNotEqual(masked("depth: serial scan 1,023 dependent combines"),
+                            masked("depth: serial scan 1,023 independent combines"))
 
     def test_the_check_sample_is_what_check_prints(self):
         # graded in this process, with the grading process's own code (tests/test_check.py)
@@ -92,12 +97,6 @@ class TestReadmeSamples(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertEqual([masked(line) for line in samples],
                          [masked(line) for line in out.splitlines() if line.strip()])
-
-    def test_masking_keeps_the_words(self):
-        self.assertEqual(masked("1,000,000     23.2 ms      3.60 ms        6.5x"), "# # # #x")
-        self.assertEqual(masked("last value (serial):   -30.92"), "last value (serial): #")
-        self.assertNotEqual(masked("depth: serial scan 1,023 dependent combines"),
-                            masked("depth: serial scan 1,023 independent combines"))
 
 
 if __name__ == "__main__":
