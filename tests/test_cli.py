@@ -80,20 +80,27 @@ class TestCommandLine(unittest.TestCase):
         positions = [out.index(h) for h in headers]
         self.assertEqual(positions, sorted(positions), headers)
 
-    def test_default_run_prints_the_lesson_sections_in_order(self):
+    def test_default_run_prints_the_lesson_sections_in_order_with_their_findings(self):
         status, out, err = run_main(*FAST)
         self.assertEqual((status, err, out.count("=== ")), (0, "", 3))
         self.assert_order(out, "=== serial-depth comparison ===",
                           "=== wall-clock on this machine (pure Python) ===",
                           "=== prefix-sum equivalence check ===", "takeaway:",
                           "python main.py all")
+        for words in ("depth ratio", "262,144", "14,564x"):     # 262144 / 18
+            self.assertIn(words, run_main("depth")[1])
+        out = run_main("wallclock", *FAST)[1]
+        self.assertNotIn("0.00", out)
+        self.assertIn("not parallelism", flat(out))
+        self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
+                      flat(run_main("scan", "--length", "2")[1]))
 
     def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
         with mock.patch.object(main, "_build_parser", raising(AssertionError("a parser"))):
             bare = vars(main._parse_args([]))
         self.assertEqual(bare, vars(main._parse_args(["--"])))    # parsed: nothing
 
-    def test_named_sections_print_only_those_in_the_order_given(self):
+    def test_named_sections_print_only_those_in_the_order_given_options_anywhere(self):
         status, out, _ = run_main("scan", "depth")
         self.assertEqual(status, 0)
         self.assert_order(out, "prefix-sum", "serial-depth")
@@ -101,8 +108,6 @@ class TestCommandLine(unittest.TestCase):
         self.assertNotIn("takeaway:", out)
         status, out, _ = run_main("depth", "--", "scan")           # after --, sections
         self.assert_order(out, "serial-depth", "prefix-sum")
-
-    def test_options_and_sections_intermix(self):
         status, out, err = run_main("depth", "--json", "scan")
         self.assertEqual((status, err, list(json.loads(out))), (0, "", ["depth", "scan"]))
         status, out, err = run_main("wallclock", "--reps", "1", "scan", "--sizes", "100")
@@ -118,14 +123,12 @@ class TestCommandLine(unittest.TestCase):
         self.assertEqual((status, len(calls), out.count("=== serial-depth")), (0, 1, 1))
         self.assert_order(out, "serial-depth", "prefix-sum")
 
-    def test_unknown_sections_are_an_error_even_beside_all(self):
+    def test_unknown_sections_are_an_error_and_an_option_no_section_reads_a_note(self):
         for argv, name in ((["all", "bogus"], "bogus"),
                            (["bogus", "all"], "bogus")):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
             self.assertIn(f"unknown section {name!r}", err)
-
-    def test_an_option_no_chosen_section_reads_is_one_note(self):
         for argv, note in ((("gradient", "--sizes", "5", "--reps", "7"),
                             "gradient ignores --sizes and --reps"),
                            (("depth", "cost", "--reps", "2"), "depth and cost ignore --reps"),
@@ -149,16 +152,6 @@ class TestCommandLine(unittest.TestCase):
         content = "".join(line[2:] for line in blocks[0][1].splitlines(keepends=True))
         self.assertEqual(content, 'requires-python = ">=3.9"\ndependencies = []\n')
 
-    def test_the_lessons_sections_say_what_they_found(self):
-        out = run_main("depth")[1]
-        self.assertIn("depth ratio", out)
-        self.assertIn("262,144", out)
-        self.assertIn("14,564x", out)          # 262144 / 18
-        out = run_main("wallclock", *FAST)[1]
-        self.assertNotIn("0.00", out)
-        self.assertIn("not parallelism", flat(out))
-        self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
-                      flat(run_main("scan", "--length", "2")[1]))
 
     def test_the_default_run_is_short_and_its_sentences_too(self):
         with mock.patch.object(main, "benchmark", lambda n, reps=3: (3e-8 * n, 5e-9 * n)):
@@ -180,7 +173,7 @@ class TestCommandLine(unittest.TestCase):
         self.assertEqual(self.opening({"sweep": {"reading": main.slope_reading(None, 1.0)}}),
                          ["sweep: with one size there is no slope to read."])
 
-    def test_json_has_one_key_per_section_with_the_documented_fields(self):
+    def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)
         self.assertEqual(status, 0)
         data = json.loads(out)
@@ -197,8 +190,6 @@ class TestCommandLine(unittest.TestCase):
                               "serial_steps", "parallel_steps"}, set(scan))
         self.assertEqual((scan["length"], scan["mismatches"], scan["parallel_steps"]),
                          (1024, 0, 10))
-
-    def test_the_options_reach_their_sections(self):
         for sizes, expected in (("10,20", [10, 20]), ("1_000", [1000]), ("9,5,9", [9, 5])):
             _, out, _ = run_main("wallclock", "--json", "--sizes", sizes, "--reps", "1")
             self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], expected)
