@@ -527,15 +527,14 @@ class TestGrading(unittest.TestCase):
             "pass", "correct and parallel: depth 13 and 45,070 combines at N = 4,097, against "
             "Hillis-Steele's 13 rounds and 45,070 combines"))
 
-    def test_an_import_that_raises_or_a_file_that_is_not_python(self):
+    def test_an_import_that_raises_a_file_not_python_and_a_long_input_rebuilt(self):
         raises = graded_here("1 / 0\n")
         self.assertEqual((raises["file"]["verdict"], raises["functions"]), ("FAIL", []))
         self.assertIn("ZeroDivisionError", raises["file"]["detail"])
         self.assertEqual(graded_here("def f(:\n")["file"]["detail"][:10], " (line 1):")
         deep = graded_here("x = " + "-" * 100_000 + "1\n")["file"]
         self.assertEqual(deep["verdict"], "not Python")
-
-    def test_a_long_input_is_shown_as_how_to_rebuild_it(self):
+        # a long input is shown as how to rebuild it
         case = next(c for c in main._check_cases("serial_scan")
                     if c["input"] == ("maps", 1_025))
         rng_line = main._input_words(case).split("xs: ")[1].rstrip(")")
@@ -591,7 +590,7 @@ class TestGrading(unittest.TestCase):
             f.write(source)
         return path
 
-    def test_the_template_is_python_unchanged_not_written_yet_and_help_fits_79(self):
+    def test_the_template_unchanged_is_not_written_yet_help_fits_names_any_iterable(self):
         status, template, _ = run_main("check", "--template")
         self.assertEqual(status, 0)
         compile(template, "template.py", "exec")
@@ -604,6 +603,9 @@ class TestGrading(unittest.TestCase):
         self.assertEqual((status, err), (0, ""))
         self.assertIn("--template   print a file to start from", out)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
+        path = self.write("mine.py", "def depth(n):\n    return n, 1\n")        # item 11
+        report = main.check_solutions(path, names=iter(["depth"]), seconds=30)
+        self.assertEqual([r["name"] for r in report["functions"]], ["depth"])
 
     @unittest.skipUnless(hasattr(os, "mkfifo"), "a FIFO")
     def test_bad_arguments_are_one_line_and_status_2(self):
@@ -619,27 +621,19 @@ class TestGrading(unittest.TestCase):
             self.assertEqual(len(err.splitlines()), 1, err)
         self.assertRegex(err, r"^main.py: error: '.*syntax.py' is not Python \(line 1\): ")
 
-    def test_names_may_be_any_iterable_of_checked_names(self):        # item 11
-        path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
-        report = main.check_solutions(path, names=iter(["depth"]), seconds=30)
-        self.assertEqual([r["name"] for r in report["functions"]], ["depth"])
-
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
 class TestGradingProcesses(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.folder = tempfile.mkdtemp()
-        paths = {}
+        cls.folder, paths, cls.runs = tempfile.mkdtemp(), {}, {}
+        cls.addClassCleanup(shutil.rmtree, cls.folder)
         for name, source in (("loops.py", LOOPS), ("bugs.py", BUGS), ("starts.py", STARTS),
                              ("hangs.py", HANGS)):
             paths[name] = os.path.join(cls.folder, name)
             with open(paths[name], "w", encoding="utf-8") as f:
                 f.write(source)
-        cls.runs = {"loops.py": check(paths["loops.py"], "--seconds", "1"),
-                    "bugs.py": check(paths["bugs.py"]),
-                    "starts.py": check(paths["starts.py"]),
-                    "hangs.py": check(paths["hangs.py"])}
+            cls.runs[name] = check(paths[name], *["--seconds", "1"] * (name == "loops.py"))
         deadline = time.monotonic() + 30
         while len(pids(paths["hangs.py"])) < 2:           # the grading process, its sleep
             if time.monotonic() > deadline:
@@ -650,10 +644,6 @@ class TestGradingProcesses(unittest.TestCase):
         cls.ended = {name: (run.communicate(timeout=60), run.returncode)
                      for name, run in cls.runs.items()}
         cls.started = pids(paths["starts.py"])
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.folder)
 
     def verdicts(self, name):
         """Return each function's block of the report, its lines joined."""
@@ -666,7 +656,7 @@ class TestGradingProcesses(unittest.TestCase):
             blocks[name] = (blocks.get(name, "") + " " + line.strip()).strip()
         return blocks
 
-    def test_each_honest_bug_is_its_own_verdict_and_the_next_function_is_graded(self):
+    def test_each_honest_bug_is_its_own_verdict_its_prints_shown_the_next_graded(self):
         self.assertEqual(self.verdicts("loops.py")["rnn_style"], "FAIL: at N = 0, random "
                          "floats: it did not finish in 1 s")
         got = self.verdicts("bugs.py")
@@ -680,8 +670,7 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertIn("RecursionError", got["serial_scan"])
         self.assertIn("it ran out of memory (the limit is 1.00 GiB)", got["parallel_scan"])
         self.assertIn("it wrote more than 64.0 MiB", got["rnn_style_vector"])
-
-    def test_what_a_function_prints_is_shown_escaped_and_cut_short(self):
+        # what a function prints is shown, escaped and cut short
         out = self.ended["bugs.py"][0][0]
         self.assertIn("| \\x1b[31mleaving\\r", out)             # item 10
         self.assertRegex(out, r"it printed [\d,]+ lines; the first 3:")
