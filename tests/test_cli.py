@@ -44,18 +44,11 @@ def toy_section():
 
     def toy_rows(n):
         return [{"k": k, "square": k * k} for k in range(1, n + 1)]
-
-    def figure_toy(rows):
-        fig = main.Figure("Squares", "a toy")
-        main._chart(fig, main.CHART_BOX, [("k^2", [(r["k"], r["square"]) for r in rows])],
-                    main._axis_for("k", [r["k"] for r in rows]),
-                    main._axis_for("k^2", [r["square"] for r in rows]))
-        return fig.svg()
-
     return main.Section(summary="a throwaway part", compute=lambda o: toy_rows(o.toy_width),
                         render=lambda rows: "=== a toy ===\n" + main._table(
                             ("k", "k^2"), [(r["k"], r["square"]) for r in rows]),
-                        options={width: 3}, figure=figure_toy, sample=lambda: toy_rows(2))
+                        options={width: 3}, figure=lambda rows: main.Figure(
+                            f"{len(rows)} squares").svg(), sample=lambda: toy_rows(2))
 
 
 # `python main.py train` that says when main() has begun: a signal sent then
@@ -350,7 +343,7 @@ class TestSubprocess(unittest.TestCase):
     `python main.py` ends on a signal or a closed pipe, and its exit status and
     stderr with its stdout an ASCII terminal or short of memory."""
 
-    def test_an_ascii_terminal_gets_the_same_results_with_escapes(self):
+    def test_an_ascii_terminal_gets_escapes_and_a_closed_pipe_ends_quietly(self):
         # every sample fixed at 20 us; the first line lists the heavy modules
         # that importing main alone brought in
         code = ("import sys, main\n"
@@ -365,9 +358,7 @@ class TestSubprocess(unittest.TestCase):
         self.assertEqual((child.returncode, child.stderr), (0, b""))
         self.assertEqual(out.splitlines()[0], "imported: []")
         self.assertRegex(out, r"1,000 +20\.0 \\xb5s +20\.0 \\xb5s +1\.0x")
-
-    def test_closed_pipe_ends_quietly_with_status_1(self):
-        # No BrokenPipeError noise: nothing on stderr.
+        # a closed pipe ends quietly with status 1: no BrokenPipeError noise on stderr
         child = subprocess.Popen([*PYTHON, "main.py", "depth", "scan"], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         child.stdout.close()            # the reader is gone before any write

@@ -55,8 +55,7 @@ class TestFigures(unittest.TestCase):
     def test_the_same_results_give_the_same_bytes_and_the_readmes_figures(self):
         for name in ("depth", "gradient", "work"):
             self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
-        # depth and gradient here; capacity, whose rows take 0.15 s, in .ci/run, which
-        # draws all three again and compares them with the committed files.
+        # depth and gradient; capacity, whose rows take 0.15 s, in .ci/run
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
             readme = f.read()
         for name in ("depth", "gradient", "capacity"):

@@ -8,9 +8,8 @@ import main
 from tests.support import gathered, run_main
 from tests.test_layout import source_facts
 
-# Technical words a learner may not know, as the sections print them (written
-# out here, independently of main.py), and the glossary entry that explains each.
-# A new part's test file may hold a TERMS of its own words; the tests read them all.
+# Words a learner may not know as the sections print them, written out here apart
+# from main.py, and each one's entry (a part's test file may add a TERMS of its own).
 TERMS = {
     "adam": "Adam", "adding problem": "adding problem", "affine maps": "affine map",
     "associative": "associative", "associative recall": "associative recall",

@@ -190,9 +190,7 @@ class TestTrain(unittest.TestCase):
         result["rows"][0]["test_mse"] = result["rows"][1]["test_mse"] = 0.15
         self.assertEqual(main.train_verdicts(result), {("tanh_rnn", 10): main.NOTHING})
 
-    # Every sum on the training path is math.fsum, correctly rounded, so these
-    # digits hold on every CPython (sum() of floats is compensated from 3.12 on;
-    # .ci/run also compares a short run on the oldest and newest Python).
+    # .ci/run also compares a short run on the oldest and the newest Python
     def test_a_short_run_gives_known_numbers(self):
         got = {}
         with mock.patch.multiple(main, TRAIN_TEST=20):
