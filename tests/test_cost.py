@@ -43,7 +43,7 @@ class TestCost(unittest.TestCase):
             self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
         self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
 
-    def test_table_1_formulas_at_hand_checked_points(self):
+    def test_table_1_formulas_at_hand_checked_points_and_the_section(self):
         table = main.cost_table(sizes=(512, 2_048), d=512, k=3, r=128)
         at = {(r["layer"], r["n"]): r for r in table["layers"]}
         self.assertEqual(at["self-attention", 512]["operations"], 512 ** 3)
@@ -57,8 +57,6 @@ class TestCost(unittest.TestCase):
         # 3**7 = 2187 >= 2048 > 729
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127
-
-    def test_cost_section_text_and_json(self):
         out, data = run_section(self, "cost")
         self.assertIn("32.0 GiB", out)
         self.assertIn("Flash Attention", out)

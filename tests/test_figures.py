@@ -38,12 +38,10 @@ class TestFigures(unittest.TestCase):
         for name, svg in self.svgs.items():
             assert_valid_figure(self, svg, name)
 
-    def test_the_sweep_marks_each_size_once_per_function(self):
+    def test_the_sweep_marks_each_size_once_and_depth_draws_16_as_chain_and_tree(self):
         root = ET.fromstring(self.svgs["sweep"].encode())
         markers = [e for e in root.iter() if e.get("class") == "marker"]
         self.assertEqual(len(markers), 2 * len(self.results["sweep"]["rows"]))
-
-    def test_the_chain_and_the_tree_for_16(self):
         root = ET.fromstring(self.svgs["depth"].encode())
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
                  for group in ("chain", "tree", "scan")}
@@ -99,7 +97,7 @@ class TestFigures(unittest.TestCase):
                 self.assertRegex(err, f"^main\\.py: error: cannot write {re.escape(path)}: "
                                  "[^\n]+\n$")
 
-    def test_sections_without_figures_get_a_note_and_no_directory(self):
+    def test_figures_written_named_and_whole_and_none_without_a_note(self):
         with tempfile.TemporaryDirectory() as parent:
             for sections in (("scan",), ("wallclock", "--sizes", "1", "--reps", "1")):
                 directory = os.path.join(parent, "figures")
@@ -107,8 +105,6 @@ class TestFigures(unittest.TestCase):
                 self.assertEqual(status, 0)
                 self.assertIn("main.py: note: no", err)
                 self.assertFalse(os.path.exists(directory), sections)
-
-    def test_the_figures_written_are_named_and_whole(self):
         with tempfile.TemporaryDirectory() as directory:
             status, _, err = run_main("depth", "scan", "--svg", directory)
             self.assertEqual(status, 0)

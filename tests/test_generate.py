@@ -33,7 +33,7 @@ class TestGenerate(unittest.TestCase):
         for k in (3, 5, 6):
             self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], 2 * k)
 
-    def test_generating_every_model_goes_one_token_at_a_time(self):
+    def test_generating_goes_a_token_at_a_time_and_only_a_kv_cache_grows(self):
         n = 16
         self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 3 * n - 1)
         self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
@@ -41,8 +41,6 @@ class TestGenerate(unittest.TestCase):
         # total grows as N log N, not as N.
         self.assertEqual(self.at["attention", n]["generate_depth"],
                          sum(4 + math.ceil(math.log2(t)) for t in range(1, n + 1)))
-
-    def test_a_kv_cache_grows_with_the_tokens_and_a_state_does_not(self):
         for (model, n), r in self.at.items():
             # a key and a value of d numbers a token, or d numbers in all; 2 bytes each
             expected = 2 * n * r["d"] * 2 if model == "attention" else r["d"] * 2

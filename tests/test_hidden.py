@@ -53,15 +53,13 @@ class TestHidden(unittest.TestCase):
                 for g, r in zip(got, reference_vector_rnn(xs, A, b)):
                     self.assertTrue(close(g, r, rel=1e-12), (width, n))
 
-    def test_rnn_style_vector_stays_stable_and_reaches_fixed_point(self):
+    def test_the_state_reaches_its_fixed_point_weights_dense_rows_summing_to_decay(self):
         # On constant input 1 the state converges to h* with h* = A.h* + b.
         A, b = main.hidden_weights(16, 0.9)
         h = main.rnn_style_vector([1.0] * 400, width=16)
         for i in range(16):
             self.assertTrue(close(sum(a * hj for a, hj in zip(A[i], h)) + b[i], h[i], rel=1e-12))
         self.assertLess(max(h), 10.0)          # bounded by max(b) / (1 - decay)
-
-    def test_hidden_weights_are_dense_with_rows_summing_to_decay(self):
         A, b = main.hidden_weights(64, 0.9)
         self.assertTrue(all(a > 0 for row in A for a in row))
         for row in A:

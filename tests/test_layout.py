@@ -79,13 +79,11 @@ class TestLayout(unittest.TestCase):
             parts[number] = part
         return parts
 
-    def test_the_lessons_functions_come_first_in_the_seeds_order(self):
+    def test_the_lesson_comes_first_and_no_part_uses_a_later_part(self):
         where = {s["function"]: s["line"] for s in self.statements if s["function"]}
         lines = [where[name] for name in LESSON]
         self.assertLessEqual(max(lines), 250, dict(zip(LESSON, lines)))
         self.assertEqual(lines[:6], sorted(lines[:6]))
-
-    def test_no_part_uses_a_later_part(self):
         parts = self.part_of_line()
         defined = {s["function"] or s["class"]: parts[s["line"]] for s in self.statements
                    if s["function"] or s["class"]}

@@ -35,14 +35,12 @@ def load_tests(loader, tests, ignore):
 
 
 class TestLessonFunctions(unittest.TestCase):
-    def test_rnn_style_ones_is_geometric_series(self):
+    def test_rnn_style_is_the_geometric_series_and_the_weighted_fsum(self):
         # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).
         for n in AWKWARD_LENGTHS:
             for d in (0.9, 0.5, 0.99):
                 self.assertTrue(close(main.rnn_style([1.0] * n, d), (1 - d ** n) / (1 - d)),
                                 (n, d))
-
-    def test_rnn_style_matches_weighted_fsum(self):
         # h_N = sum_t d**(N-1-t) * x_t, summed exactly by math.fsum.
         for n in AWKWARD_LENGTHS:
             xs = random_floats(n)
@@ -52,18 +50,14 @@ class TestLessonFunctions(unittest.TestCase):
     def test_rnn_style_empty_is_zero_and_decay_one_is_the_plain_sum(self):
         self.assertEqual((main.rnn_style([]), main.rnn_style([1, 2, 3], decay=1)), (0.0, 6))
 
-    def test_rnn_tanh_is_nested_tanh(self):
+    def test_rnn_tanh_is_nested_tanh_forgets_at_w_0_and_reaches_its_fixed_point(self):
         # Written out for three steps, innermost first.
         w, (a, b, c) = 0.7, (0.3, -1.2, 2.0)
         expected = math.tanh(w * math.tanh(w * math.tanh(a) + b) + c)
         self.assertEqual(main.rnn_tanh([a, b, c], w), expected)
-
-    def test_rnn_tanh_with_w_zero_forgets_all_but_the_last_input(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n)
-            self.assertEqual(main.rnn_tanh(xs, 0.0), math.tanh(xs[-1]))
-
-    def test_rnn_tanh_reaches_the_fixed_point_on_constant_input(self):
+            self.assertEqual(main.rnn_tanh(xs, 0.0), math.tanh(xs[-1]))      # w = 0 forgets
         # h* = tanh(w h* + x), found by bisection on g(h) = tanh(w h + x) - h,
         # which decreases for w < 1.
         for w, x in ((0.9, 0.5), (0.5, -1.0), (0.99, 0.1)):

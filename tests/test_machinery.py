@@ -48,7 +48,7 @@ class TestMachinery(unittest.TestCase):
             self.assertLess(number, 1000, (v, text))
             self.assertLessEqual(abs(number * scale - v), 0.005 * v, (v, text))
 
-    def test_format_seconds_three_significant_digits_across_units(self):
+    def test_seconds_and_bytes_three_significant_digits_across_units(self):
         rng = random.Random(4)
         values = [10 ** rng.uniform(-9, 3) for _ in range(300)]
         values += [0.0009995, 0.0009996, 0.00099949, 0.9995, 9.995e-6, 99.95e-3, 999.5e-9]
@@ -61,8 +61,6 @@ class TestMachinery(unittest.TestCase):
         self.assertEqual(main.format_seconds(0.0009995), "999 µs")
         self.assertEqual(main.format_seconds(1e-12), "< 1 ns")
         self.assertEqual(main.format_seconds(0), "< 1 ns")
-
-    def test_format_bytes_three_significant_digits_across_units(self):
         rng = random.Random(5)
         # up to TiB, the largest unit
         values = [int(2 ** rng.uniform(10, 49.9)) for _ in range(300)]
@@ -83,15 +81,12 @@ class TestMachinery(unittest.TestCase):
         self.assertEqual(main._format_count(10**12 - 1), "1.00T")        # not "1000G"
         self.assertEqual(main._format_count(999), "999")
 
-    def test_a_spread_is_noisy_only_when_it_reads_above_the_threshold(self):
+    def test_noisy_and_the_opening_follow_the_numbers(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
         self.assertEqual(" ".join(main._spread_note([("a", 1.506), ("b", 2.5)])),
                          "noisy: b's slowest sample took 2.50x its fastest; the table shows the "
                          "fastest.")
-
-    ROW = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0}
-
-    def test_the_opening_follows_the_ratios_and_the_timings_taken(self):
+        row = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0}
         # each case flips which function the opening names as the slower
         for ratios, reps, words in (((6.0, 5.0), 3, "rnn_style took 5.0x to 6.0x as long"),
                                     ((0.8, 0.9), 3, "attention_style was the slower at every N"),
@@ -99,7 +94,7 @@ class TestMachinery(unittest.TestCase):
                                     ((5.96, 6.04), 1, "6.0x as long as attention_style (one "
                                                       "timing each)"),
                                     ((5.0,), 3, "(best of 3)")):
-            rows = [{**self.ROW, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
+            rows = [{**row, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
             result = {"rows": rows, "reps": reps, "finding": main.wallclock_finding(rows)}
             self.assertIn(words, " ".join(main.render_wallclock(result).split()))
 

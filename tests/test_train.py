@@ -86,7 +86,7 @@ class TestTrain(unittest.TestCase):
                                              params, k)
                 self.assertTrue(close(gradient[k], numeric, rel=1e-5, scale=1e-4), (model, k))
 
-    def test_scan_and_loop_give_the_same_states_and_gradient(self):
+    def test_scan_and_loop_give_the_same_states_and_gradient_the_gate_written_out(self):
         params = main.uniform_inputs(main.TRAIN_MODELS["mingru"].parameters, random.Random(3),
                                      -1, 1)
         for length in (2, 5, 16, 33):
@@ -97,8 +97,6 @@ class TestTrain(unittest.TestCase):
                 by_scan = main.mingru_loss(params, pairs, target)[1]
                 by_loop = main.mingru_loss(params, pairs, target, scan=False)[1]
                 self.assertTrue(all(abs(x - y) <= 1e-12 for x, y in zip(by_scan, by_loop)))
-
-    def test_the_loop_is_the_gate_written_out(self):
         # h_t = (1 - z_t) h_(t-1) + z_t h~_t, channel by channel, as index loops.
         params = main.uniform_inputs(main.TRAIN_MODELS["mingru"].parameters, random.Random(4),
                                      -1, 1)
@@ -123,7 +121,7 @@ class TestTrain(unittest.TestCase):
             self.assertLess(mse(trained(model, 5, 20)), mse(main.initial_parameters(model)), model)
         self.assertEqual(trained("mingru", 5, 20), trained("mingru", 5, 20, chunks=2))
 
-    def test_json_has_the_documented_fields(self):
+    def test_json_has_the_documented_fields_and_the_options_reach_the_training(self):
         data = self.result
         self.assertAlmostEqual(data["baseline"], 1 / 6)
         self.assertEqual(data["steps"], 20)
@@ -146,8 +144,6 @@ class TestTrain(unittest.TestCase):
         self.assertEqual({(v["model"], v["length"]): v["verdict"] for v in data["verdicts"]},
                          verdicts)
         self.assertIn(main._verdict_sentence(verdicts), " ".join(text.split()))
-
-    def test_the_command_line_options_reach_the_training(self):
         with mock.patch.multiple(main, TRAIN_TEST=20):
             status, out, err = run_main("train", "--lengths", "3,4", "--steps", "2",
                                         "--seeds", "1", "--json")
@@ -159,7 +155,7 @@ class TestTrain(unittest.TestCase):
         self.assertEqual((status, out), (2, ""))
         self.assertIn("train requires steps x seeds x the sum of the lengths up to", err)
 
-    def test_sentences_follow_the_table(self):
+    def test_a_verdict_needs_every_initialization_and_sentences_follow_the_table(self):
         lengths = (10, 80)
         learned = {("tanh_rnn", 10): main.PART, ("tanh_rnn", 80): main.NOTHING,
                    ("mingru", 10): main.LEARNED, ("mingru", 80): main.LEARNED,
@@ -176,8 +172,6 @@ class TestTrain(unittest.TestCase):
         nothing = dict.fromkeys(learned, main.NOTHING)
         self.assertEqual(main._train_reading(nothing, lengths, 200),
                          "At T = 80 no recurrence learned in 200 steps: too few to tell why.")
-
-    def test_a_verdict_needs_every_initialization(self):
         result = {"constant": [{"length": 10, "test_mse": 0.16}],
                   "rows": [{"model": "tanh_rnn", "length": 10, "seed": s, "test_mse": mse}
                            for s, mse in ((1, 0.15), (2, 0.155), (3, 0.06))]}
