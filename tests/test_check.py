@@ -499,14 +499,12 @@ class TestGrading(unittest.TestCase):
                 with self.subTest(label, name=r["name"]):
                     self.assertEqual(r["verdict"], "pass", r["detail"])
 
-    def test_each_wrong_solution_gets_its_verdict_and_its_words(self):
+    def test_each_wrong_solution_gets_its_verdict_and_a_hint_only_where_it_shows(self):
         for label, (source, name, verdict, words) in WRONG.items():
             with self.subTest(label):
                 got, detail = grade(source, name)
                 self.assertEqual(got, verdict, detail)
                 self.assertIn(words, detail.replace("\n", " "))
-
-    def test_a_hint_names_a_mistake_only_where_the_answers_show_it(self):
         # at N = 2 a round starting late and a round short give the same answer: the
         # cases after it tell them apart; an answer no known mistake gives gets none
         detail = grade(replaced(HILLIS_STEELE, "while step <", "while 2 * step <"),
@@ -675,14 +673,12 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertIn("| \\x1b[31mleaving\\r", out)             # item 10
         self.assertRegex(out, r"it printed [\d,]+ lines; the first 3:")
 
-    def test_what_a_function_started_ends_with_its_grading(self):
+    def test_what_a_function_started_ends_with_its_grading_or_with_check_on_sigterm(self):
         (out, _), _ = self.ended["starts.py"]
         self.assertRegex(out, r"depth +pass\n")
         self.assertRegex(out, r"serial_scan +pass")               # item 9
         self.assertNotIn("late", out.split("serial_scan")[1])      # no stray prints
         self.assertTrue(gone_within(self.started, 1))
-
-    def test_sigterm_ends_check_by_the_signal_and_all_it_started(self):
         (out, err), status = self.ended["hangs.py"]
         self.assertEqual((status, out, err), (-signal.SIGTERM, "", ""))
         self.assertTrue(gone_within(self.hanging, 2))

@@ -88,12 +88,10 @@ class TestCommandLine(unittest.TestCase):
         self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
                       flat(run_main("scan", "--length", "2")[1]))
 
-    def test_the_bare_run_builds_no_parser_and_gets_the_parsers_options(self):
+    def test_named_sections_print_in_their_order_options_anywhere_the_bare_run_unparsed(self):
         with mock.patch.object(main, "_build_parser", raising(AssertionError("a parser"))):
             bare = vars(main._parse_args([]))
         self.assertEqual(bare, vars(main._parse_args(["--"])))    # parsed: nothing
-
-    def test_named_sections_print_only_those_in_the_order_given_options_anywhere(self):
         status, out, _ = run_main("scan", "depth")
         self.assertEqual(status, 0)
         self.assert_order(out, "prefix-sum", "serial-depth")
@@ -315,7 +313,7 @@ class TestCommandLine(unittest.TestCase):
                          "main.py: depth: 12 min 10 s so far, 50% done, about 12 min 10 s left\n")
         self.assertEqual(self.lines([(1, 4, 0.5), (4, 4, 4.9)]), "")     # under 5 s
 
-    def test_a_write_error_or_no_stdout_is_one_line_and_status_1(self):
+    def test_a_write_error_no_stdout_or_no_memory_is_one_line_and_status_1(self):
         class Full(io.StringIO):
             def flush(self):
                 raise OSError(28, "No space left on device")
@@ -328,8 +326,6 @@ class TestCommandLine(unittest.TestCase):
                     mock.patch.dict(main.SECTIONS, train=untrained):
                 self.assertEqual(main.main([argv]), 1)
             self.assertEqual(err.getvalue(), f"main.py: error: cannot write output: {why}\n")
-
-    def test_out_of_memory_json_holds_the_sections_before(self):
         short = main.SECTIONS["scan"]._replace(compute=raising(MemoryError))
         with mock.patch.dict(main.SECTIONS, scan=short):
             status, out, err = run_main("depth", "scan", "cost", "--json")

@@ -33,7 +33,7 @@ class TestGenerate(unittest.TestCase):
         for k in (3, 5, 6):
             self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], 2 * k)
 
-    def test_generating_goes_a_token_at_a_time_and_only_a_kv_cache_grows(self):
+    def test_generating_goes_a_token_at_a_time_a_cache_grows_the_section_says_so(self):
         n = 16
         self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 3 * n - 1)
         self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
@@ -45,8 +45,6 @@ class TestGenerate(unittest.TestCase):
             # a key and a value of d numbers a token, or d numbers in all; 2 bytes each
             expected = 2 * n * r["d"] * 2 if model == "attention" else r["d"] * 2
             self.assertEqual(r["held_bytes"], expected, (model, n))
-
-    def test_the_section_says_what_its_rows_show(self):
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())
         self.assertIn("Training on a known sequence of N = 256, attention and the linear "

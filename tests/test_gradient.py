@@ -44,7 +44,7 @@ class TestGradient(unittest.TestCase):
             numeric = central_difference(main.rnn_style, xs, len(xs) - 1 - k, eps=1e-3)
             self.assertTrue(close(numeric, 0.9 ** k, rel=1e-9, scale=0.0), k)
 
-    def test_closed_form_is_the_softmax(self):
+    def test_attentions_closed_form_is_the_softmax_and_the_section(self):
         for n in (2, 10, 200, 5_000):
             scores = [0.0] * (n - 1) + [5.0]
             top = max(scores)
@@ -56,8 +56,6 @@ class TestGradient(unittest.TestCase):
         # a gap past exp's range underflows to the whole weight; one token has it all
         self.assertEqual((main.attention_weight(10, 710), main.attention_weight(1, -1000)),
                          (1.0, 1.0))
-
-    def test_gradient_section_text_and_json(self):
         out, data = run_section(self, "gradient")
         rows = {r["k"]: r for r in data["rows"]}
         self.assertEqual(sorted(rows), list(main.GRADIENT_DISTANCES))

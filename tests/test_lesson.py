@@ -35,7 +35,7 @@ def load_tests(loader, tests, ignore):
 
 
 class TestLessonFunctions(unittest.TestCase):
-    def test_rnn_style_is_the_geometric_series_and_the_weighted_fsum(self):
+    def test_rnn_style_is_the_geometric_series_the_weighted_fsum_and_the_plain_sum(self):
         # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).
         for n in AWKWARD_LENGTHS:
             for d in (0.9, 0.5, 0.99):
@@ -46,8 +46,6 @@ class TestLessonFunctions(unittest.TestCase):
             xs = random_floats(n)
             expected = math.fsum(0.9 ** (n - 1 - t) * x for t, x in enumerate(xs))
             self.assertTrue(close(main.rnn_style(xs), expected, scale=1.0), n)
-
-    def test_rnn_style_empty_is_zero_and_decay_one_is_the_plain_sum(self):
         self.assertEqual((main.rnn_style([]), main.rnn_style([1, 2, 3], decay=1)), (0.0, 6))
 
     def test_rnn_tanh_is_nested_tanh_forgets_at_w_0_and_reaches_its_fixed_point(self):

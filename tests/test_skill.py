@@ -32,7 +32,7 @@ class TestSkillFile(unittest.TestCase):
                         "younger than 12 months"):
             self.assertIn(refusal, self.text)
 
-    def test_kv_cache_examples_follow_the_formula(self):
+    def test_kv_cache_and_ssm_state_examples_follow_their_formulas(self):
         # The skill's figures, from main.kv_cache_bytes (2 * layers * KV heads * head dim * bytes).
         self.assertEqual(main.kv_cache_bytes(1, 32, 8, 128), 128 * 2**10)
         self.assertEqual(main.kv_cache_bytes(1, 32, 32, 128), 512 * 2**10)
@@ -45,8 +45,6 @@ class TestSkillFile(unittest.TestCase):
         self.assertEqual(main.kv_cache_bytes(1, 24, 16, 128), 192 * 2**10)
         self.assertEqual(main.format_bytes(main.kv_cache_bytes(200_000, 24, 16, 128)), "36.6 GiB")
         self.assertIn("36.6 GiB at 200K", " ".join(self.text.split()))
-
-    def test_ssm_state_examples_follow_the_formula(self):
         # layers * (expand * d) * d_state, plus layers * (expand * d) * d_conv, in fp16.
         self.assertEqual(main.ssm_state_bytes(48, 2048, 16, d_conv=0), 6 * 2**20)
         convolution = (main.ssm_state_bytes(48, 2048, 16)
@@ -68,7 +66,7 @@ class TestSkillFile(unittest.TestCase):
         self.assertEqual(f"{main.FORGET_GATE ** 100:.2f}", "0.37")
         self.assertIn("0.37 after 100 steps at a forget gate of 0.99", text)
 
-    def test_rope_rwkv_and_state_precision_are_stated_as_the_sources_do(self):
+    def test_sources_stated_as_they_say_and_serial_depth_not_tied_to_tokens(self):
         text = " ".join(self.text.split())
         self.assertIn("a little over 2x without fine-tuning", text)     # YaRN, dynamic scaling
         self.assertNotIn("about 4x", text)
@@ -76,8 +74,6 @@ class TestSkillFile(unittest.TestCase):
         self.assertEqual(main.ssm_state_bytes(48, 2048, 16, d_conv=0, bytes_per_value=4),
                          12 * 2**20)
         self.assertIn("the 6 MiB of state become 12 MiB if the state is kept in fp32", text)
-
-    def test_serial_depth_is_not_tied_to_the_token_budget(self):
         self.assertIsNone(re.search(r"above, serial depth dominates", self.text))
         self.assertIn("does not grow with T", self.text)
 

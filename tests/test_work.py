@@ -110,15 +110,13 @@ class TestBrentKungScan(ScanContract, unittest.TestCase):
 class TestBlellochAndLanes(unittest.TestCase):
     """Blelloch's exclusive scan: out[i] combines everything before i."""
 
-    def test_blellochs_own_example_and_ints_match_shifted_accumulate(self):
+    def test_blelloch_matches_a_shifted_accumulate_in_order(self):
         self.assertEqual(main.blelloch_scan([3, 1, 7, 0, 4, 1, 6, 3]),
                          [0, 3, 4, 11, 11, 15, 16, 22])
         rng = random.Random(8)
         for n in AWKWARD_LENGTHS:
             xs = [rng.randint(-1000, 1000) for _ in range(n)]
             self.assertEqual(main.blelloch_scan(xs), exclusive(xs), n)
-
-    def test_strings_and_matrices_keep_order(self):
         # Not commutative: a swapped combine would show.
         identity = ((1, 0), (0, 1))
         for n in (0, 1, 2, 3, 5, 8, 13, 16, 17):
@@ -142,7 +140,7 @@ class TestBlellochAndLanes(unittest.TestCase):
     PAIRS = [(n, p) for n in (1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 1000, 1023, 1024, 1025)
              for p in (1, 2, 3, 4, 7, 8, 64, 1000, 5000)]
 
-    def test_formula_matches_step_by_step_simulation(self):
+    def test_lane_steps_match_a_simulation_and_brents_bound(self):
         # Includes lanes > n, n = 1 and sizes that lanes do not divide.
         for n, p in self.PAIRS:
             xs = random_floats(n, seed=p)
@@ -151,8 +149,6 @@ class TestBlellochAndLanes(unittest.TestCase):
             self.assertEqual(operations, n - 1, (n, p))
             self.assertTrue(close(total, math.fsum(xs), scale=math.fsum(map(abs, xs))), (n, p))
         self.assertEqual(simulate_reduction(list(range(1, 1001)), 7)[0], 500_500)
-
-    def test_one_lane_is_the_work_many_lanes_the_depth_within_brents_bound(self):
         for n in (1, 2, 3, 100, 1024, 1025):
             self.assertEqual(main.lane_steps(n, 1), n - 1)
             self.assertEqual(main.lane_steps(n, n), (n - 1).bit_length())
