@@ -40,12 +40,10 @@ class TestCapacity(unittest.TestCase):
     def setUpClass(cls):                        # the section's rows, computed once
         cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)
 
-    def test_recall_draw_matches_a_direct_recomputation(self):
+    def test_recall_draw_is_a_recomputation_and_exact_recall_the_binomial_tail(self):
         for n, d in ((1, 8), (5, 8), (40, 16), (50, 64)):
             self.assertEqual(main.recall_draw(n, d, random.Random(n)),
                              recall_reference(n, d, random.Random(n)))
-
-    def test_exact_recall_is_the_binomial_tail_at_the_sections_sizes_too(self):
         # The sum written out over each count b of +1s among the (n - 1) d crosstalk
         # terms, its binomial coefficients built row by row (C(t, b + 1) = C(t, b) (t - b)
         # / (b + 1)): right when d + 2b - (n - 1) d > 0 (a tie is wrong).

@@ -493,13 +493,11 @@ def pids(path):
 
 
 class TestGrading(unittest.TestCase):
-    def test_every_right_solution_passes(self):
+    def test_every_right_solution_passes_every_wrong_one_gets_its_verdict_and_hint(self):
         for label, (source, names) in RIGHT.items():
             for r in graded_here(source, names.split())["functions"]:
                 with self.subTest(label, name=r["name"]):
                     self.assertEqual(r["verdict"], "pass", r["detail"])
-
-    def test_each_wrong_solution_gets_its_verdict_and_a_hint_only_where_it_shows(self):
         for label, (source, name, verdict, words) in WRONG.items():
             with self.subTest(label):
                 got, detail = grade(source, name)

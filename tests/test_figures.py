@@ -78,13 +78,11 @@ class TestFigures(unittest.TestCase):
             ticks = main._ticks(main._axis_for("", [value], log=True))
             self.assertEqual(main._tick_labels(ticks), [f"{value:,.0f}"])
 
-    def test_an_empty_or_overlong_directory_name_is_a_bad_argument(self):
+    def test_a_bad_directory_name_is_status_2_an_unusable_one_1_before_any_work(self):
         for argv in (("--svg", ""), ("--svg=",), ("--svg", "a/" * 2_000)):
             status, out, err = run_main("depth", *argv)
             self.assertEqual((status, out, err.count("\n")), (2, "", 1))
             self.assertIn("--svg: a directory name of 1 to 1,000 characters", err)
-
-    def test_an_unusable_directory_is_one_line_and_status_1_before_any_work(self):
         untouched = main.SECTIONS["depth"]._replace(compute=raising(AssertionError("ran")))
         with tempfile.TemporaryDirectory() as directory:
             a_file, link = os.path.join(directory, "a_file"), os.path.join(directory, "link")

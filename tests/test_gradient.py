@@ -13,7 +13,7 @@ BAD_CALLS = {
 
 
 class TestGradient(unittest.TestCase):
-    def test_match_central_differences_of_rnn_tanh(self):
+    def test_tanh_gradients_are_central_differences_and_by_hand_the_linear_0_9_to_the_k(self):
         # A difference with eps = 1e-6 carries a rounding error near 1e-16 / 1e-6 = 1e-10:
         # good to 1e-5 relative down to gradients of 1e-4; below, rounding wins.
         for w in (0.5, 0.9, 2.0):
@@ -25,8 +25,6 @@ class TestGradient(unittest.TestCase):
                 numeric = central_difference(lambda v: main.rnn_tanh(v, w), xs, len(xs) - 1 - k)
                 self.assertTrue(close(grads[k], numeric, rel=1e-5, scale=0.0),
                                 (w, k, grads[k], numeric))
-
-    def test_by_hand_two_steps_none_w_zero_and_the_linear_decay_to_the_k(self):
         # h1 = tanh(x1), h2 = tanh(w h1 + x2):
         # dh2/dx2 = 1 - h2^2, dh2/dx1 = (1 - h2^2) w (1 - h1^2).
         w, x1, x2 = 0.7, 0.3, -0.4

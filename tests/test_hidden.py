@@ -70,7 +70,7 @@ class TestHidden(unittest.TestCase):
         return ([[rng.uniform(-1, 1) for _ in range(d)] for _ in range(d)],
                 [rng.uniform(-1, 1) for _ in range(d)])
 
-    def test_a_dense_combine_is_two_steps_in_one_its_madds_counted_by_running_it(self):
+    def test_a_dense_combines_madds_counted_by_running_it_and_the_section(self):
         rng = random.Random(3)
         for d in (1, 2, 3, 8):
             tally = []
@@ -91,8 +91,6 @@ class TestHidden(unittest.TestCase):
         both = apply(compose_dense(first, second, []), h)
         for got, want in zip(both, apply(second, apply(first, h))):
             self.assertTrue(close(got, want, rel=1e-12))
-
-    def test_hidden_section_text_and_json(self):
         status, out, err = run_main("hidden", "--reps", "1", "--json")
         self.assertEqual((status, err), (0, ""))
         rows = json.loads(out)["hidden"]

@@ -65,7 +65,7 @@ class TestLessonFunctions(unittest.TestCase):
                 lo, hi = (mid, hi) if math.tanh(w * mid + x) > mid else (lo, mid)
             self.assertTrue(close(main.rnn_tanh([x] * 5_000, w), lo, rel=1e-9), (w, x))
 
-    def test_attention_style_is_the_mean_in_any_order(self):
+    def test_attention_style_is_the_mean_and_depth_the_smallest_power_of_two(self):
         for n in AWKWARD_LENGTHS[1:]:
             xs = random_floats(n)
             self.assertTrue(close(main.attention_style(xs), math.fsum(xs) / n), n)
@@ -73,8 +73,6 @@ class TestLessonFunctions(unittest.TestCase):
         shuffled = xs[:]
         random.Random(1).shuffle(shuffled)
         self.assertTrue(close(main.attention_style(xs), main.attention_style(shuffled)))
-
-    def test_depth_is_the_smallest_power_of_two_exactly(self):
         # attention depth is the smallest k >= 1 with 2**k >= n, found by counting.
         for n in list(range(1, 300)) + [1023, 1024, 1025, 262_144]:
             k = 1

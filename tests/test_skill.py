@@ -19,7 +19,7 @@ class TestSkillFile(unittest.TestCase):
         front = cls.text.split("---")[1]
         cls.front = dict(line.split(":", 1) for line in front.strip().splitlines())
 
-    def test_front_matter_the_five_parts_and_the_three_refusals(self):
+    def test_front_matter_parts_refusals_and_the_cache_and_state_formulas(self):
         self.assertEqual(set(self.front), {"name", "description", "version", "phase", "lesson",
                                            "tags"})
         self.assertEqual((self.front["phase"].strip(), self.front["lesson"].strip()), ("7", "1"))
@@ -31,8 +31,6 @@ class TestSkillFile(unittest.TestCase):
                         "Full-attention transformer above 64K context",
                         "younger than 12 months"):
             self.assertIn(refusal, self.text)
-
-    def test_kv_cache_and_ssm_state_examples_follow_their_formulas(self):
         # The skill's figures, from main.kv_cache_bytes (2 * layers * KV heads * head dim * bytes).
         self.assertEqual(main.kv_cache_bytes(1, 32, 8, 128), 128 * 2**10)
         self.assertEqual(main.kv_cache_bytes(1, 32, 32, 128), 512 * 2**10)

@@ -49,7 +49,7 @@ class TestTrain(unittest.TestCase):
         with mock.patch.multiple(main, TRAIN_TEST=20):          # 20 held-out examples do
             cls.result = main.train_section(lengths=(3, 4), steps=20, seeds=2)
 
-    def test_two_markers_one_in_each_half_and_the_target_is_their_sum(self):
+    def test_the_adding_problems_markers_and_target_and_its_baseline(self):
         for length in (2, 3, 10, 81):
             for pairs, target in main.adding_problem(length, 50, seed=length):
                 self.assertEqual(len(pairs), length)
@@ -59,8 +59,6 @@ class TestTrain(unittest.TestCase):
                 self.assertGreaterEqual(marked[1], length // 2)
                 self.assertEqual(target, pairs[marked[0]][0] + pairs[marked[1]][0])
                 self.assertTrue(all(0 <= v < 1 and m in (0.0, 1.0) for v, m in pairs))
-
-    def test_the_baseline_is_the_variance_of_the_sum(self):
         # E[(U + V - 1)^2] for independent U, V uniform in [0, 1), from their moments.
         mean, square = Fraction(1, 2), Fraction(1, 3)
         exact = 2 * square + 1 + 2 * mean * mean - 4 * mean
