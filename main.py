@@ -32,8 +32,10 @@ import decimal
 import errno
 import functools
 import html
+import io
 import itertools
 import math
+import numbers
 import operator
 import os
 import random
@@ -2217,6 +2219,11 @@ class Figure:
             shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
         self.parts.append(f'{shape} fill="{color}" class="{group}"/>')
 
+    def dot(self, x, y, color, size=3.5):
+        """A small outlined circle: a value of a dependency network."""
+        self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}" '
+                          f'fill="{color}" stroke="#000" stroke-width="0.8"/>')
+
     def node(self, x, y, label, group, color="#fff"):
         """A labelled circle of a dependency graph."""
         wide = len(label) > 2                   # h10, x16: a larger circle, smaller type
@@ -2358,16 +2365,21 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # ============================================================================
 #
 # `python main.py check FILE.py` grades each function of FILE.py in a fresh
-# Python (python -I) in a process group of its own, which gets the inputs as
-# JSON and sends back what the function returned; the expected answers, the
-# deadlines and the verdicts stay here. When a function's grading ends, its
-# group is killed, and with it all that the function started. POSIX only.
+# Python (python -I), in a process group of its own: it gets the inputs as JSON
+# and sends back, as plain data, what the function returned. The expected
+# answers, the deadlines and the verdicts stay here. A second process in the
+# group, the keeper, runs none of the learner's code: it waits on a pipe that
+# closes when check goes, however check goes, and then kills the group. When a
+# function's grading ends, its group is killed, and all it started. POSIX only.
 
 CHECK_SECONDS = 10              # the time limit of each call, and of the import
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
 CHECK_WRITES = 1 << 26          # the most it may print, or write to one file
+CHECK_SENT = 1 << 22            # the most items and characters of an answer sent back
 CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
 CHECK_DEPTH_LENGTHS = (*range(1, 71), 4_097)    # where parallel_scan's depth is counted
+MIRROR_N = 16                   # the mirror: each output's depth at this length
+CHECK_SLACK = 5e-5              # benchmark: the clock reads and the call around a call
 
 # What a learner writes: each function's parameters, and what the template says of it.
 CHECK_TASKS = {
@@ -2384,16 +2396,29 @@ CHECK_TASKS = {
                          "b*x; A, b = hidden_weights(width, decay)."),
 }
 CHECKED = tuple(CHECK_TASKS)
-CHECK_TEMPLATE = ('"""My solutions to the exercises of "Why Transformers - The Problems with '
-                  'RNNs".\n\nCheck them with:  python main.py check THIS_FILE.py\nEach function '
-                  'raises NotImplementedError until you write it; delete one to\nleave it out. '
-                  'rnn_style_vector needs: from main import hidden_weights\n"""\nimport '
-                  'operator\n' + "".join(f'\n\ndef {name}({parameters}):\n    """{says}"""\n    '
-                                         'raise NotImplementedError\n'
-                                         for name, (parameters, says) in CHECK_TASKS.items()))
+CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
+"Why Transformers - The Problems with RNNs".
 
-# kind of scan input: (its words, the op's name (None: called without op), and the
-# expression that builds it, with rng = random.Random(N)).
+Save this file beside main.py and check it with:  python main.py check THIS_FILE.py
+Each function raises NotImplementedError until you write it; delete one to
+leave it out. rnn_style_vector needs hidden_weights from main.py:
+    from main import hidden_weights
+which finds main.py when this file is in main.py's folder.
+"""
+import operator
+''' + "".join(f'\n\ndef {name}({parameters}):\n    """{says}"""\n    raise NotImplementedError\n'
+              for name, (parameters, says) in CHECK_TASKS.items())
+
+
+def compose_maps(f, g):
+    """Return the affine map f, then g: each a pair (a, b), h -> a*h + b mod 1,000,003."""
+    return f[0] * g[0] % 1_000_003, (g[0] * f[1] + g[1]) % 1_000_003
+
+
+# Each kind of scan input: its words, the op's name (None: called without op), and
+# how it is built, with rng = random.Random(N). Every op is a function defined at
+# module level, so that a scan that runs its rounds on a multiprocessing.Pool can
+# send it (pickle it) to the pool's processes.
 CHECK_INPUTS = {
     "floats": ("random floats, called without op", None,
                "[rng.uniform(-1, 1) for _ in range(N)]"),
@@ -2404,8 +2429,8 @@ CHECK_INPUTS = {
     "factors": ("floats near 1 (op: *)", "mul", "[rng.uniform(0.9, 1.1) for _ in range(N)]"),
     "maxima": ("random floats (op: max)", "max", "[rng.uniform(-1, 1) for _ in range(N)]"),
 }
-_OPS = {"add": operator.add, "concat": operator.add, "mul": operator.mul, "max": max,
-        "compose": lambda f, g: (f[0] * g[0] % 1_000_003, (g[0] * f[1] + g[1]) % 1_000_003)}
+CHECK_OPS = {"add": operator.add, "concat": operator.add, "mul": operator.mul, "max": max,
+             "compose": compose_maps}
 
 # The words for a wrong answer that is the answer of one known mistake, and no other.
 CHECK_MISTAKES = {
@@ -2416,12 +2441,16 @@ CHECK_MISTAKES = {
     "plus": "these are the totals of +: combine with op, which here is not +",
     "step 2": "your first round combines with the value 2 back: step starts at 1",
     "round short": "one round short: go on while step < len(xs)",
+    "floor rounds": ("one round short where N is not a power of two: the rounds run while "
+                     "step < len(xs), which is ceil(log2 N) rounds"),
     "late start": "each round starts one place late: range(step, len(out))",
     "early end": "each round stops one place early: range(step, len(out))",
     "in place": ("out[i] was updated in place from left to right, so it read values of this "
                  "round: build each round in a new list"),
     "decay": "this is the answer for decay = 0.9: use the decay you are given",
     "transposed": "this is the answer for A transposed: unit i sums A[i][j] * h[j] over j",
+    "vector in place": ("h was updated in place, unit by unit, so later units read this "
+                        "step's new values: build the new h in a new list"),
     "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
     "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
     "log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
@@ -2429,99 +2458,189 @@ CHECK_MISTAKES = {
 }
 
 
-def _hillis_steele(xs, op, step=1, short=False, in_place=False, start=0, end=0):
-    """Return Hillis-Steele's scan as a learner may get it wrong."""
+def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0):
+    """Return Hillis-Steele's scan as a learner may get it wrong: the first round
+    `step` places back, at most `rounds` rounds, each from `start` past step to
+    `end` before the end, in place or not."""
     out = list(xs)
-    while step < len(out) and not (short and 2 * step >= len(out)):
+    done = 0
+    while step < len(out) and (rounds is None or done < rounds):
         new = out if in_place else list(out)
         for i in range(step + start, len(out) - end):
             new[i] = op(out[i - step], out[i])
-        out, step = new, 2 * step
+        out = new
+        step *= 2
+        done += 1
     return out
+
+
+def _vector_in_place(xs, A, b):
+    """Return rnn_style_vector's last h when each unit is updated in place."""
+    h = [0.0] * len(b)
+    for x in xs:
+        for i, row in enumerate(A):
+            h[i] = sum(map(operator.mul, row, h)) + b[i] * x
+    return h
+
+
+def _check_input(kind, n):
+    """Return the input of `kind` (a key of CHECK_INPUTS) of length n."""
+    return eval(CHECK_INPUTS[kind][2], {"rng": random.Random(n), "N": n})
+
+
+def _case(label, args, expected, mistakes=None, op=None, given=None):
+    """Return one case: its label, its arguments, the op's name, the input's (kind,
+    length), the plain answer expected, and the known mistakes (each a function that
+    returns that mistake's answer)."""
+    return {"label": label, "args": args, "op": op, "input": given,
+            "expected": _plain(expected), "mistakes": mistakes or {}}
 
 
 @functools.lru_cache(maxsize=None)
 def _check_cases(name, takes_op=True):
     """Return the cases a function is graded on, smallest input first."""
+    if name == "depth":
+        return _depth_cases()
+    if name in ("serial_scan", "parallel_scan"):
+        return _scan_cases(name, takes_op)
+    if name == "rnn_style_vector":
+        return _vector_cases()
+    return _mean_cases(name)
+
+
+def _depth_cases():
+    lengths = {1, 3, 5, 1_023}
+    for k in range(1, 48):              # a float log2 is exact up to 2**48: none past it
+        lengths.update((2 ** k, 2 ** k + 1))
     cases = []
-
-    def case(label, args, expected, op=None, given=None, **mistakes):
-        cases.append({"label": label, "args": args, "op": op, "input": given,
-                      "expected": _plain(expected), "mistakes": mistakes})
-
-    for n in sorted({1, 3, 5, 1_023, *(2 ** k + d for k in range(1, 48) for d in (0, 1))}) * (
-            name == "depth"):          # a float log2 is exact up to 2**48: none past it
-        k = n.bit_length()
-        case(f"n = {n:,}" if n < 2 ** 20 else f"n = 2**{k - 1}" + " + 1" * (n & (n - 1) > 0),
-             [n], depth(n), **{"at least 1": lambda n=n: (n, (n - 1).bit_length()),
-                               "floor": lambda n=n, k=k: (n, max(1, k - 1)),
-                               "log": lambda n=n: (n, max(1, math.ceil(math.log(n, 2))))})
-    for n in CHECK_LENGTHS * name.endswith("_scan"):
-        for kind in CHECK_INPUTS if takes_op else ["floats"]:
-            words, op, make = CHECK_INPUTS[kind]
-            xs, f = eval(make, {"rng": random.Random(n), "N": n}), _OPS.get(op, operator.add)
-            mistakes = {"exclusive": lambda xs=xs: ([0] + serial_scan(xs))[:len(xs)],
-                        f"swapped {name[:-5]}": lambda xs=xs, f=f: serial_scan(
-                            xs, lambda a, b: f(b, a))}
-            if op == "compose":
-                mistakes["plus"] = lambda xs=xs: serial_scan(xs)
-            for which, how in (("step 2", {"step": 2}), ("round short", {"short": True}),
-                               ("in place", {"in_place": True}), ("late start", {"start": 1}),
-                               ("early end", {"end": 1}))[:5 * (name == "parallel_scan")]:
-                mistakes[which] = lambda xs=xs, f=f, how=how: _hillis_steele(xs, f, **how)
-            mistakes = mistakes if n <= 64 else {}      # in place, letters grow as 2**N
-            case(f"N = {n:,}, {words}", [xs], serial_scan(xs, f), op, (kind, n), **mistakes)
-    for n in CHECK_LENGTHS[name == "attention_style":] * (name in ("rnn_style",
-                                                                   "attention_style")):
-        xs = eval(CHECK_INPUTS["floats"][2], {"rng": random.Random(n), "N": n})
-        if name == "attention_style":
-            case(f"N = {n:,}, random floats", [xs], attention_style(xs), None, ("floats", n),
-                 sum=lambda xs=xs: math.fsum(xs))
+    for n in sorted(lengths):
+        k = n.bit_length() - 1
+        if n < 2 ** 20:
+            label = f"n = {n:,}"
+        elif n == 2 ** k:
+            label = f"n = 2**{k}"
         else:
-            case(f"N = {n:,}, random floats", [xs], rnn_style(xs), None, ("floats", n))
-            case(f"N = {n:,}, random floats, decay 0.5", [xs, 0.5], rnn_style(xs, 0.5), None,
-                 ("floats", n), decay=lambda xs=xs: rnn_style(xs))
-    for n in (0, 1, 2, 3, 5, 64) * (name == "rnn_style_vector"):
-        xs = eval(CHECK_INPUTS["floats"][2], {"rng": random.Random(n), "N": n})
+            label = f"n = 2**{k} + 1"
+        mistakes = {"at least 1": lambda n=n: (n, (n - 1).bit_length()),
+                    "floor": lambda n=n, k=k: (n, max(1, k)),
+                    "log": lambda n=n: (n, max(1, math.ceil(math.log(n, 2))))}
+        cases.append(_case(label, [n], depth(n), mistakes))
+    return cases
+
+
+def _scan_cases(name, takes_op):
+    kinds = list(CHECK_INPUTS) if takes_op else ["floats"]
+    cases = []
+    for n in CHECK_LENGTHS:
+        for kind in kinds:
+            words, op_name, _ = CHECK_INPUTS[kind]
+            xs = _check_input(kind, n)
+            op = CHECK_OPS.get(op_name, operator.add)
+            mistakes = {}
+            if n <= 64:                 # in place, letters grow as 2**N
+                mistakes = _scan_mistakes(name, xs, op, op_name)
+            cases.append(_case(f"N = {n:,}, {words}", [xs], serial_scan(xs, op), mistakes,
+                               op_name, (kind, n)))
+    return cases
+
+
+def _scan_mistakes(name, xs, op, op_name):
+    """Return the known mistakes of a scan on xs, each a function of no arguments."""
+    def swapped(a, b):
+        return op(b, a)
+    mistakes = {"exclusive": lambda: ([0] + serial_scan(xs))[:len(xs)]}
+    if name == "serial_scan":
+        mistakes["swapped serial"] = lambda: serial_scan(xs, swapped)
+    else:
+        mistakes["swapped parallel"] = lambda: serial_scan(xs, swapped)
+    if op_name == "compose":
+        mistakes["plus"] = lambda: serial_scan(xs)
+    if name == "parallel_scan":
+        n = len(xs)
+        slips = {"step 2": {"step": 2}, "round short": {"rounds": (n - 1).bit_length() - 1},
+                 "floor rounds": {"rounds": n.bit_length() - 1}, "in place": {"in_place": True},
+                 "late start": {"start": 1}, "early end": {"end": 1}}
+        for mistake, how in slips.items():
+            mistakes[mistake] = lambda how=how: _hillis_steele(xs, op, **how)
+    return mistakes
+
+
+def _mean_cases(name):
+    cases = []
+    for n in CHECK_LENGTHS:
+        xs = _check_input("floats", n)
+        label = f"N = {n:,}, random floats"
+        if name == "attention_style" and n > 0:
+            cases.append(_case(label, [xs], attention_style(xs),
+                               {"sum": lambda xs=xs: math.fsum(xs)}, given=("floats", n)))
+        if name == "rnn_style":
+            cases.append(_case(label, [xs], rnn_style(xs), given=("floats", n)))
+            cases.append(_case(label + ", decay 0.5", [xs, 0.5], rnn_style(xs, 0.5),
+                               {"decay": lambda xs=xs: rnn_style(xs)}, given=("floats", n)))
+    return cases
+
+
+def _vector_cases():
+    cases = []
+    for n in (0, 1, 2, 3, 5, 64):
+        xs = _check_input("floats", n)
         for width, decay in ((1, None), (3, None), (8, None), (None, None), (3, 0.5), (8, 0.5)):
-            args = [xs, width or 64, decay][:1 + bool(width) + bool(decay)]
-            A, b = hidden_weights(width or 64)
-            mistakes = {"decay": lambda xs=xs, w=width: rnn_style_vector(xs, w)} if decay else {
-                "transposed": lambda xs=xs, A=A, b=b: _vector_recurrence(
-                    xs, [list(c) for c in zip(*A)], b)}
-            case(f"N = {n:,}, " + (f"width {width}" if width else "width left out (64)")
-                 + f", decay {decay}" * bool(decay), args, rnn_style_vector(*args), None,
-                 ("floats", n), **mistakes)
+            args = [xs]
+            label = f"N = {n:,}, width left out (64)"
+            if width is not None:
+                args.append(width)
+                label = f"N = {n:,}, width {width}"
+            if decay is not None:
+                args.append(decay)
+                label += f", decay {decay}"
+            A, b = hidden_weights(width or 64, decay or 0.9)
+            mistakes = {"transposed": lambda xs=xs, A=A, b=b: _vector_recurrence(
+                            xs, [list(c) for c in zip(*A)], b),
+                        "vector in place": lambda xs=xs, A=A, b=b: _vector_in_place(xs, A, b)}
+            if decay is not None:
+                mistakes["decay"] = lambda xs=xs, w=width: rnn_style_vector(xs, w)
+            cases.append(_case(label, args, rnn_style_vector(*args), mistakes,
+                               given=("floats", n)))
     return cases
 
 
 # ----------------------------------------------------------------------------
 # The grading process: the learner's code runs there, and only plain data leaves.
 
-def _grading_process(path, parent):
+def _grading_process(path, watched, cpu_seconds):
     """Import the learner's file, answer each JSON line of stdin on the first stdout (the
-    file's prints go to stderr, input() reads nothing); end the group once check has gone."""
-    import inspect, json, resource, signal, threading, traceback, types  # noqa: E401, F401
+    file's prints go to stderr, input() reads nothing). A forked keeper ends the group
+    once the pipe `watched` closes: check has gone."""
+    import json
+    import resource
+    import signal
+    watched = int(watched)
+    if os.fork() == 0:                  # the keeper: no learner's code, so never held up
+        for fd in (0, 1, 2):
+            os.close(fd)
+        while os.read(watched, 1):      # b"": every writer has gone
+            pass
+        os.killpg(0, signal.SIGKILL)
+    os.close(watched)
     requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
     for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
-                        (resource.RLIMIT_FSIZE, CHECK_WRITES)):
+                        (resource.RLIMIT_FSIZE, CHECK_WRITES),
+                        (resource.RLIMIT_CPU, int(cpu_seconds))):
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(limit, (size, size))
-
-    def watch():                        # check has gone once it is no longer our parent
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os.killpg(0, signal.SIGKILL)
-    threading.Thread(target=watch, daemon=True).start()
     state = {}
     for line in itertools.chain([b'{"ready": 1}', b'{"import": 1}'], requests):
         answer = _child_answer(json.loads(line), path, state)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
-        answers.write(json.dumps(answer) + "\n")
+        try:
+            text = json.dumps(answer)
+        except MemoryError:
+            text = json.dumps({"raised": "MemoryError", "text": "MemoryError"})
+        answers.write(text + "\n")
         answers.flush()
     os.killpg(0, signal.SIGKILL)        # stdin closed: check has gone
 
@@ -2530,325 +2649,667 @@ def _child_answer(request, path, state):
     """Return the answer to one request, or what the learner's code raised."""
     import traceback
     try:
+        if "ready" in request:
+            return request
         if "import" in request:
             state["module"], answer = _child_import(path)
             return answer
-        return request if "ready" in request else _child_call(state["module"], **request)
+        return _child_call(state["module"], **request)
     except BaseException as exc:        # the learner's, whatever it is
         frames = [f for f in traceback.walk_tb(exc.__traceback__)
                   if f[0].f_code.co_filename == path]
         lines = traceback.StackSummary.extract(iter(frames[-4:])).format()
-        with contextlib.suppress(Exception):            # a str() that raises
-            lines.append(f"{type(exc).__name__}: {exc}".rstrip(": "))
-        return {"raised": type(exc).__name__, "text": "".join(lines) or type(exc).__name__,
-                "code": _plain(exc.code) if type(exc) is SystemExit else None}
+        try:
+            said = str(exc)
+        except Exception:               # a __str__ that raises
+            said = ""
+        lines.append(f"{type(exc).__name__}: {said}" if said else type(exc).__name__)
+        code = None
+        if type(exc) is SystemExit:
+            code = _plain(exc.code)
+        return {"raised": type(exc).__name__, "text": "".join(lines), "code": code}
 
 
 def _child_import(path):
     """Run the file as `python FILE` would; return it, what it defines, how each takes op."""
-    import inspect
     import types
     with open(path, "rb") as f:
-        try:
-            code = compile(f.read(), path, "exec", dont_inherit=True)
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            line = getattr(exc, "lineno", None)
-            return None, {"not_python": f" (line {line})" * bool(line)
-                          + f": {getattr(exc, 'msg', exc)}"}
+        data = f.read()
+    try:
+        source = _source_text(data)
+        code = compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        where = ""
+        if getattr(exc, "lineno", None):
+            where = f" (line {exc.lineno})"
+        return None, {"not_python": f"{where}: {getattr(exc, 'msg', exc)}"}
     sys.path.insert(0, os.path.dirname(path))
     stem = os.path.splitext(os.path.basename(path))[0]
-    name = stem if stem.isidentifier() and stem not in sys.modules else "__learner__"
+    name = "__learner__"
+    if stem.isidentifier() and stem not in sys.modules:
+        name = stem
     module = sys.modules[name] = types.ModuleType(name)
     module.__file__ = path
     exec(code, vars(module))
-    found, takes_op, P = {}, {}, inspect.Parameter
+    found, takes_op = {}, {}
     for name in CHECKED:
-        value = vars(module).get(name)
-        found[name] = ("missing" if not callable(value) else "main.py" if getattr(
-            inspect.unwrap(getattr(value, "__func__", value)), "__module__", 0) == __name__
-            else "here")
-        try:
-            kinds = [(p.name, p.kind) for p in inspect.signature(value).parameters.values()]
-        except (TypeError, ValueError):     # no signature to read: op by position
-            kinds = [("xs", P.POSITIONAL_ONLY), ("op", P.POSITIONAL_ONLY)]
-        takes_op[name] = (
-            "keyword" if ("op", P.POSITIONAL_OR_KEYWORD) in kinds or ("op", P.KEYWORD_ONLY) in
-            kinds else "position" if sum(k <= P.POSITIONAL_OR_KEYWORD for _, k in kinds) > 1
-            or any(k == P.VAR_POSITIONAL for _, k in kinds) else None)
+        found[name] = _where_defined(vars(module).get(name))
+        takes_op[name] = _takes_op(vars(module).get(name))
     return module, {"found": found, "takes_op": takes_op}
 
 
-def _child_call(module, name, args, op=None, style=None, count=False, letters=False):
-    """Return what module's function `name` gives on fresh copies of args, and whether it
-    changed them; with count, its totals, work and depth on n values that count."""
-    function, tally, depths, kept = vars(module)[name], Tally(), {}, []
+def _source_text(data):
+    """Return a file's bytes as Python reads them: UTF-8 unless a coding line says
+    otherwise; a byte that is not of that encoding is a SyntaxError, as for python FILE."""
+    import tokenize
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        error = SyntaxError(f"Non-UTF-8 code starting with '\\x{data[exc.start]:02x}', but no "
+                            "encoding declared" if encoding == "utf-8" else
+                            f"the file is not {encoding}, as its coding line says")
+        error.lineno = data[:exc.start].count(b"\n") + 1
+        raise error from None
+
+
+def _where_defined(value):
+    """Return "here" for a function the file defines, "main.py" for one it imports
+    from this script, "missing" for none."""
+    import inspect
+    if not callable(value):
+        return "missing"
+    function = inspect.unwrap(getattr(value, "__func__", value))
+    if getattr(function, "__module__", None) == __name__:
+        return "main.py"
+    return "here"
+
+
+def _takes_op(function):
+    """Return how a function takes op: "keyword", "position", or None (it takes only xs)."""
+    import inspect
+    kind = inspect.Parameter
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):     # no signature to read: op by position
+        return "position"
+    for p in parameters:
+        if p.name == "op" and p.kind in (kind.POSITIONAL_OR_KEYWORD, kind.KEYWORD_ONLY):
+            return "keyword"
+    positional = [p for p in parameters
+                  if p.kind in (kind.POSITIONAL_ONLY, kind.POSITIONAL_OR_KEYWORD)]
+    if len(positional) > 1 or any(p.kind == kind.VAR_POSITIONAL for p in parameters):
+        return "position"
+    return None
+
+
+def _child_call(module, name, args, op=None, style=None, count=False):
+    """Return what module's function `name` gives on fresh copies of args, whether it
+    changed them, and whether a recursion dropped op; with count, how it combines."""
+    function = vars(module)[name]
     if name == "benchmark":
         return _child_benchmark(function, args, module)
-
-    def concatenate(a, b):
-        tally.work += 1
-        kept.append(a + b)              # kept alive: no other string takes its id
-        depths[id(kept[-1])] = 1 + max(depths.get(id(a), 0), depths.get(id(b), 0))
-        return kept[-1]
     if count:
-        n, op = args[0], concatenate if letters else None
-        xs = [chr(97 + i % 26) for i in range(n)] if letters else [
-            Counted(1, tally) for _ in range(n)]
-    else:
-        xs = [tuple(x) for x in args[0]] if op == "compose" else args[0]
-        op = _OPS.get(op)
+        return _child_count(function, args[0], style)
+    xs = args[0]
+    if op == "compose":
+        xs = [tuple(x) for x in xs]     # JSON has no tuples
     given = [list(a) if type(a) is list else a for a in (xs, *args[1:])]
-    given += [op] * (op is not None and style == "position")
-    keywords, lost = {"op": op} if op is not None and style == "keyword" else {}, []
+    keywords = {}
+    if op is not None and style == "position":
+        given.append(CHECK_OPS[op])
+    if op is not None and style == "keyword":
+        keywords["op"] = CHECK_OPS[op]
+    without_op = []
 
     def spy(*a, **k):                   # a recursion calls the function by its own name
-        lost.append(len(a) + len(k) < len(given) + len(keywords))
+        without_op.append(len(a) + len(k) < len(given) + len(keywords))
         return function(*a, **k)
-    vars(module)[name] = spy if op is not None else function
+    if op is not None:
+        vars(module)[name] = spy
     try:
         got = function(*given, **keywords)
     finally:
         vars(module)[name] = function
-    changed = type(xs) is list and (len(given[0]) != len(xs) or any(
-        map(operator.is_not, given[0], xs)))
-    if not count:
-        return {"got": _plain(got), "changed": changed, "lost_op": any(lost)}
-    values = [x.value if type(x) is Counted else x for x in got] if type(got) is list else got
-    deepest = _depth_of(got) if not letters else max(
-        (depths.get(id(x), 0) for x in got), default=0) if type(got) is list else 0
-    return {"totals": _plain(values), "work": tally.work, "depth": deepest}
+    changed = False
+    if type(xs) is list:
+        changed = len(given[0]) != len(xs) or any(map(operator.is_not, given[0], xs))
+    return {"got": _plain(got), "changed": changed, "lost_op": any(without_op)}
+
+
+# What a traced scan did in this process: its combines, and whether it converted
+# an input to a float (then there is nothing left to trace). Called without op, a
+# scan adds numbers, which commute: then b + a combines as well as a + b.
+_TRACE = {"combines": 0, "converted": False, "keep_parts": False, "commutes": False}
+
+
+class _Traced:
+    """A scan's input or a combine of two: it covers the inputs first to last (None
+    if its parts were not neighbours, in order), at `depth` combines above them."""
+
+    __slots__ = ("first", "last", "depth", "parts")
+
+    def __init__(self, first, last, depth=0, parts=()):
+        self.first, self.last, self.depth, self.parts = first, last, depth, parts
+
+    def __add__(self, other):
+        return _combine(self, other)
+
+    def __radd__(self, other):
+        return _combine(other, self)
+
+    def __float__(self):
+        _TRACE["converted"] = True
+        raise TypeError("a traced value is not a float")
+
+
+def _combine(a, b):
+    """Return the combine of two traced values; a 0 (where sum() starts) is no combine."""
+    if not isinstance(a, _Traced) and a == 0:
+        return b
+    if not isinstance(b, _Traced) and b == 0:
+        return a
+    if not isinstance(a, _Traced) or not isinstance(b, _Traced):
+        raise TypeError("only traced values combine")
+    _TRACE["combines"] += 1
+    if _TRACE["commutes"] and b.last < a.last:
+        a, b = b, a
+    first = None
+    if a.first is not None and b.first is not None and a.last + 1 == b.first:
+        first = a.first                 # neighbours, in order: a block of inputs
+    parts = ()
+    if _TRACE["keep_parts"]:
+        parts = (a, b)
+    return _Traced(first, b.last, 1 + max(a.depth, b.depth), parts)
+
+
+def _child_count(function, n, style):
+    """Return how function scans n traced inputs: whether each out[i] covers inputs
+    0 to i, the depth of each, the combines made, and at MIRROR_N its network."""
+    _TRACE.update(combines=0, converted=False, keep_parts=n == MIRROR_N,
+                  commutes=style is None)
+    xs = [_Traced(i, i) for i in range(n)]
+    given, keywords = [xs], {}
+    if style == "position":
+        given.append(_combine)
+    if style == "keyword":
+        keywords["op"] = _combine
+    try:
+        got = function(*given, **keywords)
+    except Exception:
+        if _TRACE["converted"]:
+            return {"converted": True}
+        raise
+    if _TRACE["converted"]:
+        return {"converted": True}
+    if not isinstance(got, (list, tuple)) or not all(isinstance(v, _Traced) for v in got):
+        return {"untraced": True}
+    right = len(got) == n and all(v.first == 0 and v.last == i for i, v in enumerate(got))
+    answer = {"right": right, "depths": [v.depth for v in got], "combines": _TRACE["combines"]}
+    if right and n == MIRROR_N:
+        answer["network"] = _network(got)
+    return answer
+
+
+def _network(outputs):
+    """Return the combines below outputs, each [depth, last input covered, left part,
+    right part], the parts by index (inputs 0 ... N-1, then the combines in order)."""
+    n, index, combines = len(outputs), {}, []
+
+    def visit(value):
+        if not value.parts:             # an input
+            return value.first
+        if id(value) not in index:
+            left, right = visit(value.parts[0]), visit(value.parts[1])
+            combines.append([value.depth, value.last, left, right])
+            index[id(value)] = n + len(combines) - 1
+        return index[id(value)]
+    return {"outputs": [visit(v) for v in outputs], "combines": combines}
 
 
 def _child_benchmark(function, args, module):
     """Run benchmark(*args), timing each call it makes of the file's two functions."""
-    real = {name: vars(module)[name] for name in ("rnn_style", "attention_style")
-            if callable(vars(module).get(name))}
-    seen = {name: [] for name in real}
+    real = {}
+    for name in ("rnn_style", "attention_style"):
+        if callable(vars(module).get(name)):
+            real[name] = vars(module)[name]
+    calls = {name: [] for name in real}
 
-    def spy(name):
-        def timed(xs, *a, **k):
+    def timed(name):
+        def call(xs, *a, **k):
             start = time.perf_counter()
             try:
                 return real[name](xs, *a, **k)
             finally:
-                seen[name].append((time.perf_counter() - start, len(xs) if hasattr(
-                    xs, "__len__") else -1))
-        return timed
-    vars(module).update({name: spy(name) for name in real})
+                length = len(xs) if hasattr(xs, "__len__") else -1
+                calls[name].append([time.perf_counter() - start, length])
+        return call
+    for name in real:
+        vars(module)[name] = timed(name)
     try:
-        return {"got": _plain(function(*args)), "calls": seen}
+        return {"got": _plain(function(*args)), "calls": calls}
     finally:
         vars(module).update(real)
 
 
-def _plain(value, nesting=0):
-    """Return value as plain data for JSON: a tuple as {"tuple": [...]}, anything not
-    plain as {"object": its description, "iterator": whether it is one}."""
-    if value is None or type(value) in (bool, float, str) or type(value) is int and (
-            value.bit_length() <= 4_000):
-        return value
-    if type(value) in (list, tuple) and nesting < 4:
-        items = [_plain(item, nesting + 1) for item in value[:4 * max(CHECK_LENGTHS)]]
-        return items if type(value) is list else {"tuple": items}
-    if type(value) is int:
-        return {"object": f"an int of about {value.bit_length() * 0.30103:,.0f} digits"}
+def _plain(value):
+    """Return value as plain data for JSON, as Python compares values: any integer an
+    int, any other real number a float, any list a list, any str a str, any tuple (a
+    namedtuple too) {"tuple": [...]}; anything else {"object": its description},
+    marked "iterator" or "array" if it is one. At most CHECK_SENT items and characters."""
+    left = [CHECK_SENT]
+
+    def plain(v, nesting):
+        left[0] -= 1
+        if v is None or isinstance(v, bool):
+            return v
+        if isinstance(v, numbers.Integral):
+            v = int(v)
+            if v.bit_length() <= 4_000:
+                return v
+            return {"object": f"an int of about {v.bit_length() * 0.30103:,.0f} digits"}
+        if isinstance(v, numbers.Real):
+            return float(v)
+        if isinstance(v, str) and len(v) > left[0]:
+            return {"object": f"a str of {len(v):,} characters, too long to show"}
+        if isinstance(v, str):
+            left[0] -= len(v)
+            return str(v)
+        if isinstance(v, (list, tuple)) and len(v) > left[0]:
+            return {"object": f"a {type(v).__name__} of {len(v):,} items, too long to show"}
+        if isinstance(v, (list, tuple)) and nesting < 4:
+            items = [plain(item, nesting + 1) for item in v]
+            if isinstance(v, list):
+                return items
+            return {"tuple": items}
+        return _described(v)
+    return plain(value, 0)
+
+
+def _described(value):
+    """Return {"object": what value is}, as plain data, and whether it is an iterator
+    or an array (numpy's: it has .tolist())."""
     try:
         text = repr(value)[:2 * ECHO_CHARS]
     except Exception:
         text = "an object whose repr() raised"
-    return {"object": f"{type(value).__name__}: {text}", "iterator": hasattr(value, "__next__")}
+    return {"object": f"{type(value).__name__}: {text}", "iterator": hasattr(value, "__next__"),
+            "array": hasattr(value, "tolist") and hasattr(value, "shape")}
 
 
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
 
-class _Grader:
-    """A grading process of the file at path, what it prints in a temporary file."""
+@contextlib.contextmanager
+def _no_interrupt():
+    """Hold Ctrl-C (SIGINT) back for the block: it arrives once the block is done, so
+    that a process is never half started or half ended."""
+    import signal
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
-    def __init__(self, path):
+
+class _Grader:
+    """A grading process of the file at path, what it prints in a temporary file, and
+    `opened`: what importing the file gave (what it defines, or why it failed)."""
+
+    def __init__(self, path, seconds):
         import subprocess
         import tempfile
-        self.prints, self.buffer = tempfile.TemporaryFile(), b""
-        folder, stem = os.path.split(os.path.splitext(os.path.abspath(__file__))[0])
-        code = (f"import sys; sys.path.insert(0, sys.argv[1]); import {stem}; "
-                f"{stem}._grading_process(sys.argv[2], int(sys.argv[3]))")
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", *["-B"] * sys.dont_write_bytecode, "-c", code, folder, path,
-             str(os.getpid())], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self.prints, start_new_session=True)
+        self.prints, self.buffer, self.closed = tempfile.TemporaryFile(), bytearray(), False
+        watched, self.watch = os.pipe()     # the keeper's: it closes when this process ends
+        code = ("import importlib.util, sys; "
+                "spec = importlib.util.spec_from_file_location('main', sys.argv[1]); "
+                "main = sys.modules['main'] = importlib.util.module_from_spec(spec); "
+                "spec.loader.exec_module(main); main._grading_process(*sys.argv[2:])")
+        command = [sys.executable, "-I"]
+        if sys.dont_write_bytecode:
+            command.append("-B")
+        cpu = seconds * 200                 # more CPU than any grading takes: a backstop
+        command += ["-c", code, os.path.abspath(__file__), path, str(watched), str(cpu)]
+        with _no_interrupt():
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=self.prints,
+                                            start_new_session=True, pass_fds=(watched,))
+            os.close(watched)
+        self.opened = self.ask(None, 60)    # ready: Python starting, not the learner's time
+        if "ready" in self.opened:
+            self.opened = self.ask(None, seconds)
+        self.imported = os.fstat(self.prints.fileno()).st_size
 
     def ask(self, request, seconds):
         """Return the answer to request (None: the next one, unasked), or
         {"stopped": why} if none came within `seconds`: the process then ends."""
         import json
         import select
-        import signal
         fd, deadline = self.process.stdout.fileno(), time.monotonic() + seconds
-        with contextlib.suppress(OSError):      # if it is gone, read what it left
-            self.process.stdin.write(json.dumps(request).encode() + b"\n" if request else b"")
-            self.process.stdin.flush()
-        while b"\n" not in self.buffer:
-            left, chunk = deadline - time.monotonic(), None
+        if request is not None:
+            with contextlib.suppress(OSError):      # if it is gone, read what it left
+                self.process.stdin.write(json.dumps(request).encode() + b"\n")
+                self.process.stdin.flush()
+        end = self.buffer.find(b"\n")
+        while end < 0:
+            left = deadline - time.monotonic()
             if left <= 0:
                 self.close()
                 return {"stopped": f"it did not finish in {seconds:g} s"}
+            start, chunk = len(self.buffer), None
             if select.select([fd], [], [], min(left, 0.1))[0]:
                 chunk = os.read(fd, 1 << 16)
                 self.buffer += chunk
-            if not chunk and (chunk == b"" or self.process.poll() is not None):
-                status = self.process.wait()
-                self.close()
-                return {"stopped": f"it ended its process (exit status {status}: os._exit, or "
-                        "a crash)" if status >= 0 else "its process was killed by "
-                        + signal.Signals(-status).name}
-        line, self.buffer = self.buffer.split(b"\n", 1)
+            ended = chunk is None and self.process.poll() is not None
+            if chunk == b"" or ended and not select.select([fd], [], [], 0)[0]:
+                return {"stopped": self._ended()}
+            end = self.buffer.find(b"\n", start)
+        line = bytes(self.buffer[:end])
+        del self.buffer[:end + 1]
         return json.loads(line)
+
+    def _ended(self):
+        """Return, in words, how the process ended by itself."""
+        import signal
+        status = self.process.wait()
+        self.close()
+        if status >= 0:
+            return f"it ended its process (exit status {status}: os._exit, or a crash)"
+        if -status == signal.SIGXCPU:
+            return "it used more processor time than any grading needs"
+        try:
+            return "its process was killed by " + signal.Signals(-status).name
+        except ValueError:
+            return f"its process was killed by signal {-status}"
 
     def printed(self, start):
         """Return {"lines", "head"} of what the process printed past offset start,
         or None (read by offset: the process shares the file's position)."""
         data = os.pread(self.prints.fileno(), CHECK_WRITES, start)
-        lines = data.count(b"\n") + (not data.endswith(b"\n"))
+        if not data:
+            return None
+        lines = data.count(b"\n")
+        if not data.endswith(b"\n"):
+            lines += 1
         head = data[:1 << 16].decode("utf-8", "replace").split("\n")[:min(3, lines)]
-        return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head]} \
-            if data else None
+        return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head]}
 
     def close(self, prints=False):
-        """Kill the process's group; with prints, close the file of its prints too."""
+        """End the process and all it started; with prints, close the file of its prints."""
         import signal
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-        self.process.stdin.close()
-        self.process.stdout.close()
-        if prints:
-            self.prints.close()
+        with _no_interrupt():
+            if not self.closed:
+                self.closed = True
+                os.close(self.watch)        # the keeper kills the group too
+                with contextlib.suppress(OSError):
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+                for pipe in (self.process.stdin, self.process.stdout):
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            if prints:
+                self.prints.close()
 
 
 def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     """Return the grades of the learner's file at path: {"file": {"verdict", "detail",
-    "printed"}, "functions": [{"name", "verdict", "detail", "printed"}]}. A function is
-    pass, FAIL, not parallel, not written yet or not in the file. Each is graded in a
-    process of its own, `seconds` a call; what it started ends with its grading."""
+    "printed"}, "functions": [{"name", "verdict", "detail", "printed", "mirror"}]}. A
+    function is pass, FAIL, not parallel, not written yet or not in the file; a right
+    scan's mirror is the depth of each output and its network at N = MIRROR_N. Each is
+    graded in a process of its own, `seconds` a call; what it started ends with it."""
     import stat
     names = list(dict.fromkeys(names))
-    if not names or not set(names) <= set(CHECKED) or type(seconds) not in (int, float) or (
-            not 0 < seconds <= 600):
-        raise ValueError(f"check_solutions requires names among {', '.join(CHECKED)} and "
-                         f"0 < seconds <= 600, got {names!r:.80} and {seconds!r:.20}")
-    fd = os.open(os.path.abspath(path), os.O_RDONLY | os.O_NONBLOCK)   # a FIFO blocks open()
+    if not names or not set(names) <= set(CHECKED):
+        raise ValueError(f"check_solutions requires names among {', '.join(CHECKED)}, "
+                         f"got {names!r:.80}")
+    if type(seconds) not in (int, float) or not 0 < seconds <= 600:
+        raise ValueError(f"check_solutions requires 0 < seconds <= 600, got {seconds!r:.20}")
+    path = os.path.abspath(path)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)       # a FIFO would block open()
     info = os.fstat(fd)
     os.close(fd)
     if not stat.S_ISREG(info.st_mode) or info.st_size > 1 << 20:
         raise ValueError(f"check_solutions requires a file of at most 1 MiB, got {path!r:.80}")
-    file, grades, grader = None, {}, None
+    grader = _Grader(path, seconds)
+    graded = {}
     try:
+        file = dict(grader.opened, printed=grader.printed(0))
         for name in names:
-            if grader is None and (file is None or file["found"][name] == "here"):
-                grader = _Grader(os.path.abspath(path))
-                opened = grader.ask(None, 60)           # ready: not the learner's time
-                opened = grader.ask(None, seconds) if "ready" in opened else opened
-                start = os.fstat(grader.prints.fileno()).st_size
-                file = file or dict(opened, printed=grader.printed(0))
-                if "found" not in file:
-                    break
-                if "found" not in opened:               # an import that failed only now
-                    grades[name], grader = ("FAIL", "importing it again, " + _stop_words(
-                        opened), None), grader.close(prints=True)
-            if grader is not None and file["found"][name] == "here":
-                grades[name] = (*_grade(grader, name, file["takes_op"][name], seconds),
-                                grader.printed(start))
-                grader = grader.close(prints=True)
+            if "found" not in file or file["found"][name] != "here":
+                continue
+            if grader is None:
+                grader = _Grader(path, seconds)     # each function in a process of its own
+            graded[name] = _graded(grader, name, file["takes_op"][name], seconds)
+            grader.close(prints=True)
+            grader = None
     finally:
         if grader is not None:
             grader.close(prints=True)
+    return _report(file, names, graded)
+
+
+def _graded(grader, name, style, seconds):
+    """Return the grade of one function, in a grading process that has imported the file."""
+    grade = {"name": name, "verdict": "FAIL", "mirror": None}
+    if "found" not in grader.opened:        # an import that failed only now
+        grade["detail"] = "importing it again, " + _stop_words(grader.opened)
+    else:
+        grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name, style,
+                                                                    seconds)
+    grade["printed"] = grader.printed(grader.imported)
+    return grade
+
+
+def _report(file, names, graded):
+    """Return check_solutions' report from what the import found and each grade."""
     report = {"file": {"verdict": "imported", "detail": "", "printed": file["printed"]},
               "functions": []}
-    if "found" not in file:
-        report["file"].update({"verdict": "not Python", "detail": file["not_python"]}
-                              if "not_python" in file else
-                              {"verdict": "FAIL", "detail": _stop_words(file)})
-        return report
-    for name in names:
-        verdict, detail, printed = grades.get(name) or (
-            "not in the file", "imported from main.py" * (file["found"][name] == "main.py"), None)
-        report["functions"].append({"name": name, "verdict": verdict, "detail": detail,
-                                    "printed": printed})
+    if "not_python" in file:
+        report["file"].update(verdict="not Python", detail=file["not_python"])
+    elif "found" not in file:
+        report["file"].update(verdict="FAIL", detail=_stop_words(file))
+    else:
+        for name in names:
+            detail = ""
+            if file["found"][name] == "main.py":
+                detail = "imported from main.py"
+            report["functions"].append(graded.get(name) or {
+                "name": name, "verdict": "not in the file", "detail": detail, "printed": None,
+                "mirror": None})
     return report
 
 
 def _grade(grader, name, style, seconds):
-    """Return (verdict, detail) of one function; a wrong answer names the one known
-    mistake that gives every answer so far (the cases after it narrow them down)."""
+    """Return (verdict, detail, mirror) of one function. A wrong answer names the one
+    known mistake whose answers are the function's at every input it is known for."""
     if name == "benchmark":
-        return _grade_benchmark(grader, seconds)
-    failed, history = None, []
-    for k, case in enumerate(_check_cases(name, style is not None)):
+        return (*_grade_benchmark(grader, seconds), None)
+    answers = []                        # (case, answer, what is wrong) of each case answered
+    for case in _check_cases(name, style is not None):
+        wrong_already = any(wrong and _length(c) != 0 for c, _, wrong in answers)
+        if wrong_already and not case["mistakes"]:
+            break                       # past the inputs whose mistakes are known
         answer = grader.ask({"name": name, "args": case["args"], "op": case["op"],
                              "style": style}, seconds)
-        at = f"at {case['label']}{_input_words(case)}: "
         if "got" not in answer:
-            if failed:
-                break
-            if k == 0 and answer.get("raised") == "NotImplementedError":
-                return "not written yet", ""
-            return "FAIL", at + _stop_words(answer)
-        history.append((case, answer["got"]))
-        if failed is None:
-            wrong = _wrong(answer["got"], case["expected"], answer["changed"])
-            failed = at + wrong + (": your recursion calls itself without op: pass op on"
-                                   * answer["lost_op"]) if wrong else None
-            mistakes = set(case["mistakes"]) if not (answer["changed"] or answer["lost_op"]) \
-                else set()
-        if failed and not case["mistakes"] and len(mistakes) > 1:
-            break                       # past the inputs whose mistakes are known
-        if failed:
-            mistakes = {m for m in mistakes if all(     # the newest answer first
-                _same(got, _plain(c["mistakes"][m]())) for c, got in reversed(history)
-                if m in c["mistakes"])}
-            history = []                # each answer is checked once
-            if len(mistakes) <= 1:
-                break
-    if failed:
-        return "FAIL", failed + (f": {CHECK_MISTAKES[min(mistakes)]}" if len(mistakes) == 1
-                                 else "")
-    note = ("graded on sums only: with op=operator.add as a parameter it would be checked "
-            "with other combines too") * (name.endswith("_scan") and style is None)
-    verdict, detail = _parallel_verdict(grader, seconds, style) if name == "parallel_scan" \
-        else ("pass", "")
-    return verdict, "; ".join(d for d in (detail, note) if d)
+            if not answers and answer.get("raised") == "NotImplementedError":
+                return "not written yet", "", None
+            if _length(case) == 0 and "raised" in answer:
+                answers.append((case, answer, _stop_words(answer, case)))
+                continue                # the empty list is told apart
+            if wrong_already:
+                break                   # judged on what it answered
+            return "FAIL", _at(case) + _stop_words(answer, case), None
+        answers.append((case, answer, _wrong(answer, case["expected"])))
+    failed = [(case, wrong) for case, _, wrong in answers if wrong]
+    if not failed:
+        return _right(grader, name, style, seconds)
+    not_empty = [(case, wrong) for case, wrong in failed if _length(case) != 0]
+    if not not_empty:
+        verdict, detail, _ = _right(grader, name, style, seconds)
+        if verdict == "FAIL":
+            return verdict, detail, None
+        case, wrong = failed[0]
+        return "FAIL", (f"wrong only for the empty list; otherwise {detail or 'correct'}\n"
+                        f"{_at(case)}{wrong}"), None
+    case, wrong = not_empty[0]
+    detail = _at(case) + wrong
+    mistake = _known_mistake(answers)
+    if mistake:
+        detail += ": " + CHECK_MISTAKES[mistake]
+    return "FAIL", detail, None
 
 
-def _wrong(got, expected, changed):
+def _length(case):
+    """Return the length of a case's input, or None where it takes no sequence."""
+    return case["input"][1] if case["input"] else None
+
+
+def _at(case):
+    return f"at {case['label']}{_input_words(case)}: "
+
+
+def _known_mistake(answers):
+    """Return the one known mistake that gives the function's answer at every non-empty
+    input where that mistake is known, or None if no one mistake does."""
+    fits = {}
+    for case, answer, _ in answers:
+        if _length(case) == 0:
+            continue                    # the empty list is told apart
+        if answer["changed"] or answer["lost_op"]:
+            return None                 # a mistake of its own, said already
+        for mistake, answer_of in case["mistakes"].items():
+            if fits.get(mistake, True):
+                fits[mistake] = _same(answer["got"], _plain(answer_of()))
+    named = [mistake for mistake, fit in fits.items() if fit]
+    if len(named) == 1:
+        return named[0]
+    return None
+
+
+def _wrong(answer, expected):
     """Return what is wrong with an answer, in words, or "" if it is right."""
-    if changed:
+    if answer["changed"]:
         return "it changed its input: leave xs as it is"
+    got = answer["got"]
     if _same(got, expected):
         return ""
     said = f"got {_show(got)}, expected {_show(expected)}"
-    kinds = [("a list" if type(v) is list else "a tuple" if type(v) is dict and "tuple" in v
-              else None) for v in (got, expected)]
+    if answer["lost_op"]:
+        return said + ": your recursion calls itself without op: pass op on"
+    kinds = [_kind(got), _kind(expected)]
     if None not in kinds and kinds[0] != kinds[1]:
         return f"{said}: return {kinds[1]}, not {kinds[0]}"
+    if type(got) is dict and got.get("array"):
+        return f"{said}: return a list (an array's .tolist() makes one)"
     if type(got) is dict and got.get("iterator"):
         return f"{said}: return a list (list(...) makes one)"
-    pairs = zip(*((v.get("tuple", [v]) if type(v) is dict else v if type(v) is list else [v])
-                  for v in (got, expected)))
-    if any(type(g) is float and type(e) is int for g, e in pairs):
+    if any(type(g) is float and type(e) is int for g, e in zip(_items(got), _items(expected))):
         return f"{said}: a float where an int belongs (ints are exact, floats round)"
     return said
 
 
+def _kind(value):
+    """Return "a list" or "a tuple" for plain data that is one, else None."""
+    if type(value) is list:
+        return "a list"
+    if type(value) is dict and "tuple" in value:
+        return "a tuple"
+    return None
+
+
+def _items(value):
+    """Return the items of plain data: a list's or a tuple's, or the value alone."""
+    if type(value) is list:
+        return value
+    if type(value) is dict:
+        return value.get("tuple", [value])
+    return [value]
+
+
 def _same(got, expected):
-    """Return whether plain data got equals expected, floats within SCAN_REL_TOL x
-    max(1, |expected|); an int only for an int; NaN never, an infinity only itself."""
-    if type(expected) in (list, dict) and type(got) is type(expected):
-        a, b = (got, expected) if type(got) is list else (got.get("tuple"), expected["tuple"])
-        return a is not None and len(a) == len(b) and all(map(_same, a, b))
-    if type(expected) is float:
-        return type(got) in (int, float) and (got == expected or math.isfinite(expected) and abs(
-            got - expected) <= SCAN_REL_TOL * max(1.0, abs(expected)))
+    """Return whether plain data got equals expected as Python compares them, a float
+    within SCAN_REL_TOL x max(1, |expected|): NaN never, an infinity only itself, a bool
+    only a bool."""
+    if type(expected) is list:
+        return type(got) is list and len(got) == len(expected) and all(map(_same, got,
+                                                                           expected))
+    if type(expected) is dict:          # a tuple
+        return type(got) is dict and "tuple" in got and _same(got["tuple"], expected["tuple"])
+    if type(got) in (int, float) and type(expected) in (int, float):
+        if type(expected) is int or got == expected:
+            return got == expected
+        tolerance = SCAN_REL_TOL * max(1.0, abs(expected))
+        return math.isfinite(expected) and abs(got - expected) <= tolerance
     return type(got) is type(expected) and got == expected
+
+
+def _right(grader, name, style, seconds):
+    """Return (verdict, detail, mirror) of a function that gave every answer right."""
+    note = ""
+    if name.endswith("_scan") and style is None:
+        note = ("graded on sums only: with op=operator.add as a parameter it would be "
+                "checked with other combines too")
+    if name == "parallel_scan":
+        verdict, detail = _parallel_verdict(grader, style, seconds)
+    elif name == "serial_scan":
+        verdict, detail = "pass", ""
+    else:
+        return "pass", note, None
+    mirror = None
+    if verdict != "FAIL" and "was not counted" not in detail:
+        mirror = _count(grader, name, MIRROR_N, style, seconds)
+        uncounted = _not_counted(mirror)
+        if "network" not in mirror:
+            mirror = None
+            detail = detail or uncounted
+    return verdict, "; ".join(d for d in (detail, note) if d), mirror
+
+
+def _count(grader, name, n, style, seconds):
+    """Return the answer of a scan on n inputs that count its combines."""
+    return grader.ask({"name": name, "args": [n], "style": style, "count": True}, seconds)
+
+
+def _not_counted(answer):
+    """Return why a scan's combines could not be counted, in words, or ""."""
+    if answer.get("converted"):
+        return "its depth was not counted: it turns its inputs into floats"
+    if answer.get("untraced"):
+        return "its depth was not counted: its answer is not made of the values it was given"
+    if "raised" in answer:
+        return (f"its depth was not counted: on inputs that can only be combined, it raised "
+                f"{answer['raised']}")
+    return ""
+
+
+def _parallel_verdict(grader, style, seconds):
+    """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
+    CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
+    for n in CHECK_DEPTH_LENGTHS:
+        answer = _count(grader, "parallel_scan", n, style, seconds)
+        at = f"at N = {n:,}, on inputs that count their combines"
+        if "stopped" in answer:
+            return "FAIL", f"{at}: {answer['stopped']}"
+        if _not_counted(answer):
+            return "pass", _not_counted(answer)
+        if not answer["right"]:
+            return "FAIL", f"{at}, its out[i] was not xs[0] op ... op xs[i]"
+        deepest, rounds = max(answer["depths"]), depth(n)[1]
+        if deepest > 2 * rounds:
+            return "not parallel", (
+                f"correct, but its depth at N = {n:,} is {deepest:,}, over 2 ceil(log2 N) = "
+                f"{2 * rounds}; the exercise asks for {rounds} rounds of side-by-side combines")
+    hillis_steele = sum(n - 2 ** k for k in range(rounds))
+    work = answer["combines"]
+    if work < n - 1:                    # no scan does fewer: they ran in other processes
+        return "pass", (f"correct and parallel: depth {deepest:,} at N = {n:,} (its combines "
+                        "ran in other processes, which check does not count)")
+    detail = (f"correct and parallel: depth {deepest:,} and {work:,} combines at N = {n:,}, "
+              f"against Hillis-Steele's {rounds} rounds and {hillis_steele:,} combines")
+    if work > 4 * hillis_steele:
+        detail += f"; {work / hillis_steele:.0f} times its work (a tree for each prefix?)"
+    return "pass", detail
 
 
 def _input_words(case):
@@ -2856,86 +3317,96 @@ def _input_words(case):
     if case["input"] is None or case["input"][1] == 0:
         return ""
     shown, (kind, n) = _show(case["args"][0]), case["input"]
-    return f" (xs = {shown})" if not shown.endswith("...]") else (
-        f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})")
+    if not shown.endswith("...]"):
+        return f" (xs = {shown})"
+    return f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})"
 
 
 def _grade_benchmark(grader, seconds):
-    """Return (verdict, detail) of benchmark(20_000, 5): two times above 0, rnn's first,
-    each near the fastest of the 5 or more calls it timed on 20,000 values."""
+    """Return (verdict, detail) of benchmark(20_000, 5), judged by the calls it timed."""
     answer = grader.ask({"name": "benchmark", "args": [20_000, 5]}, seconds)
     if "got" not in answer:
-        return ("not written yet", "") if answer.get("raised") == "NotImplementedError" else (
-            "FAIL", f"benchmark(20_000, 5): {_stop_words(answer)}")
-    got, calls = answer["got"], answer["calls"]
-    pair = got.get("tuple") if type(got) is dict else got
-    if not (type(pair) is list and len(pair) == 2
-            and all(type(t) in (int, float) and 0 < t < math.inf for t in pair)):
-        return "FAIL", (f"benchmark(20_000, 5) returned {_show(got)}: return (rnn_seconds, "
-                        "attention_seconds), both above 0")
-    fastest = {name: min((s for s, _ in calls.get(name, [])), default=0) for name in calls}
-    for name, t in zip(("rnn_style", "attention_style"), pair):
-        took = [s for s, n in calls.get(name, []) if n == 20_000]
-        wrong = (f"found no {name} in the file: define it, or import it, beside benchmark"
-                 if name not in calls else
-                 f"called {name} {_quantity(len(took), 'time')} on 20,000 values: time it on "
-                 "n values at least reps times, and keep the best" if len(took) < 5 else
-                 "returned attention_style's time first: return (rnn_seconds, attention_seconds)"
-                 if pair[0] < pair[1] and fastest["rnn_style"] > fastest.get("attention_style", 1)
-                 else
-                 f"returned {format_seconds(t)} for {name}, whose fastest call took "
-                 f"{format_seconds(min(took))}: " + (
-                     "return seconds per call" if t < min(took) else
-                     "the total of the timings, not the best" if abs(t - math.fsum(took)) <= 0.25
-                     * math.fsum(took) else "time the call alone (a sleep or a print inside it?)")
-                 if not min(took) / 2 <= t <= 2 * min(took) + 5e-5 else "")
-        if wrong:
-            return "FAIL", f"benchmark(20_000, 5) {wrong}"
+        if answer.get("raised") == "NotImplementedError":
+            return "not written yet", ""
+        return "FAIL", f"benchmark(20_000, 5): {_stop_words(answer)}"
+    wrong = _benchmark_wrong(answer["got"], answer["calls"])
+    if wrong:
+        return "FAIL", f"benchmark(20_000, 5) {wrong}"
     return "pass", ""
 
 
-def _parallel_verdict(grader, seconds, style):
-    """Return (verdict, detail) of a correct parallel_scan: parallel if at every N of
-    CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
-    for letters in (False, True)[:1 + (style is not None)]:
-        given = "letters (op given)" if letters else "numbers (op left out)"
-        for n in CHECK_DEPTH_LENGTHS[:70 if letters else None]:
-            answer = grader.ask({"name": "parallel_scan", "args": [n], "style": style,
-                                 "count": True, "letters": letters}, seconds)
-            at = f"at N = {n:,} on {given} that count their combines"
-            if "totals" not in answer:
-                return "FAIL", f"{at}: {_stop_words(answer)}"
-            if answer["totals"] != list(itertools.accumulate(
-                    [chr(97 + i % 26) for i in range(n)] if letters else [1] * n)):
-                return "FAIL", f"{at}, it returned {_show(answer['totals'])}"
-            work, deepest, rounds = answer["work"], answer["depth"], depth(n)[1]
-            if deepest > 2 * rounds:
-                return "not parallel", (
-                    f"correct, but on {given} its depth at N = {n:,} is {deepest:,}, over 2 "
-                    f"ceil(log2 N) = {2 * rounds}; the exercise asks for {rounds} rounds of "
-                    "side-by-side combines")
-        if not letters:
-            hillis_steele = sum(n - 2 ** k for k in range(rounds))
-            detail = (f"correct and parallel: depth {deepest:,} and {work:,} combines at "
-                      f"N = {n:,}, against Hillis-Steele's {rounds} rounds and "
-                      f"{hillis_steele:,} combines" + f"; {work / hillis_steele:.0f} times its "
-                      "work (a tree for each prefix?)" * (work > 4 * hillis_steele))
-    return "pass", detail
+def _benchmark_wrong(got, calls, n=20_000, reps=5):
+    """Return what is wrong with benchmark(n, reps)'s answer `got`, given the seconds of
+    each call it made (calls[name]: [seconds, length] pairs), or "" if nothing is."""
+    pair = got.get("tuple") if type(got) is dict else got
+    if not (type(pair) is list and len(pair) == 2
+            and all(type(t) in (int, float) and 0 < t < math.inf for t in pair)):
+        return f"returned {_show(got)}: return (rnn_seconds, attention_seconds), both above 0"
+    took = {}
+    for name in ("rnn_style", "attention_style"):
+        if name not in calls:
+            return f"found no {name} in the file: define it, or import it, beside benchmark"
+        took[name] = [seconds for seconds, length in calls[name] if length == n]
+        if len(took[name]) < reps:
+            return (f"called {name} {_quantity(len(took[name]), 'time')} on {n:,} values: "
+                    "time it on n values at least reps times, and keep the best")
+    rnn, attn = pair
+    swapped = not _best_of(attn, took["rnn_style"]) and not _best_of(rnn, took["attention_style"])
+    if swapped and (_best_of(rnn, took["rnn_style"]) or _best_of(attn, took["attention_style"])):
+        return "returned attention_style's time first: return (rnn_seconds, attention_seconds)"
+    for name, t in zip(took, pair):
+        reading = _best_of(t, took[name])
+        if reading:
+            return (f"returned {format_seconds(t)} for {name}, whose fastest call took "
+                    f"{format_seconds(min(took[name]))}: {reading}")
+    return ""
 
 
-def _stop_words(answer):
+def _best_of(t, took):
+    """Return "" if t can be the best time of one of the calls timed (`took`, their
+    seconds, each timed around the call itself), else what t is instead. A best time
+    is at least half the fastest call and at most the slowest, CHECK_SLACK aside,
+    however busy the machine: each timing holds a call."""
+    fastest, slowest = min(took), max(took)
+
+    def fits(x):
+        return fastest / 2 <= x <= slowest + CHECK_SLACK
+    if fits(t):
+        return ""
+    if math.fsum(took) <= t <= math.fsum(took) + len(took) * CHECK_SLACK:
+        return "the total of the timings, not the best"
+    calls = round(t / fastest)
+    if 2 <= calls <= len(took) and fits(t / calls):
+        return (f"the time of about {calls} calls, not of one: divide timeit's time by its "
+                "number")
+    for factor, unit in ((1e3, "milliseconds"), (1e6, "microseconds"), (1e9, "nanoseconds")):
+        if fits(t / factor):
+            return f"these are {unit}: return seconds"
+    if t < fastest / 2:
+        return "less than half the fastest call: return seconds per call"
+    return "time the call alone (a sleep or a print inside it?)"
+
+
+def _stop_words(answer, case=None):
     """Return why a call gave no answer (it stopped, or raised), in words."""
     kind, text = answer.get("raised"), answer.get("text", "")
-    return (answer["stopped"] if "stopped" in answer else
-            f"it called sys.exit({_show(answer['code'])}): return the value instead"
-            if kind == "SystemExit" else
-            "it read input (input()?), which check does not give: read nothing when imported, "
-            "or only under if __name__ == \"__main__\":" if kind == "EOFError" else
-            f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
-            if f"[Errno {errno.EFBIG}]" in text else
-            f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
-            if kind == "MemoryError" else
-            "it raised:\n" + "\n".join(map(_visible, text.split("\n"))))
+    if "stopped" in answer:
+        return answer["stopped"]
+    if kind == "SystemExit":
+        return f"it called sys.exit({_show(answer['code'])}): return the value instead"
+    if kind == "EOFError":
+        return ("it read input (input()?), which check does not give: read nothing when "
+                "imported, or only under if __name__ == \"__main__\":")
+    if f"[Errno {errno.EFBIG}]" in text:
+        return f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
+    if kind == "MemoryError":
+        return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
+    said = "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
+    no_zero = re.search(r"'(int|float)' and 'str'|'(int|float)' object is not subscriptable",
+                        text)
+    if kind == "TypeError" and case and case["op"] in ("concat", "compose") and no_zero:
+        said += "\nyour total starts from 0, which op cannot take: start from xs[0]"
+    return said
 
 
 def _show(value):
@@ -2944,10 +3415,17 @@ def _show(value):
         if type(v) is list:
             return "[" + ", ".join(map(text, v[:2 * ECHO_CHARS])) + "]"
         if type(v) is dict and "tuple" in v:
-            return "(" + ", ".join(map(text, v["tuple"])) + "," * (len(v["tuple"]) == 1) + ")"
-        return _visible(v["object"]) if type(v) is dict else repr(v)
+            inside = ", ".join(map(text, v["tuple"]))
+            if len(v["tuple"]) == 1:
+                inside += ","
+            return f"({inside})"
+        if type(v) is dict:
+            return _visible(v["object"])
+        return repr(v)
     shown = text(value)
-    return shown if len(shown) <= 2 * ECHO_CHARS else shown[:2 * ECHO_CHARS - 4] + "...]"
+    if len(shown) <= 2 * ECHO_CHARS:
+        return shown
+    return shown[:2 * ECHO_CHARS - 4] + "...]"
 
 
 def _visible(text):
@@ -2955,33 +3433,106 @@ def _visible(text):
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+@functools.lru_cache(maxsize=None)
+def _lesson_mirror():
+    """Return the lesson's own parallel_scan (Hillis-Steele) traced at N = MIRROR_N."""
+    return _child_count(parallel_scan, MIRROR_N, "keyword")
+
+
 def render_check(path, report):
-    """Return the grades as text: a line per function, its details and what it printed."""
-    def printed(who, what, indent):
-        if not what:
-            return []
-        more = f"; the first {len(what['head'])}" * (what["lines"] > len(what["head"]))
-        return [f"{indent}{who} printed {_quantity(what['lines'], 'line')}{more}:",
-                *(f"{indent}| {line}" for line in what["head"])]
+    """Return the grades as text: a line per function, its details, a right scan's
+    depths beside Hillis-Steele's, and what it printed."""
     file, functions = report["file"], report["functions"]
-    lines = [f"=== check: {_visible(path)} ===", *printed("importing it", file["printed"], "")]
+    lines = [f"=== check: {_visible(path)} ===", *_printed_lines("importing it", file["printed"],
+                                                                 "")]
     if file["verdict"] != "imported":
         first, *rest = file["detail"].split("\n")
         lines += textwrap.wrap(f"importing the file: {first}", 79, subsequent_indent="  ")
-        return "\n".join(lines + [f"  {line}" for line in rest] + ["Nothing graded."])
+        lines += [f"  {line}" for line in rest]
+        return "\n".join(lines + ["Nothing graded."])
     width = max(len(r["name"]) for r in functions)
     for r in functions:
-        first, *rest = (r["detail"] or "").split("\n")
-        lines += textwrap.wrap(f"{r['name']:<{width}}  {r['verdict']}" + f": {first}" * bool(
-            first), 79, subsequent_indent=" " * (width + 4), break_on_hyphens=False)
+        first, *rest = r["detail"].split("\n")
+        head = f"{r['name']:<{width}}  {r['verdict']}"
+        if first:
+            head += f": {first}"
+        lines += textwrap.wrap(head, 79, subsequent_indent=" " * (width + 4),
+                               break_on_hyphens=False)
         lines += [f"{'':<{width}}  {line}" for line in rest]
-        lines += printed("it", r["printed"], " " * (width + 2))
+        lines += _mirror_lines(r["mirror"], " " * (width + 4))
+        lines += _printed_lines("it", r["printed"], " " * (width + 2))
+    return "\n".join(lines + [_check_summary(functions)])
+
+
+def _mirror_lines(mirror, indent):
+    """Return the depth of each output of a right scan, above Hillis-Steele's."""
+    if mirror is None:
+        return []
+    depths, lesson = mirror["depths"], _lesson_mirror()["depths"]
+    theirs = " ".join(map(str, lesson))
+    if depths == lesson:
+        theirs = "the same"
+    return [f"{indent}depth of out[0..{MIRROR_N - 1}]: " + " ".join(map(str, depths)),
+            f"{indent}{'Hillis-Steele:':<21}{theirs}"]
+
+
+def _printed_lines(who, what, indent):
+    """Return what a process printed, its first lines, as lines of the report."""
+    if not what:
+        return []
+    said = f"{indent}{who} printed {_quantity(what['lines'], 'line')}"
+    if what["lines"] > len(what["head"]):
+        said += f"; the first {len(what['head'])}"
+    return [said + ":", *(f"{indent}| {line}" for line in what["head"])]
+
+
+def _check_summary(functions):
+    """Return the report's last line: how many of the functions written passed."""
     written = [r for r in functions if r["verdict"] in ("pass", "FAIL", "not parallel")]
-    return "\n".join(lines + [
-        f"{sum(r['verdict'] == 'pass' for r in written)} of {len(written)} written passed."
-        if written else "Nothing written yet: each function still raises NotImplementedError."
-        if any(r["verdict"] == "not written yet" for r in functions) else
-        "None of the lesson's functions is in this file."])
+    if written:
+        passed = [r for r in written if r["verdict"] == "pass"]
+        return f"{len(passed)} of {len(written)} written passed."
+    if any(r["verdict"] == "not written yet" for r in functions):
+        return "Nothing written yet: each function still raises NotImplementedError."
+    return "None of the lesson's functions is in this file."
+
+
+def figure_mirror(name, mirror):
+    """Return a scan's dependency network at N = MIRROR_N beside Hillis-Steele's, as SVG:
+    each value at the row of its depth and the column of the last input it covers, each
+    combine joined to its two parts."""
+    panels = ((f"your {name}", mirror), ("Hillis-Steele (the lesson's parallel_scan)",
+                                         _lesson_mirror()))
+    rows = max(max(m["depths"]) for _, m in panels) + 1
+    fig = Figure(f"{name} at N = {MIRROR_N}: the shape of the computation",
+                 "row: a value's depth; column: the last input it covers; a line: a combine's "
+                 "part", height=122 + 22 * rows)
+    for k, (title, m) in enumerate(panels):
+        left = 48 + 308 * k
+        fig.text(left, 66, f"{title}: depth {max(m['depths'])}", size=12, weight="bold")
+        _draw_network(fig, left, 92, m["network"])
+    for d in range(rows):
+        fig.text(28, 96 + 22 * d, str(d), size=9, anchor="end", color="#444")
+    y = 112 + 22 * rows
+    fig.dot(54, y - 4, PALETTE[1])
+    fig.text(62, y, "an output, out[i]", size=10)
+    fig.dot(184, y - 4, "#fff")
+    fig.text(192, y, "a value on the way", size=10)
+    return fig.svg()
+
+
+def _draw_network(fig, left, top, network):
+    """Draw a traced network from (left, top), 17 px a column and 22 a row."""
+    spots = [(left + 17 * i, top) for i in range(MIRROR_N)]     # the inputs, at depth 0
+    for depth_, last, _, _ in network["combines"]:
+        spots.append((left + 17 * last, top + 22 * depth_))
+    for k, (_, _, a, b) in enumerate(network["combines"]):
+        x, y = spots[MIRROR_N + k]
+        for part in (a, b):
+            fig.line(*spots[part], x, y, color="#999", width=0.8)
+    outputs = set(network["outputs"])
+    for k, (x, y) in enumerate(spots):
+        fig.dot(x, y, PALETTE[1] if k in outputs else "#fff")
 
 
 # ============================================================================

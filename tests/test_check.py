@@ -4,6 +4,7 @@ check` itself, for what only real processes show: hangs, crashes, exits, limits,
 what a function starts, and check ended by a signal."""
 
 import io
+import itertools
 import json
 import os
 import shutil
@@ -228,29 +229,78 @@ depth = lambda n: (n, max(1, (n - 1).bit_length()))
         "import math\ndef depth(n):\n    return n, 1 if n == 1 else int(math.log2(n - 1)) + 1\n",
         "depth"),
     "the template's own vector state": (VECTOR, "rnn_style_vector"),
+    # timer= given, so that the tests' scripted clock reaches timeit too
     "benchmark with timeit, best of repeat, the lesson's functions from main": ('''
-import timeit
+import time, timeit
 from main import rnn_style, attention_style
 def benchmark(n, reps=3):
     xs = [0.5] * n
-    return tuple(min(timeit.repeat(lambda: f(xs), number=1, repeat=reps))
+    return tuple(min(timeit.repeat(lambda: f(xs), number=1, repeat=reps, timer=time.perf_counter))
                  for f in (rnn_style, attention_style))
 ''', "benchmark"),
+    "namedtuples": ('''
+import collections, math, time
+Depth = collections.namedtuple("Depth", "chain tree")
+Timing = collections.namedtuple("Timing", "rnn_seconds attention_seconds")
+def depth(n):
+    return Depth(n, max(1, math.ceil(math.log2(n))))
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+def attention_style(xs):
+    return sum(xs) / len(xs)
+def benchmark(n, reps=3):
+    xs = [0.5] * n
+    best = []
+    for f in (rnn_style, attention_style):
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            f(xs)
+            times.append(time.perf_counter() - t0)
+        best.append(min(times))
+    return Timing(*best)
+''', "depth benchmark"),
+    # numpy's numbers without numpy: a float subclass (numpy.float64 is one) and
+    # an integer that is not an int (numpy.int64 is registered as numbers.Integral)
+    "numbers that are not exactly float or int": ('''
+import numbers
+class float64(float):
+    def __repr__(self):
+        return f"np.float64({float(self)!r})"
+class int64:
+    def __init__(self, value):
+        self.value = value
+    def __int__(self):
+        return self.value
+    __index__ = __int__
+numbers.Integral.register(int64)
+def rnn_style(xs, decay=0.9):
+    h = float64(0.0)
+    for x in xs:
+        h = float64(decay * h + x)
+    return h
+def depth(n):
+    return int64(n), int64(max(1, (n - 1).bit_length()))
+''', "rnn_style depth"),
+    "a scan that sends op and its values through pickle, as a multiprocessing.Pool does": (
+        replaced(HILLIS_STEELE, "    out, step = list(xs), 1", "    import pickle\n"
+                 "    op, xs = pickle.loads(pickle.dumps((op, list(xs))))\n"
+                 "    out, step = list(xs), 1"), "parallel_scan"),
 }
 
 # Wrong solutions: (source, function, verdict, words its detail must hold).
 WRONG = {
     "a loop": (LOOP.format(name="parallel_scan"), "parallel_scan", "not parallel",
-               "on numbers (op left out) its depth at N = 8 is 7, over 2 ceil(log2 N) = 6"),
+               "its depth at N = 8 is 7, over 2 ceil(log2 N) = 6"),
     "serial up to 64, then Hillis-Steele (item 4)": (
         serial_scan_where("len(xs) <= 64"), "parallel_scan", "not parallel",
         "its depth at N = 8 is 7"),
     "Hillis-Steele up to 2,000, then serial": (
         serial_scan_where("len(xs) > 2_000"), "parallel_scan", "not parallel",
         "its depth at N = 4,097 is 4,096"),
-    "serial only for strings": (
-        serial_scan_where("xs and isinstance(xs[0], str)"), "parallel_scan", "not parallel",
-        "on letters (op given) its depth at N = 8 is 7"),
     "wrong order": (replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
                              "op(out[i], out[i - step])"), "parallel_scan", "FAIL",
                     "got ['a', 'ba'], expected ['a', 'ab']: op(out[i], out[i - step]) where"),
@@ -261,7 +311,14 @@ WRONG = {
     "step from 2": (replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2"), "parallel_scan",
                     "FAIL", ": your first round combines with the value 2 back: step starts at 1"),
     "one round short": (replaced(HILLIS_STEELE, "while step <", "while 2 * step <"),
-                        "parallel_scan", "FAIL", ": one round short"),
+                        "parallel_scan", "FAIL", ": one round short: go on"),
+    "rounds of floor(log2 N)": (
+        replaced(LOOP_ROUNDS, "    while step < len(out):", "    import math\n"
+                 "    for _ in range(int(math.log2(len(xs))) if xs else 0):"),
+        "parallel_scan", "FAIL", "one round short where N is not a power of two"),
+    "rounds while step <= N // 2": (
+        replaced(LOOP_ROUNDS, "while step < len(out)", "while step <= len(out) // 2"),
+        "parallel_scan", "FAIL", "one round short where N is not a power of two"),
     "a round that starts late (item 6)": (
         replaced(LOOP_ROUNDS, "range(step, len(out))", "range(step + 1, len(out))"),
         "parallel_scan", "FAIL", ": each round starts one place late"),
@@ -280,76 +337,44 @@ WRONG = {
                          "parallel_scan", "FAIL", "return a list, not a tuple"),
     "a tuple from serial_scan (item 3)": (
         replaced(SERIAL, "    return out", "    return tuple(out)"), "serial_scan", "FAIL",
-        "got (), expected []: return a list, not a tuple"),
-    "* as its default": (replaced(SERIAL, "operator.add", "operator.mul"), "serial_scan", "FAIL",
-                         "at N = 2, random floats, called without op"),
-    "op without a default": (replaced(SERIAL, "op=operator.add", "op"),
-                             "serial_scan", "FAIL", "missing 1 required positional argument"),
-    "exclusive": ("def serial_scan(xs, op=None):\n    out, total = [], 0\n    for x in xs:\n"
-                  "        out.append(total)\n        total += x\n    return out\n", "serial_scan",
-                  "FAIL", "got [0], expected [-0.7312715117751976]: your first total is 0"),
-    "changes its input": ("def serial_scan(xs, op=None):\n    for i in range(1, len(xs)):\n"
-                          "        xs[i] = xs[i - 1] + xs[i]\n    return xs\n", "serial_scan",
-                          "FAIL", "at N = 2, random floats, called without op (xs = "
-                          "[0.9120685437784988, 0.8956549741186988]): it changed its input"),
-    "an iterator": ("def serial_scan(xs, op=None):\n    return map(float, xs)\n",
-                    "serial_scan", "FAIL", "return a list (list(...) makes one)"),
-    "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
-                "this is the sum"),
-    "ignores decay": (replaced(LESSON, "h = decay * h + x", "h = 0.9 * h + x"), "rnn_style",
-                      "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
-                         "1.7165166635193478, expected 1.3516892460079482: this is the answer "
-                         "for decay = 0.9"),
-    "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
-                         "at n = 2: got (2, 2), expected (2, 1)"),
-    "depth 0 for one value (item 3: shown as a tuple)": (
-        "def depth(n):\n    return n, (n - 1).bit_length()\n", "depth", "FAIL",
-        "at n = 1: got (1, 0), expected (1, 1): one value still takes depth 1"),
-    "depth as a floor (item 6)": ("import math\ndef depth(n):\n    return n, max(1, int("
-                                  "math.log2(n)))\n", "depth", "FAIL",
-                                  "at n = 3: got (3, 1), expected (3, 2): this is floor"),
-    "depth by math.log": ("import math\ndef depth(n):\n    return n, max(1, math.ceil("
-                          "math.log(n, 2)))\n", "depth", "FAIL",
-                          "at n = 2**29: got (536870912, 30), expected (536870912, 29): "
-                          "math.log(n, 2) is a float that rounds"),
-    "depth as a float": ("import math\ndef depth(n):\n    return n, max(1.0, math.log2(n))\n",
-                         "depth", "FAIL", "a float where an int belongs"),
-    "depth as a list": ("def depth(n):\n    return [n, max(1, (n - 1).bit_length())]\n",
-                        "depth", "FAIL", "got [1, 1], expected (1, 1): return a tuple, not a "
-                                         "list"),
-    "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
-                        "at n = 1: it called sys.exit(3): return the value instead"),
-    "reads input": ("def depth(n):\n    return n, int(input())\n", "depth", "FAIL",
-                    "it read input (input()?)"),
-    "an int too large to send": ("def rnn_style(xs, decay=0.9):\n    return 10 ** 5000\n",
-                                 "rnn_style", "FAIL", "got an int of about 5,000 digits"),
-    "the vector state ignores decay": (replaced(VECTOR, "(width, decay)", "(width)"),
-                                       "rnn_style_vector", "FAIL",
-                                       "this is the answer for decay = 0.9"),
-    "the vector state transposed": (replaced(VECTOR, "zip(row, h)) + bi * x for row, bi in "
-                                             "zip(A, b)", "((A[j][i], h[j]) for j in range("
-                                             "width))) + b[i] * x for i in range(width)"),
-                                    "rnn_style_vector", "FAIL",
-                                    "this is the answer for A transposed"),
+        "got (-0.7312715117751976,), expected [-0.7312715117751976]: return a list, not a "
+        "tuple"),
+    "an exclusive scan without a guard for the empty list": (
+        replaced(HILLIS_STEELE, "    out, step = list(xs), 1",
+                 "    out, step = [0] + list(xs[:-1]), 1"), "parallel_scan", "FAIL",
+        "at N = 1, random floats, called without op (xs = [-0.7312715117751976]): got [0], "
+        "expected [-0.7312715117751976]: your first total is 0: this is the exclusive scan"),
+    "wrong only for the empty list: xs[0] read first": (
+        replaced(HILLIS_STEELE, "    out, step = list(xs), 1",
+                 "    out, step = [xs[0]] + list(xs[1:]), 1"), "parallel_scan", "FAIL",
+        "wrong only for the empty list; otherwise correct and parallel: depth 13 and 45,070 "
+        "combines at N = 4,097"),
+    "wrong only for the empty list: a list of one zero": (
+        replaced(SERIAL, "    return out", "    return out or [0]"), "serial_scan", "FAIL",
+        "wrong only for the empty list; otherwise correct at N = 0, random floats, called "
+        "without op: got [0], expected []"),
+    "a total that starts from 0, which letters cannot take": (
+        "def serial_scan(xs, op=lambda a, b: a + b):\n    out, total = [], 0\n    for x in xs:\n"
+        "        total = op(total, x)\n        out.append(total)\n    return out\n",
+        "serial_scan", "FAIL", "your total starts from 0, which op cannot take: start from "
+        "xs[0]"),
+    "an array returned, as numpy's": (
+        "class Array:\n    shape = ()\n    def __init__(self, values):\n"
+        "        self.values = values\n    def tolist(self):\n        return self.values\n"
+        "def serial_scan(xs, op=None):\n    return Array(list(xs))\n", "serial_scan", "FAIL",
+        "return a list (an array's .tolist() makes one)"),
     "width 8 as its default": (replaced(VECTOR, "width=64", "width=8"), "rnn_style_vector",
-                               "FAIL", "at N = 0, width left out (64)"),
+                               "FAIL", "at N = 1, width left out (64)"),
+    "the vector state updated in place": (
+        replaced(VECTOR, "        h = [sum(a * v for a, v in zip(row, h)) + bi * x for row, bi "
+                 "in zip(A, b)]", "        for i in range(width):\n            h[i] = sum("
+                 "A[i][j] * h[j] for j in range(width)) + b[i] * x"), "rnn_style_vector", "FAIL",
+        "h was updated in place, unit by unit"),
     "benchmark of constants": ("from main import rnn_style, attention_style\n"
                                "def benchmark(n, reps=3):\n    return 0.01, 0.001\n",
                                "benchmark", "FAIL", "called rnn_style 0 times"),
-    "benchmark swapped": (replaced(LESSON, "return best_rnn, best_attn",
-                                   "return best_attn, best_rnn"), "benchmark", "FAIL",
-                          "returned attention_style's time first"),
-    "benchmark with a sleep": (replaced(LESSON, "_ = rnn_style(xs)\n",
-                                        "_ = rnn_style(xs)\n        time.sleep(0.01)\n"),
-                               "benchmark", "FAIL", "a sleep or a print inside it?"),
     "benchmark sampled once": (replaced(LESSON, "for _ in range(reps)", "for _ in range(1)"),
                                "benchmark", "FAIL", "called rnn_style 1 time"),
-    "benchmark, the total (item 5)": (replaced(replaced(
-        LESSON, "best_rnn = min(best_rnn, time.perf_counter() - t0)",
-        "best_rnn = (0 if best_rnn == math.inf else best_rnn) + time.perf_counter() - t0"),
-        "best_attn = min(best_attn, time.perf_counter() - t0)",
-        "best_attn = (0 if best_attn == math.inf else best_attn) + time.perf_counter() - t0"),
-        "benchmark", "FAIL", "the total of the timings, not the best"),
     "benchmark, negative times": (replaced(LESSON, "time.perf_counter() - t0",
                                            "t0 - time.perf_counter()"),
                                   "benchmark", "FAIL", "both above 0"),
@@ -362,13 +387,13 @@ class InProcess:
     """check's grading process, run in this one: the same requests and answers,
     through JSON; what the file changed in sys.path and sys.modules is undone."""
 
-    def __init__(self, path):
+    def __init__(self, path, seconds):
         self.path, self.state, self.prints = path, {}, tempfile.TemporaryFile()
-        self.pending, self.modules, self.sys_path = [{"ready": 1}, {"import": 1}], set(
-            sys.modules), list(sys.path)
+        self.modules, self.sys_path = set(sys.modules), list(sys.path)
+        self.ask({"ready": 1}, seconds)
+        self.opened, self.imported = self.ask({"import": 1}, seconds), 0
 
     def ask(self, request, seconds):
-        request = request or self.pending.pop(0)
         with mock.patch.object(sys, "stdin", io.StringIO()):       # input() reads nothing
             answer = main._child_answer(request, self.path, self.state)
         return json.loads(json.dumps(answer))
@@ -383,13 +408,22 @@ class InProcess:
         self.prints.close()
 
 
+def scripted_clock():
+    """Return a clock that is 1 µs later at each reading: a timing around a call
+    reads 3 µs, the call itself 1 µs, however busy the machine is."""
+    readings = itertools.count()
+    return lambda: next(readings) * 1e-6
+
+
 def graded_here(source, names=main.CHECKED):
-    """Return check_solutions' report of source, its grading processes run in this one."""
+    """Return check_solutions' report of source, its grading processes run in this
+    one, time.perf_counter a scripted clock."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "solution.py")
         with open(path, "w", encoding="utf-8") as f:
             f.write(textwrap.dedent(source))
-        with mock.patch.object(main, "_Grader", InProcess):
+        with mock.patch.object(main, "_Grader", InProcess), \
+                mock.patch.object(time, "perf_counter", scripted_clock()):
             return main.check_solutions(path, names)
 
 
@@ -492,6 +526,43 @@ def pids(path):
         return []
 
 
+# benchmark(20_000, 5)'s calls, as check times each: [seconds, length of xs].
+CALLS = {"rnn_style": [[s, 20_000] for s in (0.0010, 0.0011, 0.0012, 0.0010, 0.0013)],
+         "attention_style": [[0.0002, 20_000]] * 5}
+
+
+class TestBenchmarkRules(unittest.TestCase):
+    """benchmark is judged by rules that a true best-of keeps however busy the
+    machine is: at least half its fastest call, at most its slowest."""
+
+    def wrong(self, rnn, attention, calls=CALLS):
+        return main._benchmark_wrong({"tuple": [rnn, attention]}, calls)
+
+    def test_a_best_of_passes_however_slow_the_calls_were(self):
+        self.assertEqual(self.wrong(0.0010, 0.0002), "")
+        self.assertEqual(self.wrong(0.0013 + 4e-5, 0.0002), "")       # the slowest, and reads
+        busy = {"rnn_style": [[s, 20_000] for s in (0.009, 0.004, 0.030, 0.011, 0.008)],
+                "attention_style": CALLS["attention_style"]}
+        self.assertEqual(self.wrong(0.0291, 0.0002, busy), "")
+
+    def test_a_total_the_time_of_number_calls_milliseconds_and_a_sleep_are_named(self):
+        self.assertIn("the total of the timings, not the best", self.wrong(0.0056, 0.0002))
+        ten = {name: calls * 10 for name, calls in CALLS.items()}       # timeit's number=10
+        self.assertIn("the time of about 10 calls, not of one: divide timeit's time by its "
+                      "number", self.wrong(0.0102, 0.0002, ten))
+        self.assertIn("these are milliseconds: return seconds", self.wrong(1.1, 0.0002))
+        self.assertIn("these are microseconds", self.wrong(1100.0, 0.0002))
+        self.assertIn("time the call alone (a sleep or a print inside it?)",
+                      self.wrong(0.0110, 0.0002))
+        self.assertIn("less than half the fastest call", self.wrong(0.0004, 0.0002))
+        self.assertIn("returned attention_style's time first", self.wrong(0.0002, 0.0010))
+
+    def test_calls_on_other_lengths_do_not_count(self):
+        warm_up = {name: [[0.5, 10]] + calls[:4] for name, calls in CALLS.items()}
+        self.assertIn("called rnn_style 4 times on 20,000 values", self.wrong(0.001, 0.0002,
+                                                                              warm_up))
+
+
 class TestGrading(unittest.TestCase):
     def test_every_right_solution_passes_every_wrong_one_gets_its_verdict_and_hint(self):
         for label, (source, names) in RIGHT.items():
@@ -502,6 +573,7 @@ class TestGrading(unittest.TestCase):
             with self.subTest(label):
                 got, detail = grade(source, name)
                 self.assertEqual(got, verdict, detail)
+                self.assertNotRegex(detail, r"Traced|Counted|_combine|_child|_grade")
                 self.assertIn(words, detail.replace("\n", " "))
         # at N = 2 a round starting late and a round short give the same answer: the
         # cases after it tell them apart; an answer no known mistake gives gets none
@@ -514,6 +586,16 @@ class TestGrading(unittest.TestCase):
         self.assertRegex(grade(odd, "parallel_scan")[1],
                          r"^at N = 1, random floats, called without op \(xs = .*\]\): got "
                          r"\[.*\], expected \[.*\]$")
+
+    def test_a_scan_that_turns_its_inputs_into_floats_passes_its_depth_not_counted(self):
+        for source in (replaced(HILLIS_STEELE, "list(xs), 1", "[float(x) for x in xs], 1"),
+                       replaced(HILLIS_STEELE, "list(xs), 1", "list(map(float, xs)), 1")):
+            source = source.replace("xs, op=operator.add", "xs")
+            source = source.replace("op(out[i - step], out[i])", "out[i - step] + out[i]")
+            self.assertEqual(grade(source, "parallel_scan"), (
+                "pass", "its depth was not counted: it turns its inputs into floats; graded on "
+                "sums only: with op=operator.add as a parameter it would be checked with other "
+                "combines too"))
 
     def test_scans_without_op_are_graded_on_sums_and_a_parallel_ones_depth_reported(self):
         report = graded_here(LESSON, ["serial_scan", "parallel_scan", "depth"])
@@ -542,7 +624,8 @@ class TestGrading(unittest.TestCase):
     def test_plain_data_tuples_objects_control_characters_and_equality(self):
         self.assertEqual(main._plain([1, (2.5, "a"), True, None]),
                          [1, {"tuple": [2.5, "a"]}, True, None])
-        self.assertEqual(main._plain(1j), {"object": "complex: 1j", "iterator": False})
+        self.assertEqual(main._plain(1j), {"object": "complex: 1j", "iterator": False,
+                                           "array": False})
         self.assertTrue(main._plain(iter([]))["iterator"])
         self.assertEqual(main._show(main._plain((1, 0))), "(1, 0)")           # item 3
         self.assertEqual(main._show(main._plain((1,))), "(1,)")
@@ -550,7 +633,8 @@ class TestGrading(unittest.TestCase):
         # values compare as Python compares them, but an int wants an int
         self.assertTrue(main._same(0, 0.0))                                   # item 1
         self.assertTrue(main._same([1.0, 2.0 + 1e-12], [1.0, 2.0]))
-        self.assertFalse(main._same(2.0, 2))                                  # depth's ints
+        self.assertTrue(main._same(2.0, 2))                                   # as 2.0 == 2
+        self.assertFalse(main._same(2.5, 2))
         self.assertFalse(main._same(True, 1.0))
         self.assertFalse(main._same(float("nan"), float("nan")))
         self.assertTrue(main._same([float("inf")], [float("inf")]))
@@ -559,7 +643,8 @@ class TestGrading(unittest.TestCase):
 
     def report(self, **functions):
         return {"file": {"verdict": "imported", "detail": "", "printed": None},
-                "functions": [{"name": name, "verdict": verdict, "detail": "", "printed": None}
+                "functions": [{"name": name, "verdict": verdict, "detail": "", "printed": None,
+                               "mirror": None}
                               for name, verdict in functions.items()]}
 
     def test_the_report_counts_only_functions_written_and_shows_prints_beside(self):
@@ -656,8 +741,9 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertEqual(self.verdicts("loops.py")["rnn_style"], "FAIL: at N = 0, random "
                          "floats: it did not finish in 1 s")
         got = self.verdicts("bugs.py")
-        self.assertTrue(got["serial_scan"].startswith("FAIL: at N = 0, random floats, called "
-                                                      "without op: it raised: File "))
+        self.assertTrue(got["serial_scan"].startswith("FAIL: at N = 1, random floats, called "
+                                                      "without op (xs = [-0.7312715117751976]):"
+                                                      " it raised: File "))
         self.assertIn("ZeroDivisionError: float division by zero", got["attention_style"])
         self.assertEqual(got["depth"], "FAIL: at n = 1: it called sys.exit(3): return the "
                                        "value instead")
