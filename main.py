@@ -297,7 +297,8 @@ def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
             "mismatches": count_mismatches(serial, parallel),
             "serial_last": serial[-1], "parallel_last": parallel[-1],
             "same_last": serial[-1] == parallel[-1],
-            "serial_steps": length - 1, "parallel_steps": depth(length)[1] * (length > 1)}
+            "serial_steps": length - 1,
+            "parallel_steps": (length - 1).bit_length()}    # rounds: ceil(log2 N), 0 for N = 1
 
 
 def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
@@ -757,7 +758,7 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
         result[f"{name}_max_rel_diff"] = diff
     result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
     result["serial_steps"] = length - 1     # h_1 = x_1, then one dependent step per input
-    result["scan_rounds"] = depth(length)[1] * (length > 1)
+    result["scan_rounds"] = (length - 1).bit_length()      # ceil(log2 N) rounds, 0 for N = 1
     return result
 
 
@@ -3827,7 +3828,9 @@ def _run(opts):
     results, texts, out_of_memory = {}, [], None
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
-        label = f"{PROG}: {name}" + (f" ({k} of {len(opts.sections)})" * (len(opts.sections) > 3))
+        label = f"{PROG}: {name}"
+        if len(opts.sections) > 3:
+            label += f" ({k} of {len(opts.sections)})"
         try:
             with _progress(label):
                 results[name] = SECTIONS[name].compute(_given(name, opts))
@@ -3839,7 +3842,9 @@ def _run(opts):
         if everything:
             texts.append(text)
         elif text is not None:
-            print("\n" * (len(results) > 1) + text)
+            if len(results) > 1:
+                print()
+            print(text)
         if opts.svg and SECTIONS[name].figure:
             path = os.path.join(opts.svg, f"{name}.svg")
             with open(path, "w", encoding="utf-8") as f:
