@@ -3502,12 +3502,11 @@ def figure_mirror(name, mirror):
     """Return a scan's dependency network at N = MIRROR_N beside Hillis-Steele's, as SVG:
     each value at the row of its depth and the column of the last input it covers, each
     combine joined to its two parts."""
-    panels = ((f"your {name}", mirror), ("Hillis-Steele (the lesson's parallel_scan)",
-                                         _lesson_mirror()))
+    panels = ((f"your {name}", mirror), ("Hillis-Steele", _lesson_mirror()))
     rows = max(max(m["depths"]) for _, m in panels) + 1
     fig = Figure(f"{name} at N = {MIRROR_N}: the shape of the computation",
-                 "row: a value's depth; column: the last input it covers; a line: a combine's "
-                 "part", height=122 + 22 * rows)
+                 "row: a value's depth (0: the inputs); column: the last input it covers; "
+                 "a line: a combine's part", height=122 + 22 * rows)
     for k, (title, m) in enumerate(panels):
         left = 48 + 308 * k
         fig.text(left, 66, f"{title}: depth {max(m['depths'])}", size=12, weight="bold")
@@ -3846,10 +3845,8 @@ def _run(opts):
                 print()
             print(text)
         if opts.svg and SECTIONS[name].figure:
-            path = os.path.join(opts.svg, f"{name}.svg")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(SECTIONS[name].figure(results[name]))
-            opts.figures.append(path)
+            opts.figures.append(_write_figure(opts.svg, name, SECTIONS[name].figure(
+                results[name])))
     if opts.json:
         import json                     # imported here: a text run does not need it
         print(json.dumps(results, indent=2))
@@ -3875,7 +3872,8 @@ def _opening(results):
 
 
 def _check_command(argv):
-    """Run `check [--seconds S] FILE.py` or `check --template`; return the exit status."""
+    """Run `check [--seconds S] [--svg DIR] FILE.py` or `check --template`; return the
+    exit status."""
     parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
         names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
         "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
@@ -3884,15 +3882,23 @@ def _check_command(argv):
     parser.add_argument("--seconds", type=_typed(functools.partial(_whole_number, high=600)),
                         default=CHECK_SECONDS, metavar="S",
                         help=f"seconds a call may take (1 to 600; default {CHECK_SECONDS})")
-    parser.add_argument("--template", action="store_true", help="print a file to start from")
+    parser.add_argument("--svg", metavar="DIR", help=(
+        f"also draw each right scan's network at N = {MIRROR_N}, beside Hillis-Steele's, to "
+        "DIR/serial_scan.svg and DIR/parallel_scan.svg"))
+    parser.add_argument("--template", action="store_true", help=(
+        "print a file to start from (it takes no FILE.py: save it with > mine.py)"))
     opts = parser.parse_args(argv)
+    if opts.template and opts.file is not None:
+        raise _UsageError("check --template prints the template and takes no FILE.py: "
+                          "save it with  > mine.py")
     if opts.template:
-        sys.stdout.write(CHECK_TEMPLATE)
+        print(CHECK_TEMPLATE, end="")
         return 0
     if opts.file is None:
         raise _UsageError("check takes one Python file (or --template, --help)")
     if os.name != "posix":
         raise _UsageError("check runs on Linux and macOS only")
+    _make_directory(opts.svg)
     try:
         report = check_solutions(opts.file, seconds=opts.seconds)
     except OSError as exc:
@@ -3903,6 +3909,13 @@ def _check_command(argv):
     if report["file"]["verdict"] == "not Python":
         raise _UsageError(f"{_echo(opts.file)} is not Python{report['file']['detail']}")
     print(render_check(opts.file, report))
+    drawn = []
+    for r in report["functions"]:
+        if opts.svg and r["mirror"]:
+            drawn.append(_write_figure(opts.svg, r["name"], figure_mirror(r["name"],
+                                                                          r["mirror"])))
+    if drawn:
+        _complain(f"{PROG}: wrote {', '.join(drawn)}")
     verdicts = {r["verdict"] for r in report["functions"]}
     return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
 
@@ -3933,15 +3946,12 @@ def main(argv=None):
                 _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
                           f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
                           f"{' and '.join(opts.ignored)}")
-            if opts.svg is not None and not 0 < len(opts.svg) <= 1_000:
-                raise _UsageError("argument --svg: a directory name of 1 to 1,000 characters")
             if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
                 _complain(f"{PROG}: note: no chosen section draws a figure "
                           f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} "
                           "do); --svg ignored")
                 opts.svg = None
-            if opts.svg:
-                os.makedirs(opts.svg, exist_ok=True)    # before any work: an error shows now
+            _make_directory(opts.svg)
             opts.figures = []
             status = _run(opts)
             if opts.figures:
@@ -3957,8 +3967,8 @@ def main(argv=None):
         _silence_stdout()
         return 1
     except OSError as exc:              # a full disk, a figure that cannot be written
-        _complain(f"{PROG}: error: cannot write {exc.filename or 'output'}: "
-                  f"{exc.strerror or exc}")
+        what = _echo(exc.filename) if isinstance(exc.filename, str) else "output"
+        _complain(f"{PROG}: error: cannot write {what}: {exc.strerror or exc}")
         _silence_stdout()
         return 1
     except KeyboardInterrupt:           # Ctrl-C: Python's own exit status for it, no traceback
@@ -4001,6 +4011,26 @@ def _duration(seconds):
     """Return seconds as '4 s' or '3 min 20 s'."""
     minutes, seconds = divmod(int(seconds), 60)
     return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+
+
+def _make_directory(path):
+    """Make the directory --svg names, if one is named, before any work: a name that
+    is a file is a bad argument, and an error shows now rather than after a minute."""
+    if path is None:
+        return
+    if not 0 < len(path) <= 1_000:
+        raise _UsageError("argument --svg: a directory name of 1 to 1,000 characters")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise _UsageError(f"argument --svg: {_echo(path)} is a file, not a directory")
+    os.makedirs(path, exist_ok=True)
+
+
+def _write_figure(directory, name, svg):
+    """Write a figure to directory/name.svg; return its path."""
+    path = os.path.join(directory, f"{name}.svg")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(svg)
+    return path
 
 
 def _complain(message):

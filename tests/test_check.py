@@ -16,6 +16,7 @@ import textwrap
 import time
 import unittest
 from unittest import mock
+from xml.etree import ElementTree
 
 import main
 from tests.support import NAN, PYTHON, ROOT, gone_within, run_main
@@ -135,6 +136,8 @@ def rnn_style_vector(xs, width=64, decay=0.9):
 
 
 SERIAL = LOOP.format(name="serial_scan")
+with open(os.path.join(ROOT, "tests", "learner_brent_kung.py"), encoding="utf-8") as f:
+    BRENT_KUNG = f.read()
 
 
 def replaced(source, old, new):
@@ -165,19 +168,7 @@ def serial_scan(xs, op=operator.add):
 ''', "rnn_style serial_scan"),
     "a recursion (Sklansky: halves, then the left total onto the right)": (SKLANSKY,
                                                                             "parallel_scan"),
-    "Brent-Kung, in place on a copy": ('''
-def parallel_scan(xs, op=lambda a, b: a + b):
-    out, d = list(xs), 1
-    while d < len(out):
-        for i in range(2 * d - 1, len(out), 2 * d):
-            out[i] = op(out[i - d], out[i])
-        d *= 2
-    while d > 1:
-        d //= 2
-        for i in range(3 * d - 1, len(out), 2 * d):
-            out[i] = op(out[i - d], out[i])
-    return out
-''', "parallel_scan"),
+    "Brent-Kung, in place on a copy": (BRENT_KUNG, "parallel_scan"),
     "Blelloch's exclusive scan, padded, made inclusive": ('''
 def parallel_scan(xs, op=lambda a, b: a + b):
     n = len(xs)
@@ -431,6 +422,51 @@ def grade(source, name):
     """Return (verdict, detail) of one function of source."""
     graded = graded_here(source, [name])["functions"][0]
     return graded["verdict"], graded["detail"]
+
+
+class TestMirror(unittest.TestCase):
+    """A right scan's mirror: the depth of each output at N = 16, and its network."""
+
+    def graded(self, source, name="parallel_scan"):
+        return graded_here(source, [name])["functions"][0]
+
+    def test_the_lessons_hillis_steele_combines_each_i_with_i_minus_2_to_the_k(self):
+        lesson = main._lesson_mirror()
+        self.assertEqual(lesson["depths"], [0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4])
+        combines = lesson["network"]["combines"]
+
+        def last(node):                 # the last input a value covers: inputs are 0 ... 15
+            return node if node < 16 else combines[node - 16][1]
+        self.assertEqual(sorted((d, last(a), last(b)) for d, _, a, b in combines),
+                         sorted((k + 1, i - 2 ** k, i) for k in range(4)
+                                for i in range(2 ** k, 16)))
+        self.assertEqual(self.graded(HILLIS_STEELE)["mirror"], lesson)
+
+    def test_brent_kung_matches_its_closed_form_a_loop_is_a_chain_a_wrong_scan_has_none(self):
+        # out[i] combines one block per set bit of i + 1, the largest of depth
+        # floor(log2(i + 1)), then one more combine for each further block
+        closed_form = [(i + 1).bit_length() - 1 + bin(i + 1).count("1") - 1 for i in range(16)]
+        self.assertEqual(self.graded(BRENT_KUNG)["mirror"]["depths"], closed_form)
+        self.assertEqual(self.graded(SERIAL, "serial_scan")["mirror"]["depths"], list(range(16)))
+        loop = self.graded(LOOP.format(name="parallel_scan"))
+        self.assertEqual((loop["verdict"], loop["mirror"]["depths"]),
+                         ("not parallel", list(range(16))))
+        wrong = replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2")
+        self.assertEqual(self.graded(wrong)["mirror"], None)
+
+    def test_the_report_shows_the_depths_and_the_figure_is_the_committed_one(self):
+        graded = self.graded(BRENT_KUNG)
+        report = {"file": {"verdict": "imported", "detail": "", "printed": None},
+                  "functions": [graded]}
+        indent = " " * (len("parallel_scan") + 4)
+        self.assertEqual(main.render_check("mine.py", report).splitlines()[-3:-1], [
+            indent + "depth of out[0..15]: 0 1 2 2 3 3 4 3 4 4 5 4 5 5 6 4",
+            indent + "Hillis-Steele:       0 1 2 2 3 3 3 3 4 4 4 4 4 4 4 4"])
+        svg = main.figure_mirror("parallel_scan", graded["mirror"])
+        ElementTree.fromstring(svg)     # valid XML
+        with open(os.path.join(ROOT, "outputs", "figures", "parallel_scan.svg"),
+                  encoding="utf-8") as f:
+            self.assertEqual(f.read(), svg)
 
 
 # `python main.py check` itself, in real processes (TestGradingProcesses): LOOPS

@@ -88,12 +88,20 @@ class TestFigures(unittest.TestCase):
             a_file, link = os.path.join(directory, "a_file"), os.path.join(directory, "link")
             open(a_file, "w").close()
             os.symlink(os.path.join(directory, "nowhere"), link)
-            for path in (os.path.join(a_file, "figures"), a_file, link):
+            for path in (os.path.join(a_file, "figures"), link):
                 with mock.patch.dict(main.SECTIONS, depth=untouched):
                     status, out, err = run_main("depth", "--svg", path)
                 self.assertEqual((status, out), (1, ""))
-                self.assertRegex(err, f"^main\\.py: error: cannot write {re.escape(path)}: "
+                self.assertRegex(err, f"^main\\.py: error: cannot write {re.escape(repr(path))}: "
                                  "[^\n]+\n$")
+            # a file where a directory belongs is a bad argument; a newline is shown escaped
+            for path in (a_file, a_file + "\nx"):
+                if path != a_file:
+                    os.rename(a_file, path)
+                with mock.patch.dict(main.SECTIONS, depth=untouched):
+                    status, out, err = run_main("depth", "--svg", path)
+                self.assertEqual((status, out, err.count("\n")), (2, "", 1), err)
+                self.assertIn("is a file, not a directory", err)
 
     def test_figures_written_named_and_whole_and_none_without_a_note(self):
         with tempfile.TemporaryDirectory() as parent:
