@@ -159,8 +159,8 @@ def depth(n):
     >>> depth(1025)
     (1025, 11)
     """
-    if operator.index(n) < 1:
-        raise ValueError(f"depth requires n >= 1, got {n}")
+    if isinstance(n, bool) or operator.index(n) < 1:
+        raise ValueError(f"depth requires n >= 1, got {n!r}")
     return n, max(1, (n - 1).bit_length())     # exact: no float log2
 
 
@@ -173,6 +173,8 @@ def rnn_tanh(xs, w=0.9):
     >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)
     0.950815
     """
+    if not math.isfinite(w):
+        raise ValueError(f"rnn_tanh requires a finite w, got {w!r}")
     states = tanh_states(xs, w)
     return states[-1] if states else 0.0
 
@@ -715,8 +717,12 @@ def linear_recurrence_scan(xs, decay=0.9):
     [1.0, 1.9, 2.71]
     """
     xs = list(xs)
-    pairs = list(zip(_decays("linear_recurrence_scan", decay, len(xs)), xs))
-    return [x for _, x in parallel_scan(pairs, compose_affine)]
+    return _linear_scan(xs, _decays("linear_recurrence_scan", decay, len(xs)))
+
+
+def _linear_scan(xs, decays):
+    """Return linear_recurrence_scan(xs, decays), the decays unchecked: counted values."""
+    return [x for _, x in parallel_scan(list(zip(decays, xs)), compose_affine)]
 
 
 def _affine_scan(decays, xs):
@@ -733,15 +739,17 @@ def _affine_scan(decays, xs):
 
 
 def _decays(func, decay, n):
-    """Return n per-step decays from a number or an iterable of n numbers."""
-    if not isinstance(decay, collections.abc.Iterable):
-        if 0 * decay != 0:                          # as rnn_style: 0 * inf is nan
-            raise ValueError(f"{func} requires a finite decay, got {decay!r}")
-        return [decay] * n
-    decays = list(decay)
+    """Return n per-step decays from a number or an iterable of n numbers, each
+    finite and real."""
+    decays = [decay] * n
+    if isinstance(decay, collections.abc.Iterable):
+        decays = list(decay)
     if len(decays) != n:
         raise ValueError(f"{func} requires one decay per input: "
                          f"got {len(decays)} decays for {n} inputs")
+    for a in decays:
+        if isinstance(a, complex) or not math.isfinite(a):      # a Decimal or Fraction is fine
+            raise ValueError(f"{func} requires a finite decay (a real number), got {a!r:.40}")
     return decays
 
 
@@ -925,7 +933,7 @@ def _depth_of(result):
 def _selective_linear_scan(xs):
     """linear_recurrence_scan with a decay per step that is counted too (the
     values of a selective scan): the decays' products are work as well."""
-    return linear_recurrence_scan(xs, [Counted(0.9, x.tally) for x in xs])
+    return _linear_scan(xs, [Counted(0.9, x.tally) for x in xs])
 
 
 # what runs: (the function, work formula, depth formula), N a power of two.
@@ -1199,7 +1207,8 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
     a gated cell's FORGET_GATE**k, and attention's weight."""
     n = _require_size("gradient_rows", "n", n, low=2)
     _require_seed("gradient_rows", seed)
-    if not 0 <= min(distances) <= max(distances) < n:
+    distances = list(distances)
+    if not distances or not 0 <= min(distances) <= max(distances) < n:
         raise ValueError(f"gradient_rows requires distances from 0 to n - 1 = {n - 1}")
     xs = uniform_inputs(n, random.Random(seed))
     tanh = input_gradients(xs, GRADIENT_W)
@@ -1984,7 +1993,7 @@ MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
 
 def _require_size(func, name, n, low=1, high=MAX_SIZE):
     """Return n if it is an int from low to high; else raise ValueError naming func."""
-    if not isinstance(n, int) or not low <= n <= high:
+    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
         shown = f"about 2**{n.bit_length() - 1}" if isinstance(n, int) and abs(n) > 10**15 else (
             repr(n)[:ECHO_CHARS])
         raise ValueError(f"{func} requires {name} to be a whole number from {low:,} to "
@@ -2703,15 +2712,22 @@ def _source_text(data):
     """Return a file's bytes as Python reads them: UTF-8 unless a coding line says
     otherwise; a byte that is not of that encoding is a SyntaxError, as for python FILE."""
     import tokenize
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     try:
-        return data.decode(encoding)
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        refused = None
+    except SyntaxError as exc:          # a coding line Python does not know, or not UTF-8
+        encoding, refused = "utf-8", exc
+    try:
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         error = SyntaxError(f"Non-UTF-8 code starting with '\\x{data[exc.start]:02x}', but no "
                             "encoding declared" if encoding == "utf-8" else
                             f"the file is not {encoding}, as its coding line says")
         error.lineno = data[:exc.start].count(b"\n") + 1
         raise error from None
+    if refused:
+        raise refused
+    return text
 
 
 def _where_defined(value):
@@ -3745,6 +3761,10 @@ def _parser(**kwargs):
     class Parser(argparse.ArgumentParser):
         def error(self, message):
             raise _UsageError(message)
+
+        def print_help(self, file=None):        # print(), whose errors argparse would drop
+            _require_output()
+            print(self.format_help(), end="", file=file)
     return Parser(formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
         prog, width=79), **kwargs)
 
@@ -3800,12 +3820,17 @@ def _help_epilog():
 def _parse_args(argv):
     """Return the options, with opts.sections the section names to run, each
     once, and opts.ignored the options given that no chosen section reads."""
+    after = []
+    if "--" in argv:                    # after --, every word is a section's name
+        at = argv.index("--")
+        argv, after = argv[:at], argv[at + 1:]
     if argv:
         opts = _build_parser().parse_intermixed_args(argv)
     else:                               # the bare run: nothing to parse, no parser built
         import types
         opts = types.SimpleNamespace(sections=[], json=False, svg=None,
                                      **{_dest(o): None for o in _options()})
+    opts.sections += after
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:
             raise _UsageError(f"unknown section {_echo(name)} "
@@ -3892,6 +3917,7 @@ def _check_command(argv):
         raise _UsageError("check --template prints the template and takes no FILE.py: "
                           "save it with  > mine.py")
     if opts.template:
+        _require_output()
         print(CHECK_TEMPLATE, end="")
         return 0
     if opts.file is None:
@@ -3899,6 +3925,7 @@ def _check_command(argv):
     if os.name != "posix":
         raise _UsageError("check runs on Linux and macOS only")
     _make_directory(opts.svg)
+    _require_output()
     try:
         report = check_solutions(opts.file, seconds=opts.seconds)
     except OSError as exc:
@@ -3931,38 +3958,17 @@ def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if sys.stdout is None:
-            raise OSError("the output is closed")
-        with contextlib.suppress(AttributeError):   # µ on an ASCII terminal: \xb5
-            sys.stdout.reconfigure(errors="backslashreplace")
-        if argv[:1] == ["terms"]:
-            print(render_term(" ".join(argv[1:])) if argv[1:] else render_terms())
-            status = 0
-        elif argv[:1] == ["check"]:
-            status = _check_command(argv[1:])
-        else:
-            opts = _parse_args(argv)
-            if opts.ignored:
-                _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
-                          f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
-                          f"{' and '.join(opts.ignored)}")
-            if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
-                _complain(f"{PROG}: note: no chosen section draws a figure "
-                          f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} "
-                          "do); --svg ignored")
-                opts.svg = None
-            _make_directory(opts.svg)
-            opts.figures = []
-            status = _run(opts)
-            if opts.figures:
-                _complain(f"{PROG}: wrote {', '.join(opts.figures)}")
-        sys.stdout.flush()              # a full disk is found here, not at exit
+        with _whole_writes():
+            try:
+                status = _command(argv)
+            except SystemExit as exc:   # --help, printed by argparse
+                status = exc.code
+            if sys.stdout is not None:
+                sys.stdout.flush()      # a full disk is found here, not at exit
         return status
     except _UsageError as exc:
         _complain(f"{PROG}: error: {exc}")
         return 2
-    except SystemExit as exc:           # --help, printed by argparse
-        return exc.code
     except BrokenPipeError:             # the reader went away: say nothing more
         _silence_stdout()
         return 1
@@ -3973,6 +3979,78 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:           # Ctrl-C: Python's own exit status for it, no traceback
         return 130
+
+
+def _command(argv):
+    """Run the words of one command line; return the exit status."""
+    if argv[:1] == ["terms"]:
+        _require_output()
+        print(render_term(" ".join(argv[1:])) if argv[1:] else render_terms())
+        return 0
+    if argv[:1] == ["check"]:
+        return _check_command(argv[1:])
+    opts = _parse_args(argv)
+    if opts.ignored:
+        _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
+                  f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
+                  f"{' and '.join(opts.ignored)}")
+    if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
+        _complain(f"{PROG}: note: no chosen section draws a figure "
+                  f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} "
+                  "do); --svg ignored")
+        opts.svg = None
+    _make_directory(opts.svg)
+    _require_output()
+    opts.figures = []
+    status = _run(opts)
+    if opts.figures:
+        _complain(f"{PROG}: wrote {', '.join(map(_visible, opts.figures))}")
+    return status
+
+
+def _require_output():
+    """Raise OSError if there is no stdout to print to (python main.py >&-)."""
+    if sys.stdout is None:
+        raise OSError("the output is closed")
+
+
+@contextlib.contextmanager
+def _whole_writes():
+    """Let the block print so that every byte arrives or an error says why: µ escaped
+    where the terminal cannot show it, and a raw stdout (python -u) written whole."""
+    stdout = sys.stdout
+    with contextlib.suppress(AttributeError):   # not a file: a notebook's, a StringIO
+        stdout.reconfigure(errors="backslashreplace")
+    if isinstance(getattr(stdout, "buffer", None), io.RawIOBase):
+        sys.stdout = io.TextIOWrapper(_WholeWrites(stdout.buffer), stdout.encoding,
+                                      "backslashreplace", write_through=True)
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+
+
+class _WholeWrites(io.RawIOBase):
+    """A raw stream whose every write is whole or raises: on a full pipe that does not
+    wait, a raw stdout takes part of a write, and the text layer drops the rest."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self.raw.fileno()
+
+    def write(self, data):
+        view, done = memoryview(data), 0
+        while done < len(view):
+            written = self.raw.write(view[done:])
+            if written is None:         # the pipe is full, and does not wait
+                raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+            done += written
+        return done
 
 
 # A section that runs long says how far it is, on stderr, from its compute

@@ -471,8 +471,9 @@ class TestMirror(unittest.TestCase):
 
 # `python main.py check` itself, in real processes (TestGradingProcesses): LOOPS
 # and BUGS hold the honest bugs a learner's code may have; STARTS, what a function
-# may start (it writes their pids into the file $STARTED); HANGS, a hang that
-# check is ended in by SIGTERM.
+# may start (it writes their pids into the file $STARTED); HANGS, a hang in C
+# code that holds the GIL, in which check is ended by SIGTERM, SIGKILL, or two
+# Ctrl-Cs.
 LOOPS = '''
 def rnn_style(xs, decay=0.9):           # an endless loop
     while True:
@@ -482,6 +483,9 @@ def rnn_style(xs, decay=0.9):           # an endless loop
 
 BUGS = '''
 import os, sys
+
+def rnn_style(xs, decay=0.9):           # an answer of 20 MB
+    return "x" * 20_000_000
 
 def attention_style(xs):                # an exception
     return sum(xs) / 0
@@ -535,14 +539,13 @@ def serial_scan(xs, op=None):           # what depth started has ended by now
 
 
 HANGS = '''
-import os, subprocess
+import os, re, subprocess
 
 
-def rnn_style(xs, decay=0.9):
+def rnn_style(xs, decay=0.9):           # a regular expression that backtracks for ever
     with open(os.environ["STARTED"], "w") as f:
         f.write(f"{os.getpid()} {subprocess.Popen(['sleep', '60']).pid}\\n")
-    while True:
-        pass
+    re.match(r"(a+)+$", "a" * 40 + "!")
 '''
 
 
@@ -724,6 +727,19 @@ class TestGrading(unittest.TestCase):
         report = main.check_solutions(path, names=iter(["depth"]), seconds=30)
         self.assertEqual([r["name"] for r in report["functions"]], ["depth"])
 
+    def test_a_file_python_refuses_is_refused_with_pythons_reason(self):
+        path = os.path.join(self.folder, "latin.py")
+        with open(path, "wb") as f:
+            f.write(b"# caf\xe9, in Latin-1\ndef depth(n):\n    return n, 1\n")
+        with mock.patch.object(main, "_Grader", InProcess):
+            status, out, err = run_main("check", path)
+        self.assertEqual((status, out), (2, ""))
+        self.assertEqual(err, f"main.py: error: {path!r} is not Python (line 1): Non-UTF-8 "
+                              "code starting with '\\xe9', but no encoding declared\n")
+        _, detail = grade("class Odd(Exception):\n    def __str__(self):\n        raise "
+                          "ValueError\ndef depth(n):\n    raise Odd\n", "depth")
+        self.assertTrue(detail.endswith("\nOdd"), detail)     # its type, though str() raised
+
     @unittest.skipUnless(hasattr(os, "mkfifo"), "a FIFO")
     def test_bad_arguments_are_one_line_and_status_2(self):
         fifo = os.path.join(self.folder, "fifo")
@@ -732,6 +748,7 @@ class TestGrading(unittest.TestCase):
                      ["check", os.path.join(self.folder, "missing.py")], ["check", self.folder],
                      ["check", "--seconds", "0", "a.py"], ["check", "--seconds", "1e3", "a.py"],
                      ["check", self.write("big.py", "#" * (1 << 20 | 1))],
+                     ["check", "--template", "mine.py"],
                      ["check", self.write("syntax.py", "def f(:\n")]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
@@ -741,24 +758,40 @@ class TestGrading(unittest.TestCase):
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
 class TestGradingProcesses(unittest.TestCase):
+    # how check is ended while hangs.py holds the GIL
+    ENDINGS = {"hangs.py": [signal.SIGTERM], "hangs_killed.py": [signal.SIGKILL],
+               "hangs_interrupted.py": [signal.SIGINT, signal.SIGINT]}
+
     @classmethod
     def setUpClass(cls):
         cls.folder, paths, cls.runs = tempfile.mkdtemp(), {}, {}
         cls.addClassCleanup(shutil.rmtree, cls.folder)
-        for name, source in (("loops.py", LOOPS), ("bugs.py", BUGS), ("starts.py", STARTS),
-                             ("hangs.py", HANGS)):
+        sources = {"loops.py": LOOPS, "bugs.py": BUGS, "starts.py": STARTS,
+                   "small.py": "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"}
+        sources.update(dict.fromkeys(cls.ENDINGS, HANGS))
+        for name, source in sources.items():
             paths[name] = os.path.join(cls.folder, name)
             with open(paths[name], "w", encoding="utf-8") as f:
                 f.write(source)
             options = ["--seconds", "1"] if name == "loops.py" else []
-            cls.runs[name] = check(paths[name], *options)
-        deadline = time.monotonic() + 30
-        while len(pids(paths["hangs.py"])) < 2:           # the grading process, its sleep
-            if time.monotonic() > deadline:
-                raise AssertionError("hangs.py never started")
-            time.sleep(0.01)
-        cls.hanging = pids(paths["hangs.py"])
-        cls.runs["hangs.py"].send_signal(signal.SIGTERM)
+            cls.runs[name] = check(paths[name], *options, preexec_fn=lambda: signal.signal(
+                signal.SIGINT, signal.SIG_DFL))         # Ctrl-C as at a terminal
+        # main.py saved under another name, as a browser saves a second copy
+        renamed = os.path.join(cls.folder, "main (1).py")
+        shutil.copy(os.path.join(ROOT, "main.py"), renamed)
+        cls.runs["renamed"] = subprocess.Popen([*PYTHON, renamed, "check", paths["small.py"]],
+                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                               text=True)
+        cls.hanging = {}
+        for name, signals in cls.ENDINGS.items():
+            deadline = time.monotonic() + 30
+            while len(pids(paths[name])) < 2:             # the grading process, its sleep
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{name} never started")
+                time.sleep(0.01)
+            cls.hanging[name] = pids(paths[name])
+            for signum in signals:
+                cls.runs[name].send_signal(signum)
         cls.ended = {name: (run.communicate(timeout=60), run.returncode)
                      for name, run in cls.runs.items()}
         cls.started = pids(paths["starts.py"])
@@ -800,9 +833,24 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertRegex(out, r"serial_scan +pass")               # item 9
         self.assertNotIn("late", out.split("serial_scan")[1])      # no stray prints
         self.assertTrue(gone_within(self.started, 1))
-        (out, err), status = self.ended["hangs.py"]
-        self.assertEqual((status, out, err), (-signal.SIGTERM, "", ""))
-        self.assertTrue(gone_within(self.hanging, 2))
+        # check ended while the learner's C code holds the GIL: the keeper ends its group
+        # (a second Ctrl-C that comes as Python exits ends it by SIGINT: to a shell, 130 too)
+        for name, statuses in (("hangs.py", [-signal.SIGTERM]),
+                               ("hangs_killed.py", [-signal.SIGKILL]),
+                               ("hangs_interrupted.py", [130, -signal.SIGINT])):
+            with self.subTest(name):
+                (out, err), status = self.ended[name]
+                self.assertEqual((out, err), ("", ""))
+                self.assertIn(status, statuses)
+                self.assertTrue(gone_within(self.hanging[name], 2))
+
+    def test_a_large_answer_is_judged_and_main_py_may_have_any_name(self):
+        self.assertEqual(self.verdicts("bugs.py")["rnn_style"], "FAIL: at N = 1, random "
+                         "floats (xs = [-0.7312715117751976]): got a str of 20,000,000 "
+                         "characters, too long to show, expected -0.7312715117751976")
+        (out, err), status = self.ended["renamed"]
+        self.assertEqual((status, err), (0, ""))
+        self.assertRegex(out, r"depth +pass")
 
 
 if __name__ == "__main__":

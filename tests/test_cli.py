@@ -196,7 +196,8 @@ class TestCommandLine(unittest.TestCase):
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
            ["--length", str(2 ** 20 + 1)], ["--widths", "257"], ["--widths", "8,,16"],
            ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"], ["--steps", "20000001"],
-           ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""])
+           ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
+           ["--", "--json"], ["--", "-h"], ["--", "--reps", "0"], ["depth", "--", "--json"])
 
     def assert_usage_error(self, argv, expected=""):
         status, out, err = run_main(*argv)
@@ -217,6 +218,7 @@ class TestCommandLine(unittest.TestCase):
             self.assert_usage_error(["--sizes", text], "digits 0-9")     # ASCII digits only
         err = self.assert_usage_error(["--sizes", "9" * 5_000])
         self.assertNotIn("9" * main.ECHO_CHARS, err)      # cut to ECHO_CHARS, with "..."
+        self.assert_usage_error(["--", "--json"], "unknown section '--json'")     # after --
         err = self.assert_usage_error(["x" * 5_000])
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
@@ -362,6 +364,54 @@ class TestSubprocess(unittest.TestCase):
         child.wait(60)
         child.stderr.close()
         self.assertEqual((child.returncode, err), (1, b""))
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "needs /dev/full and pipe sizes")
+    def test_output_that_is_lost_is_never_status_0_and_stderr_changes_no_status(self):
+        # each case: its words for sh (exec, so that the redirections hold for python), the
+        # status it must end with, and its stderr: one line (1), or none (0)
+        cases = {"python -u, a full pipe that does not wait": ("exec %s terms", 1, 1),
+                 "--help on a full disk": ("exec %s --help >/dev/full", 1, 1),
+                 "check --help on a full disk": ("exec %s check -h >/dev/full", 1, 1),
+                 "--help to a closed pipe": ("exec %s --help | true", None, 0),
+                 "a bad argument, stderr full": ("exec %s nope 2>/dev/full", 2, 0),
+                 "a good run, stderr full": ("exec %s depth >/dev/null 2>/dev/full", 0, 0),
+                 "a bad argument, stdout closed": ("exec %s nope >&-", 2, 1),
+                 "--help, stdout closed": ("exec %s --help >&-", 1, 1)}
+        python = " ".join([*PYTHON, MAIN_PY])
+        import fcntl
+        reader, writer = os.pipe()
+        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)     # a 4 KiB pipe
+        os.set_blocking(writer, False)
+        children = {}
+        for label, (words, _, _) in cases.items():
+            fd = writer if label.startswith("python -u") else None
+            env = dict(os.environ, PYTHONUNBUFFERED="1")
+            children[label] = subprocess.Popen(["sh", "-c", words % python], cwd=ROOT, stdout=fd,
+                                               stderr=subprocess.PIPE, env=env)
+        os.close(writer)
+        for label, (_, status, lines) in cases.items():
+            err = children[label].communicate(timeout=60)[1].decode()
+            with self.subTest(label):
+                if status is not None:  # a pipeline's status is true's
+                    self.assertEqual(children[label].returncode, status, err)
+                self.assertEqual(len(err.splitlines()), lines, err)
+        with os.fdopen(reader, "rb") as f:
+            self.assertEqual(len(f.read()), 4096)               # what the full pipe took
+
+    def test_output_reaches_a_stdout_that_is_not_a_file(self):
+        class Notebook:                 # a notebook's stdout: write and flush, nothing more
+            def __init__(self):
+                self.text = ""
+
+            def write(self, text):
+                self.text += text
+
+            def flush(self):
+                pass
+        notebook = Notebook()
+        with mock.patch.object(sys, "stdout", notebook):
+            self.assertEqual(main.main(["depth"]), 0)
+        self.assertIn("=== serial-depth comparison ===", notebook.text)
 
     def test_ctrl_c_exits_130_sigterm_ends_it_and_an_ignored_hangup_stays_ignored(self):
         # Python's own conventions: main() installs no signal handler. Ctrl-C
