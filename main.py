@@ -1964,8 +1964,11 @@ def figure_train(result):
 
 LENGTHS = Option("--lengths", "T,T,...", MAX_TRAIN_LENGTH, low=2, each="lengths", help=(
     "sequence lengths in {users} (each {low} to {high:,}; {default})"))
-STEPS = Option("--steps", "K", MAX_TRAIN_WORK, help=(
-    "training steps per run in {users} ({low} to {high:,}; {default})"))
+STEPS = Option("--steps", "K", MAX_TRAIN_WORK // 2, help=(    # one seed, one length of 2
+    "training steps per run in {users} ({low} to {high:,}, and steps x seeds x the sum "
+    f"of the lengths at most {MAX_TRAIN_WORK:,}: "
+    f"{MAX_TRAIN_WORK // (TRAIN_SEEDS * sum(TRAIN_LENGTHS)):,} with the default lengths and "
+    "seeds; {default})"))
 SEEDS = Option("--seeds", "S", MAX_TRAIN_SEEDS, help=(
     "initializations of each model in {users}, seeded 1 to S ({low} to {high}; {default})"))
 
