@@ -247,13 +247,15 @@ def render_depth(rows):
     ])
 
 
-def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
-    """Return per size benchmark's seconds per call of both functions, and their ratio."""
+def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS, progress=None):
+    """Return per size benchmark's seconds per call of both functions, and their ratio;
+    progress(values timed, values to time), if given, after each size."""
     rows = []
     for n in sizes:
         rnn_s, attn_s = benchmark(n, reps)
         rows.append({"n": n, "rnn_s": rnn_s, "attn_s": attn_s, "ratio": rnn_s / attn_s})
-        _advance(sum(r["n"] for r in rows), sum(sizes))
+        if progress:
+            progress(sum(r["n"] for r in rows), sum(sizes))
     return rows
 
 
@@ -266,10 +268,11 @@ def wallclock_finding(rows):
     return {"slower": slower, "low": min(ratios), "high": max(ratios)}
 
 
-def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
+def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS, progress=None):
     """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
     rows = wallclock_rows(_require_sizes("wallclock_section", "size", sizes),
-                          _require_size("wallclock_section", "reps", reps, high=MAX_REPS))
+                          _require_size("wallclock_section", "reps", reps, high=MAX_REPS),
+                          progress)
     return {"rows": rows, "reps": reps, "finding": wallclock_finding(rows)}
 
 
@@ -356,6 +359,151 @@ def _wrap(text, width=78):
     return textwrap.wrap(text, width, break_on_hyphens=False)
 
 
+# ----------------------------------------------------------------------------
+# What the lesson's functions and sections use: their checks, their inputs,
+# their timing loop (as timeit times) and their number formats. The parts below
+# use them too.
+# ----------------------------------------------------------------------------
+
+ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
+
+
+def _require_size(func, name, n, low=1, high=MAX_SIZE):
+    """Return n if it is an int from low to high; else raise ValueError naming func."""
+    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
+        shown = f"about 2**{n.bit_length() - 1}" if isinstance(n, int) and abs(n) > 10**15 else (
+            repr(n)[:ECHO_CHARS])
+        raise ValueError(f"{func} requires {name} to be a whole number from {low:,} to "
+                         f"{high:,}, got {shown}")
+    return n
+
+
+def _require_seed(func, seed):
+    """Return seed if it is an int, as random.Random(seed) takes it reproducibly."""
+    return _require_size(func, "seed", seed, low=0, high=2**64)
+
+
+def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
+    """Return values as a list if it holds at least one int, each from low to high."""
+    values = list(values)
+    if not values:
+        raise ValueError(f"{func} requires at least one {name}")
+    return [_require_size(func, name, v, low, high) for v in values]
+
+
+def seed_input(n):
+    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)]."""
+    period = array.array("d", [0.001 * k for k in range(17)])
+    values = period * (n // 17)
+    values.extend(period[:n % 17])      # in place: no second array of n doubles
+    return values.tolist()
+
+
+def uniform_inputs(n, rng, low=-1.0, high=1.0):
+    """Return n floats drawn from rng.uniform(low, high), in order.
+
+    >>> rng = random.Random(0)
+    >>> uniform_inputs(100, random.Random(0)) == [rng.uniform(-1, 1) for _ in range(100)]
+    True
+    """
+    draw, width = rng.random, high - low        # rng.uniform's own formula, inlined
+    return [low + width * draw() for _ in range(n)]
+
+
+# Each sample runs the function enough times to last about this long, so that
+# a sample is long against the clock's resolution and its overhead.
+SAMPLE_SECONDS = 0.00075
+
+
+def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS):
+    """Return, for each function (called with no arguments), a list of `reps`
+    samples of its seconds per call.
+
+    >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
+    [2, 2]
+    """
+    timers = [timeit.Timer(f, timer=timer) for f in functions]
+    loops, samples = [], []
+    for t in timers:
+        once = t.timeit(1)
+        if once >= seconds:             # a call this long is a sample already
+            loops.append(1)
+            samples.append([once])
+        else:
+            loops.append(_loop_count(min(once, t.timeit(1)), seconds))
+            samples.append([])
+    for _ in range(reps):
+        for t, count, taken in zip(timers, loops, samples):
+            if len(taken) < reps:
+                taken.append(t.timeit(count) / count)
+    return samples
+
+
+def _loop_count(once, target=SAMPLE_SECONDS):
+    """Return how many calls of `once` seconds each make a sample of about `target` seconds."""
+    if once <= 0:                       # a clock too coarse to see one call
+        return 1_000
+    return max(1, math.ceil(target / once))
+
+
+SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
+                (" ns", decimal.Decimal("1e-9")))
+
+
+def format_seconds(seconds):
+    """Return a duration in the unit that keeps three significant digits.
+
+    >>> format_seconds(0.0009996), format_seconds(0.0)     # never 1000 µs, never 0.00
+    ('1.00 ms', '< 1 ns')
+    """
+    return _scaled(seconds, SECOND_UNITS) or "< 1 ns"
+
+
+def _scaled(value, units):
+    """Return value to three significant digits in the largest unit ((suffix, scale),
+    largest first) where it reads 1 or more, never 1000 (0.977 MiB); None below all."""
+    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
+    larger = None
+    for suffix, scale in units:
+        text = _three_digits(exact / scale)
+        if decimal.Decimal(text) >= 1:
+            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
+        larger = text + suffix
+    return None
+
+
+def _quantity(n, noun, plural=None):
+    """Return '1 round', '2 rounds', '1,024 random floats'."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def _three_digits(x):
+    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
+    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
+        if x < decimal.Decimal(below):
+            return f"{x:.{decimals}f}"
+    return f"{x:.0f}"
+
+
+def _format_ratio(ratio):
+    return f"{ratio:,.1f}x"
+
+
+TAKEAWAY = """\
+takeaway: a recurrence is a chain of N steps; a sum is a tree of depth log2 N.
+Attention over all pairs costs N^2 work, but few steps."""
+
+
+
+# ============================================================================
+# The lesson ends here. Parts 1-9 work its exercises and measure its other
+# claims, each a section of the command line. Short names used below: N a
+# sequence's length (n in arguments); x, h an input and a state; decay the
+# linear step's factor, w the tanh step's; op an associative combine, and a
+# combine one use of it; work how many operations run in all, depth the longest
+# chain of them; d a state's or a model's width; madds multiply-adds.
+# ============================================================================
+
 FIGURE_N = 16                   # the depth figure's sequence
 
 
@@ -406,21 +554,6 @@ def figure_depth(rows):
     return fig.svg()
 
 
-TAKEAWAY = """\
-takeaway: a recurrence is a chain of N steps; a sum is a tree of depth log2 N.
-Attention over all pairs costs N^2 work, but few steps."""
-
-
-
-# ============================================================================
-# The lesson ends here. Parts 1-9 work its exercises and measure its other
-# claims, each a section of the command line. Short names used below: N a
-# sequence's length (n in arguments); x, h an input and a state; decay the
-# linear step's factor, w the tanh step's; op an associative combine, and a
-# combine one use of it; work how many operations run in all, depth the longest
-# chain of them; d a state's or a model's width; madds multiply-adds.
-# ============================================================================
-
 # A part registers its section where it ends. A Section holds its summary for
 # --help; compute, its data from its options (what --json prints); render, the
 # data as text; options, each Option it reads with its default; figure, the data
@@ -453,7 +586,7 @@ SECTIONS["depth"] = Section(
              f"N = {rows[-1]['n']:,}")
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
-    compute=lambda o: wallclock_section(o.sizes, o.reps), render=render_wallclock,
+    compute=lambda o: wallclock_section(o.sizes, o.reps, _advance), render=render_wallclock,
     options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
     headline=lambda r: "rnn / attention time " + " to ".join(dict.fromkeys(
         _format_ratio(r["finding"][end]) for end in ("low", "high"))) + ", on one core")
@@ -1994,29 +2127,6 @@ MAX_COST_N = 10**15             # closed forms only: exact ints, any size a tabl
 MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
 
 
-def _require_size(func, name, n, low=1, high=MAX_SIZE):
-    """Return n if it is an int from low to high; else raise ValueError naming func."""
-    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
-        shown = f"about 2**{n.bit_length() - 1}" if isinstance(n, int) and abs(n) > 10**15 else (
-            repr(n)[:ECHO_CHARS])
-        raise ValueError(f"{func} requires {name} to be a whole number from {low:,} to "
-                         f"{high:,}, got {shown}")
-    return n
-
-
-def _require_seed(func, seed):
-    """Return seed if it is an int, as random.Random(seed) takes it reproducibly."""
-    return _require_size(func, "seed", seed, low=0, high=2**64)
-
-
-def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
-    """Return values as a list if it holds at least one int, each from low to high."""
-    values = list(values)
-    if not values:
-        raise ValueError(f"{func} requires at least one {name}")
-    return [_require_size(func, name, v, low, high) for v in values]
-
-
 def _require_counts(func, **counts):
     """Raise ValueError unless every count is an int >= 0 (a size in bytes, say)."""
     for name, n in counts.items():
@@ -2028,32 +2138,9 @@ def _ceil_div(n, k):
     return -(-n // k)
 
 
-def seed_input(n):
-    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)]."""
-    period = array.array("d", [0.001 * k for k in range(17)])
-    values = period * (n // 17)
-    values.extend(period[:n % 17])      # in place: no second array of n doubles
-    return values.tolist()
-
-
-def uniform_inputs(n, rng, low=-1.0, high=1.0):
-    """Return n floats drawn from rng.uniform(low, high), in order.
-
-    >>> rng = random.Random(0)
-    >>> uniform_inputs(100, random.Random(0)) == [rng.uniform(-1, 1) for _ in range(100)]
-    True
-    """
-    draw, width = rng.random, high - low        # rng.uniform's own formula, inlined
-    return [low + width * draw() for _ in range(n)]
-
-
 # ============================================================================
 # Machinery: timing, as the timeit module does it
 # ============================================================================
-
-# Each sample runs the function enough times to last about this long, so that
-# a sample is long against the clock's resolution and its overhead.
-SAMPLE_SECONDS = 0.00075
 
 # A timing table says so when a function's samples disagree by more than this
 # (worst / best): a sample half again as slow as the best means the machine
@@ -2061,54 +2148,12 @@ SAMPLE_SECONDS = 0.00075
 SPREAD_WARNING = 1.5
 
 
-def sample_per_call(functions, reps=3, *, timer=time.perf_counter, seconds=SAMPLE_SECONDS):
-    """Return, for each function (called with no arguments), a list of `reps`
-    samples of its seconds per call.
-
-    >>> [len(s) for s in sample_per_call([lambda: 1, lambda: 2], reps=2)]
-    [2, 2]
-    """
-    timers = [timeit.Timer(f, timer=timer) for f in functions]
-    loops, samples = [], []
-    for t in timers:
-        once = t.timeit(1)
-        if once >= seconds:             # a call this long is a sample already
-            loops.append(1)
-            samples.append([once])
-        else:
-            loops.append(_loop_count(min(once, t.timeit(1)), seconds))
-            samples.append([])
-    for _ in range(reps):
-        for t, count, taken in zip(timers, loops, samples):
-            if len(taken) < reps:
-                taken.append(t.timeit(count) / count)
-    return samples
-
-
-def _loop_count(once, target=SAMPLE_SECONDS):
-    """Return how many calls of `once` seconds each make a sample of about `target` seconds."""
-    if once <= 0:                       # a clock too coarse to see one call
-        return 1_000
-    return max(1, math.ceil(target / once))
-
-
 # ============================================================================
 # Machinery: formatting
 # ============================================================================
 
-SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
-                (" ns", decimal.Decimal("1e-9")))
 BYTE_UNITS = ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))
 COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
-
-
-def format_seconds(seconds):
-    """Return a duration in the unit that keeps three significant digits.
-
-    >>> format_seconds(0.0009996), format_seconds(0.0)     # never 1000 µs, never 0.00
-    ('1.00 ms', '< 1 ns')
-    """
-    return _scaled(seconds, SECOND_UNITS) or "< 1 ns"
 
 
 def format_bytes(size):
@@ -2123,36 +2168,6 @@ def format_bytes(size):
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
     return _scaled(x, COUNT_UNITS) or str(x)
-
-
-def _scaled(value, units):
-    """Return value to three significant digits in the largest unit ((suffix, scale),
-    largest first) where it reads 1 or more, never 1000 (0.977 MiB); None below all."""
-    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
-    larger = None
-    for suffix, scale in units:
-        text = _three_digits(exact / scale)
-        if decimal.Decimal(text) >= 1:
-            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
-        larger = text + suffix
-    return None
-
-
-def _quantity(n, noun, plural=None):
-    """Return '1 round', '2 rounds', '1,024 random floats'."""
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
-
-
-def _three_digits(x):
-    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
-    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
-        if x < decimal.Decimal(below):
-            return f"{x:.{decimals}f}"
-    return f"{x:.0f}"
-
-
-def _format_ratio(ratio):
-    return f"{ratio:,.1f}x"
 
 
 def _spread_note(spreads):
@@ -3685,7 +3700,7 @@ def render_terms(glossary=GLOSSARY):
 PROG = "main.py"                # the name in messages: a script run where it is, never installed
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 MAX_SIZES = 20                  # how many values a list option (--sizes, --widths) takes
-ECHO_CHARS = 40                 # how much of a bad argument an error message repeats
+
 
 
 class _UsageError(Exception):

@@ -119,6 +119,42 @@ class TestLayout(unittest.TestCase):
             self.assertTrue(f"section `{name}`" in readme if lesson
                             else f"\n| `{name}` |" in readme, name)
 
+    def test_the_lesson_reads_on_its_own(self):
+        # what the lesson's region uses is defined in it, or is the standard library's
+        end = next(n for n, line in enumerate(self.lines, 1)
+                   if line.startswith("# The lesson ends here"))
+        with open(MAIN_PY, encoding="utf-8") as f:
+            body = ast.parse(f.read()).body
+        first_defined = {}
+        for statement in body:
+            targets = getattr(statement, "targets", [])
+            for name in [getattr(statement, "name", None)] + [getattr(t, "id", None)
+                                                              for t in targets]:
+                first_defined.setdefault(name, statement.lineno)
+        for statement in self.statements:
+            if statement["line"] < end:
+                below = [name for name in statement["uses"] if first_defined.get(name, 0) > end]
+                self.assertEqual(below, [], f"line {statement['line']}")
+
+    def test_no_truth_value_is_used_as_a_number(self):
+        # not `items * (n > 1)`, `text * bool(x)` or `items[name == "x":]`: the if they mean
+        def truth(node):
+            return (isinstance(node, (ast.Compare, ast.BoolOp))
+                    or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+                    or isinstance(node, ast.Call) and getattr(node.func, "id", "") == "bool")
+        tests = os.path.join(ROOT, "tests")
+        files = [MAIN_PY] + [os.path.join(tests, name) for name in sorted(os.listdir(tests))
+                             if name.endswith(".py")]
+        for path in files:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                times = isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and (
+                    truth(node.left) or truth(node.right))
+                bound = isinstance(node, ast.Slice) and any(
+                    truth(b) for b in (node.lower, node.upper) if b is not None)
+                self.assertFalse(times or bound, (os.path.basename(path), ast.dump(node)[:80]))
+
     def test_lines_of_99_characters_at_most_and_standard_library_imports_only(self):
         # sys.stdlib_module_names is new in Python 3.10: on 3.9, the lines only
         stdlib = getattr(sys, "stdlib_module_names", None)
