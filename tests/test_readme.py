@@ -96,6 +96,15 @@ class TestReadmeSamples(unittest.TestCase):
         self.assertEqual([masked(line) for line in samples],
                          [masked(line) for line in out.splitlines() if line.strip()])
 
+    def test_the_errata_quote_the_lesson_as_it_is(self):
+        # the lesson's key terms, verbatim; its concept section says Flash Attention
+        # "later fixed" the memory wall, and the README must not say otherwise
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        self.assertIn('"Attention memory = O(N²) in sequence length; Flash Attention hides the '
+                      'constants, not the scaling"', readme)
+        self.assertNotIn("improved the memory wall's constant", readme)
+
 
 if __name__ == "__main__":
     unittest.main()
