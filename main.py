@@ -713,6 +713,21 @@ SECTIONS["hidden"] = Section(
 
 SWEEP_SIZES = tuple(2 ** k for k in range(6, 17))      # 64 ... 65,536
 FIT_MIN_N = 1_024       # below this the fixed cost of a call is a visible share
+SWEEP_LANES = 10_000    # the lesson's "10,000+ parallel cores" of a GPU
+MAX_LANES = 10**9
+
+
+def lane_steps(n, lanes):
+    """Return the steps that a tree sum of n values takes on `lanes` lanes, each
+    doing one addition a step: each lane adds up a chunk, then the partial sums
+    combine pairwise. About max(work / P, depth): Brent's bound (1974) is
+    (n - 1) / P + ceil(log2 n).
+
+    >>> lane_steps(1_000, 8)            # chunks of 125: 124 steps, then 3 levels
+    127
+    """
+    chunk = _ceil_div(n, lanes)
+    return (chunk - 1) + (_ceil_div(n, chunk) - 1).bit_length()
 
 
 def fit_exponent(ns, seconds):
@@ -729,10 +744,15 @@ def fit_exponent(ns, seconds):
             / sum((x - mx) ** 2 for x in xs))
 
 
-def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
-    """Return the length sweep: per-call times at each size, and the fitted exponents."""
+def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
+    """Return the length sweep: per-call times at each size, the fitted exponents, and
+    the steps a machine of `lanes` lanes would take: N for the chain, lane_steps for
+    the tree."""
+    lanes = _require_size("sweep", "lanes", lanes, high=MAX_LANES)
     rows = wallclock_rows(_require_sizes("sweep", "size", sizes),
-                          _require_size("sweep", "reps", reps, high=MAX_REPS))
+                          _require_size("sweep", "reps", reps, high=MAX_REPS), _advance)
+    for r in rows:
+        r["chain_steps"], r["tree_steps"] = r["n"], lane_steps(r["n"], lanes)
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
     if len({r["n"] for r in fitted}) < 2:
         fitted = rows
@@ -743,7 +763,24 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS):
 
     exponents = exponent("rnn_s"), exponent("attn_s")
     return {"rows": rows, "fit_from_n": min(ns), "rnn_exponent": exponents[0],
-            "attn_exponent": exponents[1], "reading": slope_reading(*exponents)}
+            "attn_exponent": exponents[1], "reading": slope_reading(*exponents),
+            "lanes": lanes, "modelled": modelled_reading(rows, lanes)}
+
+
+def modelled_reading(rows, lanes):
+    """Return the sentence that reads the modelled steps: the tree's about log2 N while
+    N <= lanes, then about N / lanes + log2 lanes; the chain's N at every N."""
+    first, last = rows[0], rows[-1]
+    said = (f"On {lanes:,} lanes, as a model of a GPU, the tree's steps go from "
+            f"{first['tree_steps']:,} to {last['tree_steps']:,} while N grows from "
+            f"{first['n']:,} to {last['n']:,}")
+    if last["n"] <= lanes:
+        said += ": about log2 N, since N <= P lanes."
+    elif first["n"] > lanes:
+        said += ": about N / P + log2 P, every N being past P lanes."
+    else:
+        said += ": about log2 N up to N = P, then N / P + log2 P."
+    return said + f" The chain takes N steps: {first['n']:,} to {last['n']:,}."
 
 
 def slope_reading(rnn_exponent, attn_exponent):
@@ -763,8 +800,13 @@ def slope_reading(rnn_exponent, attn_exponent):
 
 
 def render_sweep(result):
-    """Return the sweep as a table, the fitted exponents and their reading."""
+    """Return the sweep as a table, the fitted exponents and their reading, and the
+    modelled steps on P lanes beside them."""
     rows = result["rows"]
+    table = _table(("N", "rnn / call", "attn / call", "chain steps",
+                    f"tree steps, P = {result['lanes']:,}"),
+                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
+                     f"{r['chain_steps']:,}", f"{r['tree_steps']:,}") for r in rows])
     if result["rnn_exponent"] is None:
         fit = "fitted growth: n/a (the fit needs two sizes)."
     else:
@@ -773,11 +815,12 @@ def render_sweep(result):
                f"attention_style N^{result['attn_exponent']:.2f}.")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
-        *_wrap(result["reading"]),
-        _timing_table(rows),
+        *_wrap("Measured: " + result["reading"]),
+        *_wrap("Modelled: " + result["modelled"]),
+        table,
         fit,
-        *_wrap("On a GPU the reduction's line would stay flat until its cores are busy; the "
-               "recurrence's would still grow as N."),
+        *_wrap("steps: one addition per lane per step, each lane adding up its share, then "
+               "the shares in a tree (lane_steps)."),
     ])
 
 
@@ -785,23 +828,31 @@ def figure_sweep(result):
     """Return the sweep's times against N, log-log, with the fitted exponents."""
     rows = result["rows"]
     fitted = result["rnn_exponent"] is not None
-    fig = Figure("Time per call against sequence length, one core",
-                 MEASURED if fitted else MEASURED + "; one size: no line to fit")
+    fig = Figure("Measured on one core (top), modelled on P lanes (bottom)",
+                 MEASURED if fitted else MEASURED + "; one size: no line to fit", height=740)
 
     def label(name, key):
         return f"{name}, N^{result[key]:.2f}" if fitted else name
     series = [(label("rnn_style", "rnn_exponent"), [(r["n"], r["rnn_s"]) for r in rows]),
               (label("attention_style", "attn_exponent"), [(r["n"], r["attn_s"]) for r in rows])]
-    _chart(fig, CHART_BOX, series, _axis_for("N (log)", [r["n"] for r in rows], log=True),
+    n_axis = _axis_for("N (log)", [r["n"] for r in rows], log=True)
+    _chart(fig, CHART_BOX, series, n_axis,
            _axis_for("time per call (log)", [p[1] for _, s in series for p in s],
                      log=True)._replace(seconds=True))
+    steps = [("the chain: N steps", [(r["n"], r["chain_steps"]) for r in rows]),
+             (f"the tree, P = {result['lanes']:,}", [(r["n"], r["tree_steps"]) for r in rows])]
+    left, top, width, height = CHART_BOX
+    _chart(fig, (left, top + height + 90, width, height), steps, n_axis,
+           _axis_for("modelled steps (log)", [p[1] for _, s in steps for p in s], log=True))
     return fig.svg()
 
 
+LANES = Option("--lanes", "P", MAX_LANES, help=(
+    "lanes P of the parallel machine that {users} models ({low} to {high:,}; {default})"))
 SECTIONS["sweep"] = Section(
     summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, fitted",
-    compute=lambda o: sweep(o.sizes, o.reps), render=render_sweep, figure=figure_sweep,
-    options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS},
+    compute=lambda o: sweep(o.sizes, o.reps, o.lanes), render=render_sweep,
+    figure=figure_sweep, options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS, LANES: SWEEP_LANES},
     sample=lambda: sweep((64, 256, 1_024), 1),
     headline=lambda r: r["reading"].split(":")[0])
 
@@ -1087,19 +1138,6 @@ SCANS = ("serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan")
 
 
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
-
-
-def lane_steps(n, lanes):
-    """Return the steps that a tree sum of n values takes on `lanes` lanes, each
-    doing one addition a step: each lane adds up a chunk, then the partial sums
-    combine pairwise. About max(work / P, depth): Brent's bound (1974) is
-    (n - 1) / P + ceil(log2 n).
-
-    >>> lane_steps(1_000, 8)            # chunks of 125: 124 steps, then 3 levels
-    127
-    """
-    chunk = _ceil_div(n, lanes)
-    return (chunk - 1) + (_ceil_div(n, chunk) - 1).bit_length()
 
 
 def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):

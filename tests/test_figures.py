@@ -41,7 +41,7 @@ class TestFigures(unittest.TestCase):
     def test_the_sweep_marks_each_size_once_and_depth_draws_16_as_chain_and_tree(self):
         root = ET.fromstring(self.svgs["sweep"].encode())
         markers = [e for e in root.iter() if e.get("class") == "marker"]
-        self.assertEqual(len(markers), 2 * len(self.results["sweep"]["rows"]))
+        self.assertEqual(len(markers), 4 * len(self.results["sweep"]["rows"]))   # 2 panels
         root = ET.fromstring(self.svgs["depth"].encode())
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
                  for group in ("chain", "tree", "scan")}

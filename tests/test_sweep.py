@@ -7,7 +7,7 @@ import main
 from tests.support import run_main, run_section
 
 BAD_CALLS = {
-    "sweep": [(((0,),), {}), (((10,), 0), {})],
+    "sweep": [(((0,),), {}), (((10,), 0), {}), (((10,), 1, 0), {}), (((10,), 1, True), {})],
 }
 
 
@@ -19,11 +19,30 @@ class TestSweep(unittest.TestCase):
         self.assertNotIn("slope about 1", small)
         self.assertIn("far from 1", main.slope_reading(1.6, 0.9))
         self.assertIn("no slope", main.slope_reading(None, None))
-        rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0}
-                for n in (1, 4, 16)]
+        rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
+                 "chain_steps": n, "tree_steps": main.lane_steps(n, 4)} for n in (1, 4, 16)]
         text = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
-                                  "fit_from_n": 1, "reading": small})
-        self.assertTrue(text.splitlines()[1].startswith("Both slopes are well below 1"))
+                                  "fit_from_n": 1, "reading": small, "lanes": 4,
+                                  "modelled": main.modelled_reading(rows, 4)})
+        self.assertTrue(text.splitlines()[1].startswith("Measured: Both slopes are well below"))
+        self.assertIn("tree steps, P = 4", text)
+
+    def test_the_modelled_steps_are_log2_n_up_to_p_lanes_then_n_over_p_and_read_so(self):
+        for n in (1, 2, 3, 64, 1_000, 10_000):          # a tree of depth ceil(log2 N)
+            self.assertEqual(main.lane_steps(n, 10_000), (n - 1).bit_length(), n)
+        for n, lanes in ((65_536, 10_000), (10**6, 1_000), (4_097, 64)):
+            bound = (n - 1) / lanes + (n - 1).bit_length()     # Brent (1974)
+            self.assertLessEqual(main.lane_steps(n, lanes), bound, (n, lanes))
+            self.assertGreaterEqual(main.lane_steps(n, lanes), (n - 1) / lanes)
+
+        def reading(sizes, lanes):
+            rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
+            return main.modelled_reading(rows, lanes)
+        self.assertIn("from 6 to 16 while N grows from 64 to 65,536: about log2 N, since N <= P",
+                      reading((64, 65_536), 10**5))
+        self.assertIn("about log2 N up to N = P, then N / P + log2 P", reading((64, 65_536),
+                                                                               10_000))
+        self.assertIn("every N being past P lanes", reading((1_024, 4_096), 16))
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]
@@ -42,6 +61,8 @@ class TestSweep(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
         self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
         self.assertEqual(data["fit_from_n"], 1024)
+        self.assertEqual([(r["chain_steps"], r["tree_steps"]) for r in data["rows"]],
+                         [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
