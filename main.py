@@ -1180,8 +1180,11 @@ def render_work(result):
                f"least depth ({least_depth['depth']:,})."),
         main_table,
         *_wrap("Work counts every add and multiply; depth, the longest chain of them "
-               "(formulas for N a power of two). blelloch_scan is exclusive; its 2N - 2 "
-               "include log2 N combines with the identity. Selective: a counted decay a step."),
+               "(formulas for N a power of two). So rnn_style's N steps, a multiply and an add "
+               "each, are 2N - 1 deep; the depth section counts a step as one. Python's sum() "
+               "is a chain too; tree_reduce adds the same values as a tree, as a GPU would, "
+               "in log2 N. blelloch_scan is exclusive; its 2N - 2 include log2 N combines "
+               "with the identity. Selective: a counted decay a step."),
         "",
         *_wrap(f"On a modelled machine of P lanes, each doing one operation a step, a tree sum "
                f"of N = {n:,} takes about max(work / P, depth) steps. The recurrence takes its "
@@ -1710,14 +1713,20 @@ def render_generate(rows):
                    [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
                      f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
                    left=1)
+    per_token = {name: at[name, big]["generate_depth"] / big for name in GENERATE_MODELS}
+    generating = ("some model makes its tokens in fewer steps than tokens."
+                  if not in_turn else
+                  "every model makes one token after another, each waiting for the one "
+                  f"before. Per token, attention's depth is {per_token['attention']:.0f} (it "
+                  f"reads every past token, as a tree), the tanh RNN's "
+                  f"{per_token['tanh RNN']:.0f}, the scan's {per_token['linear, by scan']:.0f}.")
     return "\n".join([
-        "=== training runs in parallel; generating, one token at a time ===",
-        *_wrap(f"Training on a known sequence of N = {big:,}, attention and the linear "
-               f"recurrence by its scan reach depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,}; the tanh RNN, {rnn['train_depth']:,}. Generating, "
-               + ("every model makes one token after another: depth "
-                  f"{min(r['generate_depth'] for r in rows if r['n'] == big):,} or more."
-                  if in_turn else "some model makes its tokens in fewer steps than tokens.")),
+        "=== training can run in parallel; generating, one token at a time ===",
+        *_wrap(f"Where the whole sequence is known, as in training, attention and the linear "
+               f"recurrence by its scan run in parallel: depth {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN cannot: "
+               f"{rnn['train_depth']:,}, 3N - 1 (a multiply, an add and a tanh a step). "
+               f"Generating, {generating}"),
         table,
         *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "
                f"each. Held at width d = {d} in fp16: the KV cache grows by "
@@ -1727,10 +1736,11 @@ def render_generate(rows):
 
 
 SECTIONS["generate"] = Section(
-    summary="training in parallel, generating one token at a time",
+    summary="training can run in parallel, generating is one token at a time",
     compute=lambda o: generate_rows(), render=render_generate,
-    headline=lambda rows: "attention's depth at N = {n:,} is {train_depth:,} training, "
-                          "{generate_depth:,} generating".format(
+    headline=lambda rows: "training on a known sequence can run in parallel (attention's depth "
+                          "{train_depth:,} at N = {n:,}); generating, every model makes one "
+                          "token after another".format(
                               **[r for r in rows if r["model"] == "attention"][-1]))
 
 

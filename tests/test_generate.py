@@ -47,9 +47,14 @@ class TestGenerate(unittest.TestCase):
             self.assertEqual(r["held_bytes"], expected, (model, n))
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())
-        self.assertIn("Training on a known sequence of N = 256, attention and the linear "
-                      "recurrence by its scan reach depth 12 and 16; the tanh RNN, 767.", text)
-        self.assertIn("every model makes one token after another: depth 511 or more", text)
+        self.assertIn("attention and the linear recurrence by its scan run in parallel: depth "
+                      "12 and 16 at N = 256. The tanh RNN cannot: 767, 3N - 1", text)
+        self.assertEqual([self.at["tanh RNN", n]["train_depth"] for n in (64, 256)],
+                         [3 * 64 - 1, 3 * 256 - 1])
+        # per token: attention's 2,817 / 256 = 11.0, the RNN's 767 / 256 = 3.0, 511 / 256 = 2.0
+        self.assertIn("every model makes one token after another, each waiting for the one "
+                      "before. Per token, attention's depth is 11 (it reads every past token, "
+                      "as a tree), the tanh RNN's 3, the scan's 2.", text)
         self.assertIn("the KV cache grows by 256 bytes a token; a state stays 128 bytes", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
