@@ -768,19 +768,19 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
 
 
 def modelled_reading(rows, lanes):
-    """Return the sentence that reads the modelled steps: the tree's about log2 N while
+    """Return the sentences that read the modelled steps: the tree's about log2 N while
     N <= lanes, then about N / lanes + log2 lanes; the chain's N at every N."""
     first, last = rows[0], rows[-1]
-    said = (f"On {lanes:,} lanes, as a model of a GPU, the tree's steps go from "
-            f"{first['tree_steps']:,} to {last['tree_steps']:,} while N grows from "
-            f"{first['n']:,} to {last['n']:,}")
+    said = (f"On P = {lanes:,} lanes, as a GPU, the tree's steps go from "
+            f"{first['tree_steps']:,} to {last['tree_steps']:,} as N goes from "
+            f"{first['n']:,} to {last['n']:,}.")
     if last["n"] <= lanes:
-        said += ": about log2 N, since N <= P lanes."
+        said += " That is about log2 N, since N <= P."
     elif first["n"] > lanes:
-        said += ": about N / P + log2 P, every N being past P lanes."
+        said += " That is about N / P + log2 P, every N being past P."
     else:
-        said += ": about log2 N up to N = P, then N / P + log2 P."
-    return said + f" The chain takes N steps: {first['n']:,} to {last['n']:,}."
+        said += " That is about log2 N up to N = P, then N / P + log2 P."
+    return said + " The chain takes N steps at every P."
 
 
 def slope_reading(rnn_exponent, attn_exponent):
@@ -975,7 +975,8 @@ SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
     compute=lambda o: ssm_check(), render=render_ssm,
     headline=lambda r: f"the linear step as a scan: {r['scan_rounds']} rounds for "
-             f"{r['length']:,} states, within {r['max_rel_diff']:.0e} of the loop's")
+             f"{r['length']:,} states, within {r['max_rel_diff']:.0e} of the loop's, relative "
+             "to the largest state")
 
 
 # ============================================================================
@@ -1307,18 +1308,20 @@ def render_cost(result):
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         *_wrap(f"Self-attention's operations grow as n^2. It does fewer than a recurrent "
                f"layer only while n < d = {d} (Table 1), or n < "
-               f"{result['attention_cheaper_below_n']:,} counting constants (4nd^2 + 2n^2d "
-               "against an LSTM's 8nd^2)."),
+               f"{result['attention_cheaper_below_n']:,} counting constants: 4nd^2 + 2n^2d "
+               "against 8nd^2 for an LSTM, a recurrent layer of four gates."),
         f"Model width d = {d}, convolution kernel k = {result['k']}, "
         f"attention window r = {result['r']}.",
         ops_table,
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; its sums, "
-               "as trees, take log2 n steps more. Paths count layers, here for causal windows "
-               "and kernels. A window reaches r - 1 back, a dilated kernel k times further "
-               f"each layer, a plain kernel k - 1 ({contiguous[big]:,} layers at n = {big:,})."),
+        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Its sums, "
+               "as trees, add about log2 d + log2 n steps: the dot products over d, then the "
+               "weighted sum over n. Paths count layers, here for causal windows and kernels. "
+               "A window reaches r - 1 back, so O(n/r) is ceil((n - 1) / (r - 1)) layers. A "
+               "dilated kernel reaches k times further each layer, a plain kernel k - 1 "
+               f"({contiguous[big]:,} layers at n = {big:,})."),
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
         memory,
@@ -1410,16 +1413,19 @@ def render_gradient(result):
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
         *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the derivative of the last state in "
-               f"an input {far} steps back is {at[far]['tanh']:.1e}: {share:.0e} of the last "
-               "input's. Through attention it is one weight, whatever the distance."),
+               f"an input {far} steps back is {at[far]['tanh']:.1e}: {share:.0e} of its "
+               "derivative in the last input. Through attention, the output's derivative in a "
+               "value is that value's weight, whatever the distance."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh. A weight's "
                "gradient sums such terms over every distance, and the near ones swamp the far "
                "(Bengio et al. 1994)."),
-        *_wrap(f"A score {r['score_gap']:g} above the rest gets attention's weight "
-               f"{rows[0]['attention']:.2f} at n = {r['n']}, at any distance. The inductive "
+        *_wrap(f"A score {r['score_gap']:g} above the rest, one clear match (e^"
+               f"{r['score_gap']:g}, {math.exp(r['score_gap']):.0f} times another's weight), gets "
+               f"attention's weight {rows[0]['attention']:.2f} at n = {r['n']}, at any distance. "
+               "The inductive "
                "bias of attention without positions: order does not matter; an RNN's: "
                "recency."),
     ])
@@ -2106,20 +2112,34 @@ def render_train(result):
                f"more. {result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
                "examples."),
-        *_wrap(_train_reading(verdicts, lengths, result["steps"])),
+        *_wrap(_train_reading(verdicts, lengths, result["steps"], _mingru_margin(result))),
     ])
 
 
-def _train_reading(verdicts, lengths, steps):
+def _mingru_margin(result):
+    """Return the minGRU's worst held-out MSE at the longest T, over the line for learned
+    (a tenth of answering 1's): how close its verdict there is to another."""
+    longest = result["constant"][-1]
+    worst = max(r["test_mse"] for r in result["rows"]
+                if r["model"] == "mingru" and r["length"] == longest["length"])
+    return worst / (longest["test_mse"] / 10)
+
+
+def _train_reading(verdicts, lengths, steps, margin=None):
     """Return why the verdicts are what they are, only where the numbers hold it: the
-    tanh RNN's gradient, where the minGRU learned the longest T on the same budget."""
+    tanh RNN's gradient, where the minGRU learned the longest T on the same budget (and
+    how close it came to the line, its margin)."""
     short, long = lengths[0], lengths[-1]
     tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
     mingru_long = verdicts.get(("mingru", long))
     if tanh_short in (LEARNED, PART) and tanh_long == NOTHING and mingru_long == LEARNED:
-        return (f"At T = {long:,} a marked value reaches the tanh RNN's output through "
-                f"{long // 2:,} or more tanh steps (the gradient section); the minGRU carries "
-                "it by factors 1 - z, near 1 where its gate z stays near 0.")
+        said = (f"These verdicts are for {steps:,} steps a run; a longer budget can change "
+                f"them. At T = {long:,} a marked value lies {long // 2:,} or more tanh steps "
+                "from the tanh RNN's output (the gradient section). The minGRU carries it by "
+                "factors 1 - z, near 1 where its gate z stays near 0")
+        if margin is not None:
+            said += f"; its worst run there ended at {margin:.2f} of the line for learned"
+        return said + "."
     if tanh_long == NOTHING and mingru_long == NOTHING:
         return f"At T = {long:,} no recurrence learned in {steps:,} steps: too few to tell why."
     return ""

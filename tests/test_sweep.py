@@ -38,11 +38,11 @@ class TestSweep(unittest.TestCase):
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
             return main.modelled_reading(rows, lanes)
-        self.assertIn("from 6 to 16 while N grows from 64 to 65,536: about log2 N, since N <= P",
-                      reading((64, 65_536), 10**5))
+        self.assertIn("from 6 to 16 as N goes from 64 to 65,536. That is about log2 N, since N "
+                      "<= P.", reading((64, 65_536), 10**5))
         self.assertIn("about log2 N up to N = P, then N / P + log2 P", reading((64, 65_536),
                                                                                10_000))
-        self.assertIn("every N being past P lanes", reading((1_024, 4_096), 16))
+        self.assertIn("every N being past P", reading((1_024, 4_096), 16))
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]

@@ -164,7 +164,12 @@ class TestTrain(unittest.TestCase):
         # the gradient is named only where the tanh RNN learned the short T and the
         # minGRU, on the same budget, the long one; where no recurrence learned, it is
         # put down to too few steps
-        self.assertIn("through 40 or more tanh steps", main._train_reading(learned, lengths, 300))
+        self.assertIn("These verdicts are for 300 steps a run", main._train_reading(
+            learned, lengths, 300))
+        self.assertIn("40 or more tanh steps from the tanh RNN's output", main._train_reading(
+            learned, lengths, 300))
+        self.assertTrue(main._train_reading(learned, lengths, 300, 0.5).endswith(
+            "its worst run there ended at 0.50 of the line for learned."))
         learned[("mingru", 80)] = main.PART                 # the budget may be what failed
         self.assertEqual(main._train_reading(learned, lengths, 300), "")
         nothing = dict.fromkeys(learned, main.NOTHING)
