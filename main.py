@@ -64,6 +64,8 @@ __all__ = [
 # ============================================================================
 # The lesson: a recurrence against a reduction
 # ============================================================================
+# parallel_scan below answers the Medium exercise, and rnn_style_vector (part 1)
+# the Easy one. To write your own first: python main.py check --template > mine.py
 
 def rnn_style(xs, decay=0.9):
     """Return the last state of the recurrence h = decay*h + x, from h = 0.
@@ -490,8 +492,8 @@ def _format_ratio(ratio):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence is a chain of N steps; a sum is a tree of depth log2 N.
-Attention over all pairs costs N^2 work, but few steps."""
+takeaway: a recurrence, as written, is a chain of N steps; a sum is a tree of
+depth log2 N. Attention over all pairs costs N^2 work, but few steps."""
 
 
 
@@ -548,7 +550,8 @@ def figure_depth(rows):
                  f"step {rounds[r - 1]}", size=10)
     y += 32
     fig.line(20, y, 44, y, color=PALETTE[0], width=1.0)
-    fig.text(50, y + 4, "adds the value `step` places back", size=10)
+    fig.text(50, y + 4, f"adds the value {', '.join(map(str, rounds[:-1]))} or {rounds[-1]} "
+             "places back", size=10)
     fig.line(290, y, 314, y, color="#888", width=0.8)
     fig.text(320, y + 4, "keeps its own value", size=10)
     return fig.svg()
@@ -1435,7 +1438,8 @@ GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k wou
 
 
 def figure_gradient(result):
-    """Return each column against k, log y, down to GRADIENT_FLOOR."""
+    """Return each column against k, log y, down to GRADIENT_FLOOR; where a line stops
+    there, a note says so."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
@@ -1444,9 +1448,18 @@ def figure_gradient(result):
     fig = Figure("How much of an input k steps back reaches the end",
                  f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
                  f"values below {GRADIENT_FLOOR:g} not drawn")
-    _chart(fig, CHART_BOX, series, _axis_for("distance k", [r["k"] for r in rows], low=0),
-           _axis_for("effect at the end (log)",
-                     [v for _, s in series for _, v in s if v > 0], log=True))
+    x_axis = _axis_for("distance k", [r["k"] for r in rows], low=0)
+    y_axis = _axis_for("effect at the end (log)",
+                       [v for _, s in series for _, v in s if v > 0], log=True)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    left, top, width, height = CHART_BOX
+    for (_, key), (_, points) in zip(columns, series):
+        below = [r["k"] for r in rows if abs(r[key]) < GRADIENT_FLOOR]
+        if below and points:
+            k, value = points[-1]
+            fig.text(_position(k, x_axis, left, width) + 8,
+                     _position(value, y_axis, top + height, -height) + 4,
+                     f"at k = {below[0]}: below {GRADIENT_FLOOR:g}", size=9, color="#444")
     return fig.svg()
 
 
@@ -2370,12 +2383,13 @@ def _ticks(axis):
 
 def _tick_labels(values, seconds=False):
     """Return one label per tick, in one format for the whole axis: times (10 µs),
-    else powers of ten (1e-7) where any tick needs them, else plain numbers."""
+    else powers of ten (1e-7) where any tick is below 0.01 or a million or more, else
+    plain numbers (100,000)."""
     if seconds:
         return [format_seconds(v).replace(".00", "").replace(".0 ", " ") for v in values]
     def plain(v):
         return f"{v:,.2f}".rstrip("0").rstrip(".") if v else "0"
-    if any(v and (abs(v) >= 1e4 or abs(v) < 1e-2) for v in values):
+    if any(v and (abs(v) >= 1e6 or abs(v) < 1e-2) for v in values):
         return [f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")
                 if v else "0" for v in values]
     return [plain(v) for v in values]

@@ -72,7 +72,9 @@ class TestFigures(unittest.TestCase):
         ticks = main._ticks(axis)
         self.assertEqual(ticks[-1], 1.0)                        # 10^0, above every point
         self.assertTrue(all(round(math.log10(t)) % 10 == 0 for t in ticks), ticks)
-        self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1e3", "1e4", "1e5"])
+        # one format an axis, and plain up to a million: no 1e3 beside 1,000 in one figure
+        self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1,000", "10,000", "100,000"])
+        self.assertEqual(main._tick_labels([1e4, 1e6]), ["1e4", "1e6"])
         self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
         for value in (5000.0, 3000.0):                  # a round value, and one that is not
             ticks = main._ticks(main._axis_for("", [value], log=True))
