@@ -1311,8 +1311,8 @@ def render_cost(result):
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         *_wrap(f"Self-attention's operations grow as n^2. It does fewer than a recurrent "
                f"layer only while n < d = {d} (Table 1), or n < "
-               f"{result['attention_cheaper_below_n']:,} counting constants: 4nd^2 + 2n^2d "
-               "against 8nd^2 for an LSTM, a recurrent layer of four gates."),
+               f"{result['attention_cheaper_below_n']:,} counting constants. Those are "
+               "4nd^2 + 2n^2d against 8nd^2 for an LSTM, a recurrent layer of four gates."),
         f"Model width d = {d}, convolution kernel k = {result['k']}, "
         f"attention window r = {result['r']}.",
         ops_table,
@@ -2733,7 +2733,9 @@ def _grading_process(path, watched, cpu_seconds):
         while os.read(watched, 1):      # b"": every writer has gone
             pass
         os.killpg(0, signal.SIGKILL)
+        os._exit(0)
     os.close(watched)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # held back as check began it
     requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
