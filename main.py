@@ -3022,9 +3022,9 @@ def _plain(value):
 
     def plain(v, nesting):
         left[0] -= 1
-        if v is None or isinstance(v, bool):
+        if v is None or type(v) in (bool, float):
             return v
-        if isinstance(v, numbers.Integral):
+        if isinstance(v, (int, numbers.Integral)):          # int first: it is quick
             v = int(v)
             if v.bit_length() <= 4_000:
                 return v
