@@ -2926,18 +2926,18 @@ class _Traced:
 
 def _combine(a, b):
     """Return the combine of two traced values; a 0 (where sum() starts) is no combine."""
-    if not isinstance(a, _Traced) and a == 0:
-        return b
-    if not isinstance(b, _Traced) and b == 0:
-        return a
-    if not isinstance(a, _Traced) or not isinstance(b, _Traced):
+    if type(a) is not _Traced or type(b) is not _Traced:
+        if a == 0:
+            return b
+        if b == 0:
+            return a
         raise TypeError("only traced values combine")
     _TRACE["combines"] += 1
     if _TRACE["commutes"] and b.last < a.last:
         a, b = b, a
     first = None
-    if a.first is not None and b.first is not None and a.last + 1 == b.first:
-        first = a.first                 # neighbours, in order: a block of inputs
+    if b.first == a.last + 1:           # neighbours, in order: a block of inputs
+        first = a.first
     parts = ()
     if _TRACE["keep_parts"]:
         parts = (a, b)
