@@ -232,17 +232,11 @@ def benchmark(n, reps=3):
 ''', "benchmark"),
     "namedtuples": ('''
 import collections, math, time
+from main import rnn_style, attention_style
 Depth = collections.namedtuple("Depth", "chain tree")
 Timing = collections.namedtuple("Timing", "rnn_seconds attention_seconds")
 def depth(n):
     return Depth(n, max(1, math.ceil(math.log2(n))))
-def rnn_style(xs, decay=0.9):
-    h = 0.0
-    for x in xs:
-        h = decay * h + x
-    return h
-def attention_style(xs):
-    return sum(xs) / len(xs)
 def benchmark(n, reps=3):
     xs = [0.5] * n
     best = []
