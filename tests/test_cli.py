@@ -161,8 +161,11 @@ class TestCommandLine(unittest.TestCase):
                          ["wallclock: rnn / attention time 4.8x, on one core."])
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 3.2, "high": 5.4}}}),
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
-        self.assertEqual(self.opening({"sweep": {"reading": main.slope_reading(None, 1.0)}}),
-                         ["sweep: with one size there is no slope to read."])
+        one = {"reading": main.slope_reading(None, 1.0), "lanes": 10,
+               "rows": [{"tree_steps": 6}]}
+        self.assertEqual(self.opening({"sweep": one}), [
+            "sweep: with one size there is no slope to read; modelled on 10 lanes, the tree",
+            "  takes 6 steps."])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)
