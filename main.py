@@ -857,8 +857,8 @@ SECTIONS["sweep"] = Section(
     compute=lambda o: sweep(o.sizes, o.reps, o.lanes), render=render_sweep,
     figure=figure_sweep, options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS, LANES: SWEEP_LANES},
     sample=lambda: sweep((64, 256, 1_024), 1),
-    headline=lambda r: (f"{r['reading'].split(':')[0].rstrip('.')}; modelled on {r['lanes']:,} lanes, the "
-                        "tree takes " + " to ".join(dict.fromkeys(
+    headline=lambda r: (r["reading"].split(":")[0].rstrip(".") + f"; modelled on "
+                        f"{r['lanes']:,} lanes, the tree takes " + " to ".join(dict.fromkeys(
                             f"{row['tree_steps']:,}" for row in (r["rows"][0], r["rows"][-1])))
                         + " steps"))
 
