@@ -3369,24 +3369,25 @@ def _same(got, expected):
 
 
 def _right(grader, name, style, seconds):
-    """Return (verdict, detail, mirror) of a function that gave every answer right."""
+    """Return (verdict, detail, mirror) of a function that gave every answer right; a
+    scan's mirror is its answer on MIRROR_N inputs that count their combines."""
     note = ""
     if name.endswith("_scan") and style is None:
         note = ("graded on sums only: with op=operator.add as a parameter it would be "
                 "checked with other combines too")
-    if name == "parallel_scan":
-        verdict, detail = _parallel_verdict(grader, style, seconds)
-    elif name == "serial_scan":
-        verdict, detail = "pass", ""
-    else:
+    if not name.endswith("_scan"):
         return "pass", note, None
-    mirror = None
-    if verdict != "FAIL" and "was not counted" not in detail:
-        mirror = _count(grader, name, MIRROR_N, style, seconds)
-        uncounted = _not_counted(mirror)
-        if "network" not in mirror:
-            mirror = None
-            detail = detail or uncounted
+    mirror = _count(grader, name, MIRROR_N, style, seconds)
+    verdict, detail = "pass", _not_counted(mirror)
+    if "stopped" in mirror and name == "parallel_scan":
+        verdict = "FAIL"
+        detail = f"at N = {MIRROR_N}, on inputs that count their combines: {mirror['stopped']}"
+    elif "stopped" in mirror:
+        detail = f"its depth was not counted: {mirror['stopped']}"
+    elif name == "parallel_scan" and not detail:
+        verdict, detail = _parallel_verdict(grader, style, seconds)
+    if verdict == "FAIL" or "network" not in mirror:
+        mirror = None
     return verdict, "; ".join(d for d in (detail, note) if d), mirror
 
 
