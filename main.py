@@ -4082,9 +4082,10 @@ def _check_command(argv):
 
 CHECK_ABOUT = (
     "Grades your solutions: each of {names} that FILE.py defines runs on inputs whose answers "
-    "are known, and a parallel_scan also on values that count its depth. Each function runs "
-    "in a process of its own, with S seconds a call and {memory} of memory; what it prints is "
-    "shown, and what it starts ends with its grading.")
+    "are known, and a right scan also on values that count its combines, to show the depth of "
+    "each output beside Hillis-Steele's. Each function runs in a process of its own, with S "
+    "seconds a call and {memory} of memory; what it prints is shown, and what it starts ends "
+    "with its grading, or with check, however check ends.")
 
 
 def main(argv=None):
