@@ -1606,7 +1606,7 @@ SECTIONS["capacity"] = Section(
 
 
 # ============================================================================
-# 8. Training runs in parallel; generating, one token at a time
+# 8. Training can run in parallel; generating, one token at a time
 # ============================================================================
 #
 # Training on a known sequence (teacher forcing) knows every input: attention
