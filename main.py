@@ -3027,25 +3027,27 @@ def _plain(value):
         left[0] -= 1
         if v is None or type(v) in (bool, float):
             return v
-        if isinstance(v, (int, numbers.Integral)):          # int first: it is quick
+        if isinstance(v, str):
+            if len(v) > left[0]:
+                return {"object": f"a str of {len(v):,} characters, too long to show"}
+            left[0] -= len(v)
+            return str(v)
+        if isinstance(v, (list, tuple)):
+            if len(v) > left[0]:
+                return {"object": f"a {type(v).__name__} of {len(v):,} items, too long to show"}
+            if nesting >= 4:
+                return _described(v)
+            items = [plain(item, nesting + 1) for item in v]
+            if isinstance(v, list):
+                return items
+            return {"tuple": items}
+        if isinstance(v, (int, numbers.Integral)):
             v = int(v)
             if v.bit_length() <= 4_000:
                 return v
             return {"object": f"an int of about {v.bit_length() * 0.30103:,.0f} digits"}
         if isinstance(v, numbers.Real):
             return float(v)
-        if isinstance(v, str) and len(v) > left[0]:
-            return {"object": f"a str of {len(v):,} characters, too long to show"}
-        if isinstance(v, str):
-            left[0] -= len(v)
-            return str(v)
-        if isinstance(v, (list, tuple)) and len(v) > left[0]:
-            return {"object": f"a {type(v).__name__} of {len(v):,} items, too long to show"}
-        if isinstance(v, (list, tuple)) and nesting < 4:
-            items = [plain(item, nesting + 1) for item in v]
-            if isinstance(v, list):
-                return items
-            return {"tuple": items}
         return _described(v)
     return plain(value, 0)
 
