@@ -349,6 +349,56 @@ WRONG = {
         "        self.values = values\n    def tolist(self):\n        return self.values\n"
         "def serial_scan(xs, op=None):\n    return Array(list(xs))\n", "serial_scan", "FAIL",
         "return a list (an array's .tolist() makes one)"),
+    "* as its default": (replaced(SERIAL, "operator.add", "operator.mul"), "serial_scan", "FAIL",
+                         "at N = 2, random floats, called without op"),
+    "op without a default": (replaced(SERIAL, "op=operator.add", "op"),
+                             "serial_scan", "FAIL", "missing 1 required positional argument"),
+    "exclusive": ("def serial_scan(xs, op=None):\n    out, total = [], 0\n    for x in xs:\n"
+                  "        out.append(total)\n        total += x\n    return out\n", "serial_scan",
+                  "FAIL", "got [0], expected [-0.7312715117751976]: your first total is 0"),
+    "changes its input": ("def serial_scan(xs, op=None):\n    for i in range(1, len(xs)):\n"
+                          "        xs[i] = xs[i - 1] + xs[i]\n    return xs\n", "serial_scan",
+                          "FAIL", "at N = 2, random floats, called without op (xs = "
+                          "[0.9120685437784988, 0.8956549741186988]): it changed its input"),
+    "an iterator": ("def serial_scan(xs, op=None):\n    return map(float, xs)\n",
+                    "serial_scan", "FAIL", "return a list (list(...) makes one)"),
+    "the sum": ("def attention_style(xs):\n    return sum(xs)\n", "attention_style", "FAIL",
+                "this is the sum"),
+    "ignores decay": (replaced(LESSON, "h = decay * h + x", "h = 0.9 * h + x"), "rnn_style",
+                      "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
+                         "1.7165166635193478, expected 1.3516892460079482: this is the answer "
+                         "for decay = 0.9"),
+    "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
+                         "at n = 2: got (2, 2), expected (2, 1)"),
+    "depth 0 for one value (item 3: shown as a tuple)": (
+        "def depth(n):\n    return n, (n - 1).bit_length()\n", "depth", "FAIL",
+        "at n = 1: got (1, 0), expected (1, 1): one value still takes depth 1"),
+    "depth as a floor (item 6)": ("import math\ndef depth(n):\n    return n, max(1, int("
+                                  "math.log2(n)))\n", "depth", "FAIL",
+                                  "at n = 3: got (3, 1), expected (3, 2): this is floor"),
+    "depth by math.log": ("import math\ndef depth(n):\n    return n, max(1, math.ceil("
+                          "math.log(n, 2)))\n", "depth", "FAIL",
+                          "at n = 2**29: got (536870912, 30), expected (536870912, 29): "
+                          "math.log(n, 2) is a float that rounds"),
+    "depth as a float": ("import math\ndef depth(n):\n    return n, max(1.0, math.log2(n))\n",
+                         "depth", "FAIL", "a float where an int belongs"),
+    "depth as a list": ("def depth(n):\n    return [n, max(1, (n - 1).bit_length())]\n",
+                        "depth", "FAIL", "got [1, 1], expected (1, 1): return a tuple, not a "
+                                         "list"),
+    "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
+                        "at n = 1: it called sys.exit(3): return the value instead"),
+    "reads input": ("def depth(n):\n    return n, int(input())\n", "depth", "FAIL",
+                    "it read input (input()?)"),
+    "an int too large to send": ("def rnn_style(xs, decay=0.9):\n    return 10 ** 5000\n",
+                                 "rnn_style", "FAIL", "got an int of about 5,000 digits"),
+    "the vector state ignores decay": (replaced(VECTOR, "(width, decay)", "(width)"),
+                                       "rnn_style_vector", "FAIL",
+                                       "this is the answer for decay = 0.9"),
+    "the vector state transposed": (replaced(VECTOR, "zip(row, h)) + bi * x for row, bi in "
+                                             "zip(A, b)", "((A[j][i], h[j]) for j in range("
+                                             "width))) + b[i] * x for i in range(width)"),
+                                    "rnn_style_vector", "FAIL",
+                                    "this is the answer for A transposed"),
     "width 8 as its default": (replaced(VECTOR, "width=64", "width=8"), "rnn_style_vector",
                                "FAIL", "at N = 1, width left out (64)"),
     "the vector state updated in place": (
