@@ -3104,9 +3104,13 @@ class _Grader:
                                             stdout=subprocess.PIPE, stderr=self.prints,
                                             start_new_session=True, pass_fds=(watched,))
             os.close(watched)
-        self.opened = self.ask(None, 60)    # ready: Python starting, not the learner's time
-        if "ready" in self.opened:
-            self.opened = self.ask(None, seconds)
+        try:
+            self.opened = self.ask(None, 60)    # ready: Python starting, not the learner's
+            if "ready" in self.opened:
+                self.opened = self.ask(None, seconds)
+        except BaseException:               # Ctrl-C while it starts: it ends now
+            self.close(prints=True)
+            raise
         self.imported = os.fstat(self.prints.fileno()).st_size
 
     def ask(self, request, seconds):
