@@ -18,9 +18,10 @@ arranged as a tree of pairwise additions, of depth ceil(log2 N).
     python -m unittest          # the tests, and the examples in the docstrings
 
 The file reads in the lesson's order: the six functions of the lesson's own
-script (its code/main.py) and its three sections; then parts 1-9, its exercises
-and other claims, each ending with its entry in SECTIONS; then the machinery.
-A part uses the lesson, earlier parts and the machinery, never a later part.
+script (its code/main.py), its three sections and the helpers they use, all
+read without leaving that region; then parts 1-9, its exercises and other
+claims, each ending with its entry in SECTIONS; then the machinery. A part uses
+the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
 """
 
