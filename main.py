@@ -2723,33 +2723,40 @@ def _vector_cases():
 # ----------------------------------------------------------------------------
 # The grading process: the learner's code runs there, and only plain data leaves.
 
-def _grading_process(path, watched, cpu_seconds):
-    """Import the learner's file, answer each JSON line of stdin on the first stdout (the
-    file's prints go to stderr, input() reads nothing). A forked keeper ends the group
-    once the pipe `watched` closes: check has gone."""
-    import json
-    import resource
-    import signal
-    watched = int(watched)
-    if os.fork() == 0:                  # the keeper: no learner's code, so never held up
-        for fd in (0, 1, 2):
-            os.close(fd)
-        while os.read(watched, 1):      # b"": every writer has gone
-            pass
-        os.killpg(0, signal.SIGKILL)
-        os._exit(0)
-    os.close(watched)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # held back as check began it
+def _grading_process(path, watched):
+    """Run the learner's file as `python FILE` runs it, then answer each JSON line of
+    stdin with one on the first stdout; the file's prints go to stderr, input() reads
+    nothing. `watched` is a pipe's number on POSIX ("-" elsewhere): a keeper forked
+    here, which runs none of the file's code, ends the process group once it closes,
+    so that nothing the file started outlives check, however check ends."""
+    import builtins, inspect, json, signal, tokenize, traceback, types   # noqa: F401
+    # Imported above, before the file's folder is on the path: the file's folder may
+    # hold an inspect.py of its own, which is then the file's alone.
+    if watched != "-" and hasattr(os, "fork"):
+        watched = int(watched)
+        if os.fork() == 0:              # the keeper: it holds none of the other pipes
+            for fd in (0, 1, 2):
+                os.close(fd)
+            while os.read(watched, 1):  # b"": check, the only writer, has gone
+                pass
+            os.killpg(0, signal.SIGKILL)
+            os._exit(0)
+        os.close(watched)
+    try:
+        import resource
+    except ImportError:                 # Windows: no limits but check's deadline
+        resource = None
+    if resource is not None:
+        for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
+                            (resource.RLIMIT_FSIZE, CHECK_WRITES)):
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(limit, (size, size))
     requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
-    for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
-                        (resource.RLIMIT_FSIZE, CHECK_WRITES),
-                        (resource.RLIMIT_CPU, int(cpu_seconds))):
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(limit, (size, size))
+    sys.path.insert(0, os.path.dirname(path))
     state = {}
-    for line in itertools.chain([b'{"ready": 1}', b'{"import": 1}'], requests):
+    for line in requests:
         answer = _child_answer(json.loads(line), path, state)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
@@ -2760,15 +2767,12 @@ def _grading_process(path, watched, cpu_seconds):
             text = json.dumps({"raised": "MemoryError", "text": "MemoryError"})
         answers.write(text + "\n")
         answers.flush()
-    os.killpg(0, signal.SIGKILL)        # stdin closed: check has gone
 
 
 def _child_answer(request, path, state):
     """Return the answer to one request, or what the learner's code raised."""
     import traceback
     try:
-        if "ready" in request:
-            return request
         if "import" in request:
             state["module"], answer = _child_import(path)
             return answer
@@ -2788,54 +2792,43 @@ def _child_answer(request, path, state):
         return {"raised": type(exc).__name__, "text": "".join(lines), "code": code}
 
 
-def _child_import(path):
-    """Run the file as `python FILE` would; return it, what it defines, how each takes op."""
-    import types
-    with open(path, "rb") as f:
-        data = f.read()
+@contextlib.contextmanager
+def _learners_code():
+    """Run the block, the learner's code, then put back each builtin it deleted or
+    replaced: check's own code needs them."""
+    import builtins
+    kept = dict(vars(builtins))
     try:
-        source = _source_text(data)
-        code = compile(source, path, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        yield
+    finally:
+        vars(builtins).update(kept)
+
+
+def _child_import(path):
+    """Run the file as `python FILE` does, but named __mp_main__, as multiprocessing
+    runs it in a worker: `from __main__ import ...` finds its names, and its
+    `if __name__ == "__main__":` block does not run. Return it, what it defines, and
+    how each function takes op."""
+    import tokenize
+    import types
+    try:
+        with tokenize.open(path) as f:  # decoded as Python decodes a script
+            code = compile(f.read(), path, "exec", dont_inherit=True)
+    except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError) as exc:
         where = ""
         if getattr(exc, "lineno", None):
             where = f" (line {exc.lineno})"
         return None, {"not_python": f"{where}: {getattr(exc, 'msg', exc)}"}
-    sys.path.insert(0, os.path.dirname(path))
-    stem = os.path.splitext(os.path.basename(path))[0]
-    name = "__learner__"
-    if stem.isidentifier() and stem not in sys.modules:
-        name = stem
-    module = sys.modules[name] = types.ModuleType(name)
+    module = types.ModuleType("__mp_main__")
     module.__file__ = path
-    exec(code, vars(module))
+    sys.modules["__main__"] = sys.modules["__mp_main__"] = module
+    with _learners_code():
+        exec(code, vars(module))
     found, takes_op = {}, {}
     for name in CHECKED:
         found[name] = _where_defined(vars(module).get(name))
         takes_op[name] = _takes_op(vars(module).get(name))
     return module, {"found": found, "takes_op": takes_op}
-
-
-def _source_text(data):
-    """Return a file's bytes as Python reads them: UTF-8 unless a coding line says
-    otherwise; a byte that is not of that encoding is a SyntaxError, as for python FILE."""
-    import tokenize
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        refused = None
-    except SyntaxError as exc:          # a coding line Python does not know, or not UTF-8
-        encoding, refused = "utf-8", exc
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        error = SyntaxError(f"Non-UTF-8 code starting with '\\x{data[exc.start]:02x}', but no "
-                            "encoding declared" if encoding == "utf-8" else
-                            f"the file is not {encoding}, as its coding line says")
-        error.lineno = data[:exc.start].count(b"\n") + 1
-        raise error from None
-    if refused:
-        raise refused
-    return text
 
 
 def _where_defined(value):
@@ -2893,7 +2886,8 @@ def _child_call(module, name, args, op=None, style=None, count=False):
     if op is not None:
         vars(module)[name] = spy
     try:
-        got = function(*given, **keywords)
+        with _learners_code():
+            got = function(*given, **keywords)
     finally:
         vars(module)[name] = function
     changed = False
@@ -2960,7 +2954,8 @@ def _child_count(function, n, style):
     if style == "keyword":
         keywords["op"] = _combine
     try:
-        got = function(*given, **keywords)
+        with _learners_code():
+            got = function(*given, **keywords)
     except Exception:
         if _TRACE["converted"]:
             return {"converted": True}
@@ -2992,29 +2987,40 @@ def _network(outputs):
     return {"outputs": [visit(v) for v in outputs], "combines": combines}
 
 
-def _child_benchmark(function, args, module):
-    """Run benchmark(*args), timing each call it makes of the file's two functions."""
-    real = {}
-    for name in ("rnn_style", "attention_style"):
-        if callable(vars(module).get(name)):
-            real[name] = vars(module)[name]
-    calls = {name: [] for name in real}
 
-    def timed(name):
-        def call(xs, *a, **k):
-            start = time.perf_counter()
-            try:
-                return real[name](xs, *a, **k)
-            finally:
-                length = len(xs) if hasattr(xs, "__len__") else -1
-                calls[name].append([time.perf_counter() - start, length])
-        return call
-    for name in real:
-        vars(module)[name] = timed(name)
+
+def _child_benchmark(function, args, module):
+    """Run benchmark(*args), timing each call of the file's rnn_style and
+    attention_style however benchmark holds them: [seconds, length of xs] a call."""
+    codes = {}                          # the code a call runs: the function's name
+    for name in ("rnn_style", "attention_style"):
+        value = vars(module).get(name)
+        if not callable(value):
+            continue
+        code = getattr(value, "__code__", getattr(type(value).__call__, "__code__", None))
+        if code is not None:
+            codes[code] = name
+    calls, started = {name: [] for name in codes.values()}, {}
+
+    def profile(frame, event, arg):     # called at each call and return of a function
+        name = codes.get(frame.f_code)
+        if name is None:
+            return
+        if event == "call":
+            started[frame] = time.perf_counter()
+        elif event == "return" and frame in started:
+            took = time.perf_counter() - started.pop(frame)
+            given = [frame.f_locals.get(v) for v in frame.f_code.co_varnames[:2]]
+            length = next((len(v) for v in given if hasattr(v, "__len__")), -1)
+            calls[name].append([took, length])
+    before = sys.getprofile()
+    sys.setprofile(profile)
     try:
-        return {"got": _plain(function(*args)), "calls": calls}
+        with _learners_code():
+            got = function(*args)
     finally:
-        vars(module).update(real)
+        sys.setprofile(before)
+    return {"got": _plain(got), "calls": calls}
 
 
 def _plain(value):
@@ -3067,79 +3073,83 @@ def _described(value):
             "array": hasattr(value, "tolist") and hasattr(value, "shape")}
 
 
+
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
 
-@contextlib.contextmanager
-def _no_interrupt():
-    """Hold Ctrl-C (SIGINT) back for the block: it arrives once the block is done, so
-    that a process is never half started or half ended."""
-    import signal
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+CHECK_START = 30                # seconds for a fresh Python to start, on a busy machine
+CHECK_BUDGET = 3                # a function's calls take at most this many times --seconds
 
 
 class _Grader:
-    """A grading process of the file at path, what it prints in a temporary file, and
-    `opened`: what importing the file gave (what it defines, or why it failed)."""
+    """A grading process of the file at path. `opened` is what importing the file gave
+    (what it defines, or why it failed); once closed, `printed` is what the import
+    printed and what the calls printed."""
 
     def __init__(self, path, seconds):
+        import queue
         import subprocess
         import tempfile
-        self.prints, self.buffer, self.closed = tempfile.TemporaryFile(), bytearray(), False
-        watched, self.watch = os.pipe()     # the keeper's: it closes when this process ends
-        code = ("import importlib.util, sys; "
-                "spec = importlib.util.spec_from_file_location('main', sys.argv[1]); "
-                "main = sys.modules['main'] = importlib.util.module_from_spec(spec); "
-                "spec.loader.exec_module(main); main._grading_process(*sys.argv[2:])")
-        command = [sys.executable, "-I"]
-        if sys.dont_write_bytecode:
-            command.append("-B")
-        cpu = seconds * 200                 # more CPU than any grading takes: a backstop
-        command += ["-c", code, os.path.abspath(__file__), path, str(watched), str(cpu)]
-        with _no_interrupt():
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, stderr=self.prints,
-                                            start_new_session=True, pass_fds=(watched,))
+        import threading
+        self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
+        self.budget, self.printed = CHECK_BUDGET * seconds, None
+        code = ("import sys\n"
+                "if '' in sys.path:\n"   # the current folder: it may hold a learner's inspect.py
+                "    sys.path.remove('')\n"
+                "import importlib.util\n"
+                "spec = importlib.util.spec_from_file_location('main', sys.argv[1])\n"
+                "main = sys.modules['main'] = importlib.util.module_from_spec(spec)\n"
+                "spec.loader.exec_module(main)\n"
+                "main._grading_process(*sys.argv[2:])\n")
+        watched, self.watch, extras = "-", None, {}
+        if hasattr(os, "killpg"):       # POSIX: a group of its own, and a keeper's pipe
+            watched, self.watch = os.pipe()
+            extras = {"start_new_session": True, "pass_fds": (watched,)}
+        command = [sys.executable, "-c", code, os.path.abspath(__file__), path, str(watched)]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.prints, **extras)
+        if self.watch is not None:
             os.close(watched)
+        threading.Thread(target=self._read, daemon=True).start()
         try:
-            self.opened = self.ask(None, 60)    # ready: Python starting, not the learner's
-            if "ready" in self.opened:
-                self.opened = self.ask(None, seconds)
-        except BaseException:               # Ctrl-C while it starts: it ends now
-            self.close(prints=True)
+            self.opened = self.ask({"import": 1}, seconds, CHECK_START)
+        except BaseException:           # Ctrl-C while it starts: it ends now
+            self.close()
             raise
         self.imported = os.fstat(self.prints.fileno()).st_size
 
-    def ask(self, request, seconds):
-        """Return the answer to request (None: the next one, unasked), or
-        {"stopped": why} if none came within `seconds`: the process then ends."""
+    def _read(self):
+        """Put each line the process answers on the queue, then None when it ends."""
+        for line in self.process.stdout:
+            self.answers.put(line)
+        self.answers.put(None)
+
+    def ask(self, request, seconds, start=0):
+        """Return the answer to request, or {"stopped": why} if none came within
+        `seconds` (plus `start`, for a fresh Python), or within what is left of the
+        function's budget: the process then ends."""
         import json
-        import select
-        fd, deadline = self.process.stdout.fileno(), time.monotonic() + seconds
-        if request is not None:
-            with contextlib.suppress(OSError):      # if it is gone, read what it left
-                self.process.stdin.write(json.dumps(request).encode() + b"\n")
-                self.process.stdin.flush()
-        end = self.buffer.find(b"\n")
-        while end < 0:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.close()
-                return {"stopped": f"it did not finish in {seconds:g} s"}
-            start, chunk = len(self.buffer), None
-            if select.select([fd], [], [], min(left, 0.1))[0]:
-                chunk = os.read(fd, 1 << 16)
-                self.buffer += chunk
-            ended = chunk is None and self.process.poll() is not None
-            if chunk == b"" or ended and not select.select([fd], [], [], 0)[0]:
-                return {"stopped": self._ended()}
-            end = self.buffer.find(b"\n", start)
-        line = bytes(self.buffer[:end])
-        del self.buffer[:end + 1]
+        import queue
+        limit = min(seconds, self.budget)
+        spent = {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all", "slow": True}
+        if limit <= 0:
+            self.close()
+            return spent
+        with contextlib.suppress(OSError):      # if it is gone, its end says why
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+        began = time.monotonic()
+        try:
+            line = self.answers.get(timeout=limit + start)
+        except queue.Empty:
+            self.close()
+            if limit < seconds:
+                return spent
+            return {"stopped": f"it did not finish in {seconds:g} s (--seconds)", "slow": True}
+        finally:
+            self.budget -= max(0, time.monotonic() - began - start)
+        if line is None:
+            return {"stopped": self._ended()}
         return json.loads(line)
 
     def _ended(self):
@@ -3149,40 +3159,42 @@ class _Grader:
         self.close()
         if status >= 0:
             return f"it ended its process (exit status {status}: os._exit, or a crash)"
-        if -status == signal.SIGXCPU:
-            return "it used more processor time than any grading needs"
         try:
             return "its process was killed by " + signal.Signals(-status).name
         except ValueError:
             return f"its process was killed by signal {-status}"
 
-    def printed(self, start):
-        """Return {"lines", "head"} of what the process printed past offset start,
-        or None (read by offset: the process shares the file's position)."""
-        data = os.pread(self.prints.fileno(), CHECK_WRITES, start)
-        if not data:
-            return None
-        lines = data.count(b"\n")
-        if not data.endswith(b"\n"):
-            lines += 1
-        head = data[:1 << 16].decode("utf-8", "replace").split("\n")[:min(3, lines)]
-        return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head]}
-
-    def close(self, prints=False):
-        """End the process and all it started; with prints, close the file of its prints."""
+    def close(self):
+        """End the process and all it started (on POSIX, its group); then read what
+        it printed, as `printed`: (the import's, the calls')."""
         import signal
-        with _no_interrupt():
-            if not self.closed:
-                self.closed = True
-                os.close(self.watch)        # the keeper kills the group too
-                with contextlib.suppress(OSError):
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-                for pipe in (self.process.stdin, self.process.stdout):
-                    with contextlib.suppress(OSError):
-                        pipe.close()
-            if prints:
-                self.prints.close()
+        if self.printed is not None:
+            return
+        if self.watch is not None:
+            os.close(self.watch)        # the keeper ends the group, should this fail
+            with contextlib.suppress(OSError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        else:
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        self.prints.seek(0)
+        data = self.prints.read(CHECK_WRITES)
+        self.prints.close()
+        self.printed = (_printed(data[:self.imported]), _printed(data[self.imported:]))
+
+
+def _printed(data):
+    """Return {"lines", "head"} of what a process printed, or None if nothing."""
+    if not data:
+        return None
+    lines = data.count(b"\n")
+    if not data.endswith(b"\n"):
+        lines += 1
+    head = data[:1 << 16].decode("utf-8", "replace").split("\n")[:min(3, lines)]
+    return {"lines": lines, "head": [_visible(s)[:2 * ECHO_CHARS] for s in head]}
 
 
 def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
@@ -3199,38 +3211,34 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     if type(seconds) not in (int, float) or not 0 < seconds <= 600:
         raise ValueError(f"check_solutions requires 0 < seconds <= 600, got {seconds!r:.20}")
     path = os.path.abspath(path)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)       # a FIFO would block open()
-    info = os.fstat(fd)
-    os.close(fd)
+    info = os.stat(path)                # not open(): a FIFO would wait for a writer
     if not stat.S_ISREG(info.st_mode) or info.st_size > 1 << 20:
-        raise ValueError(f"check_solutions requires a file of at most 1 MiB, got {path!r:.80}")
-    grader = _Grader(path, seconds)
-    graded = {}
+        raise ValueError(f"check_solutions requires a regular file of at most 1 MiB, "
+                         f"got {path!r:.80}")
+    first = _Grader(path, seconds)
+    opened, graded = first.opened, {}
     try:
-        file = dict(grader.opened, printed=grader.printed(0))
         for name in names:
-            if "found" not in file or file["found"][name] != "here":
-                continue
-            if grader is None:
-                grader = _Grader(path, seconds)     # each function in a process of its own
-            graded[name] = _graded(grader, name, file["takes_op"][name], seconds)
-            grader.close(prints=True)
-            grader = None
+            if "found" in opened and opened["found"][name] == "here":
+                grader = _Grader(path, seconds) if graded else first    # a process each
+                graded[name] = _graded(grader, name, opened["takes_op"][name], seconds)
     finally:
-        if grader is not None:
-            grader.close(prints=True)
-    return _report(file, names, graded)
+        first.close()
+    return _report(dict(opened, printed=first.printed[0]), names, graded)
 
 
 def _graded(grader, name, style, seconds):
     """Return the grade of one function, in a grading process that has imported the file."""
     grade = {"name": name, "verdict": "FAIL", "mirror": None}
-    if "found" not in grader.opened:        # an import that failed only now
-        grade["detail"] = "importing it again, " + _stop_words(grader.opened)
-    else:
-        grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name, style,
-                                                                    seconds)
-    grade["printed"] = grader.printed(grader.imported)
+    try:
+        if "found" not in grader.opened:    # an import that failed only now
+            grade["detail"] = "importing it again, " + _stop_words(grader.opened)
+        else:
+            grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name, style,
+                                                                        seconds)
+    finally:
+        grader.close()
+    grade["printed"] = grader.printed[1]
     return grade
 
 
@@ -3273,7 +3281,12 @@ def _grade(grader, name, style, seconds):
                 continue                # the empty list is told apart
             if wrong_already:
                 break                   # judged on what it answered
-            return "FAIL", _at(case) + _stop_words(answer, case), None
+            detail = _at(case) + _stop_words(answer, case)
+            if answer.get("slow") and len(answers) == 1:
+                detail += "; the case before it was right"
+            elif answer.get("slow") and answers:
+                detail += f"; the {len(answers):,} cases before it were right"
+            return "FAIL", detail, None
         answers.append((case, answer, _wrong(answer, case["expected"])))
     failed = [(case, wrong) for case, _, wrong in answers if wrong]
     if not failed:
@@ -3425,7 +3438,7 @@ def _parallel_verdict(grader, style, seconds):
         answer = _count(grader, "parallel_scan", n, style, seconds)
         at = f"at N = {n:,}, on inputs that count their combines"
         if "stopped" in answer:
-            return "FAIL", f"{at}: {answer['stopped']}"
+            return "FAIL", f"{at}: {answer['stopped']}; its answers were right"
         if _not_counted(answer):
             return "pass", _not_counted(answer)
         if not answer["right"]:
@@ -4047,9 +4060,10 @@ def _check_command(argv):
         "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
         "is written), 2 if FILE.py cannot be read or is not Python."))
     parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")
-    parser.add_argument("--seconds", type=_typed(functools.partial(_whole_number, high=600)),
-                        default=CHECK_SECONDS, metavar="S",
-                        help=f"seconds a call may take (1 to 600; default {CHECK_SECONDS})")
+    parser.add_argument("--seconds", type=_typed(_seconds), default=CHECK_SECONDS, metavar="S",
+                        help=(f"seconds a call may take (above 0, at most 600; default "
+                              f"{CHECK_SECONDS}); a function's calls take {CHECK_BUDGET} x S "
+                              "in all at most"))
     parser.add_argument("--svg", metavar="DIR", help=(
         f"also draw each right scan's network at N = {MIRROR_N}, beside Hillis-Steele's, to "
         "DIR/serial_scan.svg and DIR/parallel_scan.svg"))
@@ -4065,8 +4079,6 @@ def _check_command(argv):
         return 0
     if opts.file is None:
         raise _UsageError("check takes one Python file (or --template, --help)")
-    if os.name != "posix":
-        raise _UsageError("check runs on Linux and macOS only")
     _make_directory(opts.svg)
     _require_output()
     try:
@@ -4090,12 +4102,22 @@ def _check_command(argv):
     return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
 
 
+def _seconds(text):
+    """Return text as a number of seconds above 0 and at most 600."""
+    seconds = float(text)
+    if not 0 < seconds <= 600:
+        raise ValueError(f"must be above 0 and at most 600, got {_echo(text)}")
+    return seconds
+
+
 CHECK_ABOUT = (
-    "Grades your solutions: each of {names} that FILE.py defines runs on inputs whose answers "
-    "are known, and a right scan also on values that count its combines, to show the depth of "
-    "each output beside Hillis-Steele's. Each function runs in a process of its own, with S "
-    "seconds a call and {memory} of memory; what it prints is shown, and what it starts ends "
-    "with its grading, or with check, however check ends.")
+    "Grades your solutions: FILE.py runs as python FILE.py runs it, except that its "
+    "if __name__ == \"__main__\": block does not run. Each of {names} that it defines runs on "
+    "inputs whose answers are known, and a right scan also on values that count its combines, "
+    "to show the depth of each output beside Hillis-Steele's. Each function runs in a process "
+    "of its own, with S seconds a call; what it prints is shown. On Linux and macOS it also "
+    "gets {memory} of memory, and what it starts ends with its grading, or with check, "
+    "however check ends.")
 
 
 def main(argv=None):

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import textwrap
 import time
+import types
 import unittest
 from unittest import mock
 from xml.etree import ElementTree
@@ -271,6 +272,47 @@ def rnn_style(xs, decay=0.9):
 def depth(n):
     return int64(n), int64(max(1, (n - 1).bit_length()))
 ''', "rnn_style depth"),
+    # issue 57: each runs under `python FILE`, so under check too
+    "benchmark's functions held in a default argument and in a table (item 1)": ('''
+import time
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+def attention_style(xs):
+    return sum(xs) / len(xs)
+TABLE = {"rnn": rnn_style}
+def best(f, xs, reps):
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f(xs)
+        times.append(time.perf_counter() - t0)
+    return min(times)
+def benchmark(n, reps=3, attention=attention_style):
+    xs = [0.5] * n
+    return best(TABLE["rnn"], xs, reps), best(attention, xs, reps)
+''', "benchmark"),
+    "timeit with setup='from __main__ import ...', as Python's documentation times (item 4)": ('''
+import time, timeit
+def rnn_style(xs, decay=0.9):
+    h = 0.0
+    for x in xs:
+        h = decay * h + x
+    return h
+def attention_style(xs):
+    return sum(xs) / len(xs)
+xs = []
+def benchmark(n, reps=3):
+    xs[:] = [0.5] * n
+    return tuple(min(timeit.repeat(f"{name}(xs)", setup=f"from __main__ import {name}, xs",
+                                   number=1, repeat=reps, timer=time.perf_counter))
+                 for name in ("rnn_style", "attention_style"))
+''', "benchmark"),
+    "a function that deletes a builtin (item 5)": (
+        "import builtins\ndef depth(n):\n    if hasattr(builtins, 'type'):\n"
+        "        del builtins.type\n    return n, max(1, (n - 1).bit_length())\n", "depth"),
     "a scan that sends op and its values through pickle, as a multiprocessing.Pool does": (
         replaced(HILLIS_STEELE, "    out, step = list(xs), 1", "    import pickle\n"
                  "    op, xs = pickle.loads(pickle.dumps((op, list(xs))))\n"
@@ -385,6 +427,14 @@ WRONG = {
     "depth as a list": ("def depth(n):\n    return [n, max(1, (n - 1).bit_length())]\n",
                         "depth", "FAIL", "got [1, 1], expected (1, 1): return a tuple, not a "
                                          "list"),
+    "an exception": ("def attention_style(xs):\n    return sum(xs) / 0\n", "attention_style",
+                     "FAIL", "ZeroDivisionError: float division by zero"),
+    "a recursion without end": ("def serial_scan(xs, op=None):\n    return serial_scan(xs, op)\n",
+                                "serial_scan", "FAIL", "RecursionError"),
+    "an answer of 20 MB": ("def attention_style(xs):\n    return 'x' * 20_000_000\n",
+                           "attention_style", "FAIL", "at N = 1, random floats (xs = "
+                           "[-0.7312715117751976]): got a str of 20,000,000 characters, too long "
+                           "to show, expected -0.7312715117751976"),
     "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
                         "at n = 1: it called sys.exit(3): return the value instead"),
     "reads input": ("def depth(n):\n    return n, int(input())\n", "depth", "FAIL",
@@ -424,24 +474,21 @@ class InProcess:
     through JSON; what the file changed in sys.path and sys.modules is undone."""
 
     def __init__(self, path, seconds):
-        self.path, self.state, self.prints = path, {}, tempfile.TemporaryFile()
-        self.modules, self.sys_path = set(sys.modules), list(sys.path)
-        self.ask({"ready": 1}, seconds)
-        self.opened, self.imported = self.ask({"import": 1}, seconds), 0
+        self.path, self.state, self.printed = path, {}, None
+        self.modules, self.sys_path = dict(sys.modules), list(sys.path)
+        sys.path.insert(0, os.path.dirname(path))
+        self.opened = self.ask({"import": 1}, seconds)
 
     def ask(self, request, seconds):
         with mock.patch.object(sys, "stdin", io.StringIO()):       # input() reads nothing
             answer = main._child_answer(request, self.path, self.state)
         return json.loads(json.dumps(answer))
 
-    def printed(self, start):
-        return None
-
-    def close(self, prints=False):
+    def close(self):
         sys.path[:] = self.sys_path
-        for module in set(sys.modules) - self.modules:
-            del sys.modules[module]
-        self.prints.close()
+        sys.modules.clear()
+        sys.modules.update(self.modules)
+        self.printed = (None, None)
 
 
 def scripted_clock():
@@ -519,32 +566,20 @@ class TestMirror(unittest.TestCase):
             self.assertEqual(f.read(), svg)
 
 
-# `python main.py check` itself, in real processes (TestGradingProcesses): LOOPS
-# and BUGS hold the honest bugs a learner's code may have; STARTS, what a function
-# may start (it writes their pids into the file $STARTED); HANGS, a hang in C
-# code that holds the GIL, in which check is ended by SIGKILL or two
-# Ctrl-Cs.
+# `python main.py check` itself, in real processes (TestGradingProcesses), for
+# what only a process shows: LOOPS, an endless loop; BUGS, the honest bugs that
+# end a process or fill its limits, and what a function may start (it writes
+# their pids into the file $STARTED); HANGS, a hang in C code that holds the
+# GIL, in which check is ended by SIGKILL or two Ctrl-Cs.
 LOOPS = '''
 def rnn_style(xs, decay=0.9):           # an endless loop
     while True:
         pass
-
-def attention_style(xs):                # an answer of 20 MB
-    return "x" * 20_000_000
 '''
 
 
 BUGS = '''
-import os, sys
-
-def attention_style(xs):                # an exception
-    return sum(xs) / 0
-
-def depth(n):                           # sys.exit
-    sys.exit(3)
-
-def serial_scan(xs, op=None):           # a recursion without end
-    return serial_scan(xs, op)
+import os, subprocess, threading, time
 
 def parallel_scan(xs, op=None):         # a list that grows without end
     hoard = []
@@ -558,11 +593,6 @@ def benchmark(n, reps=3):               # os._exit
 def rnn_style_vector(xs, width=64, decay=0.9):      # a flood of prints
     while True:
         print("x" * 1_000)
-'''
-
-
-STARTS = '''
-import os, subprocess, threading, time
 
 def chatter():
     while True:
@@ -784,8 +814,8 @@ class TestGrading(unittest.TestCase):
         with mock.patch.object(main, "_Grader", InProcess):
             status, out, err = run_main("check", path)
         self.assertEqual((status, out), (2, ""))
-        self.assertEqual(err, f"main.py: error: {path!r} is not Python (line 1): Non-UTF-8 "
-                              "code starting with '\\xe9', but no encoding declared\n")
+        self.assertTrue(err.startswith(f"main.py: error: {path!r} is not Python: "), err)
+        self.assertIn("encoding", err)              # Python's own words
         _, detail = grade("class Odd(Exception):\n    def __str__(self):\n        raise "
                           "ValueError\ndef depth(n):\n    raise Odd\n", "depth")
         self.assertTrue(detail.endswith("\nOdd"), detail)     # its type, though str() raised
@@ -806,47 +836,30 @@ class TestGrading(unittest.TestCase):
         self.assertRegex(err, r"^main.py: error: '.*syntax.py' is not Python \(line 1\): ")
 
 
+def write(folder, name, source):
+    """Write source to folder/name; return its path."""
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    return path
+
+
+def ctrl_c_as_at_a_terminal():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
 class TestGradingProcesses(unittest.TestCase):
-    # how check is ended while hangs.py holds the GIL
-    # (SIGTERM and SIGHUP end check as SIGKILL does: no code of check's runs)
-    ENDINGS = {"hangs_killed.py": [signal.SIGKILL],
-               "hangs_interrupted.py": [signal.SIGINT, signal.SIGINT]}
+    """`python main.py check` run for real, one process after another."""
 
     @classmethod
     def setUpClass(cls):
-        cls.folder, paths, cls.runs = tempfile.mkdtemp(), {}, {}
+        cls.folder, cls.ended = tempfile.mkdtemp(), {}
         cls.addClassCleanup(shutil.rmtree, cls.folder)
-        sources = {"loops.py": LOOPS, "bugs.py": BUGS, "starts.py": STARTS,
-                   "small.py": "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"}
-        sources.update(dict.fromkeys(cls.ENDINGS, HANGS))
-        for name, source in sources.items():
-            paths[name] = os.path.join(cls.folder, name)
-            with open(paths[name], "w", encoding="utf-8") as f:
-                f.write(source)
-            options = ["--seconds", "1"] if name == "loops.py" else []
-            if name != "small.py":      # graded by the renamed main.py below
-                cls.runs[name] = check(paths[name], *options, preexec_fn=lambda: signal.signal(
-                    signal.SIGINT, signal.SIG_DFL))     # Ctrl-C as at a terminal
-        # main.py saved under another name, as a browser saves a second copy
-        renamed = os.path.join(cls.folder, "main (1).py")
-        shutil.copy(os.path.join(ROOT, "main.py"), renamed)
-        cls.runs["renamed"] = subprocess.Popen([*PYTHON, renamed, "check", paths["small.py"]],
-                                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                               text=True)
-        cls.hanging = {}
-        for name, signals in cls.ENDINGS.items():
-            deadline = time.monotonic() + 30
-            while len(pids(paths[name])) < 2:             # the grading process, its sleep
-                if time.monotonic() > deadline:
-                    raise AssertionError(f"{name} never started")
-                time.sleep(0.01)
-            cls.hanging[name] = pids(paths[name])
-            for signum in signals:
-                cls.runs[name].send_signal(signum)
-        cls.ended = {name: (run.communicate(timeout=60), run.returncode)
-                     for name, run in cls.runs.items()}
-        cls.started = pids(paths["starts.py"])
+        for name, source, seconds in (("loops.py", LOOPS, "0.25"), ("bugs.py", BUGS, "10")):
+            run = check(write(cls.folder, name, source), "--seconds", seconds)
+            cls.ended[name] = run.communicate(timeout=60), run.returncode
+        cls.started = pids(os.path.join(cls.folder, "bugs.py"))
 
     def verdicts(self, name):
         """Return each function's block of the report, its lines joined."""
@@ -861,17 +874,10 @@ class TestGradingProcesses(unittest.TestCase):
 
     def test_each_honest_bug_is_its_own_verdict_its_prints_shown_the_next_graded(self):
         self.assertEqual(self.verdicts("loops.py")["rnn_style"], "FAIL: at N = 0, random "
-                         "floats: it did not finish in 1 s")
+                         "floats: it did not finish in 0.25 s (--seconds)")
         got = self.verdicts("bugs.py")
-        self.assertTrue(got["serial_scan"].startswith("FAIL: at N = 1, random floats, called "
-                                                      "without op (xs = [-0.7312715117751976]):"
-                                                      " it raised: File "))
-        self.assertIn("ZeroDivisionError: float division by zero", got["attention_style"])
-        self.assertEqual(got["depth"], "FAIL: at n = 1: it called sys.exit(3): return the "
-                                       "value instead")
         self.assertTrue(got["benchmark"].startswith("FAIL: benchmark(20_000, 5): it ended its "
                                                     "process (exit status 3"))
-        self.assertIn("RecursionError", got["serial_scan"])
         self.assertIn("it ran out of memory (the limit is 1.00 GiB)", got["parallel_scan"])
         self.assertIn("it wrote more than 64.0 MiB", got["rnn_style_vector"])
         # what a function prints is shown, escaped and cut short
@@ -879,29 +885,112 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertIn("| \\x1b[31mleaving\\r", out)             # item 10
         self.assertRegex(out, r"it printed [\d,]+ lines; the first 3:")
 
-    def test_what_a_function_started_ends_with_its_grading_or_with_check_however_it_ends(self):
-        (out, _), _ = self.ended["starts.py"]
+    def test_what_a_function_started_ends_with_its_grading(self):
+        (out, _), _ = self.ended["bugs.py"]
         self.assertRegex(out, r"depth +pass\n")
         self.assertRegex(out, r"serial_scan +pass")               # item 9
         self.assertNotIn("late", out.split("serial_scan")[1])      # no stray prints
         self.assertTrue(gone_within(self.started, 1))
-        # check ended while the learner's C code holds the GIL: the keeper ends its group
-        # (a second Ctrl-C that comes as Python exits ends it by SIGINT: to a shell, 130 too)
-        for name, statuses in (("hangs_killed.py", [-signal.SIGKILL]),
-                               ("hangs_interrupted.py", [130, -signal.SIGINT])):
-            with self.subTest(name):
-                (out, err), status = self.ended[name]
-                self.assertEqual((out, err), ("", ""))
-                self.assertIn(status, statuses)
-                self.assertTrue(gone_within(self.hanging[name], 2))
 
-    def test_a_large_answer_is_judged_and_main_py_may_have_any_name(self):
-        self.assertEqual(self.verdicts("loops.py")["attention_style"], "FAIL: at N = 1, random "
-                         "floats (xs = [-0.7312715117751976]): got a str of 20,000,000 "
-                         "characters, too long to show, expected -0.7312715117751976")
-        (out, err), status = self.ended["renamed"]
-        self.assertEqual((status, err), (0, ""))
-        self.assertRegex(out, r"depth +pass")
+    def test_check_ended_by_sigkill_or_two_ctrl_cs_leaves_nothing_running(self):
+        # while the learner's C code holds the GIL: the keeper ends its group. A
+        # second Ctrl-C as Python exits ends check by SIGINT: to a shell, 130 too.
+        for signals, statuses in (([signal.SIGKILL], [-signal.SIGKILL]),
+                                  ([signal.SIGINT, signal.SIGINT], [130, -signal.SIGINT])):
+            with self.subTest(signals=signals):
+                path = write(tempfile.mkdtemp(dir=self.folder), "hangs.py", HANGS)
+                run = check(path, preexec_fn=ctrl_c_as_at_a_terminal)
+                deadline = time.monotonic() + 30
+                while len(pids(path)) < 2:             # the grading process, its sleep
+                    self.assertLess(time.monotonic(), deadline, "it never started")
+                    time.sleep(0.01)
+                for signum in signals:
+                    run.send_signal(signum)
+                out, _ = run.communicate(timeout=60)
+                self.assertEqual(out, "")
+                self.assertIn(run.returncode, statuses)
+                self.assertTrue(gone_within(pids(path), 2))
+
+    def test_main_py_and_the_file_may_have_any_name_beside_any_modules(self):
+        # main.py saved as a browser saves a second copy; the learner's file named
+        # inspect.py, in a folder (the current one too) with their own ast.py and dis.py
+        renamed = os.path.join(self.folder, "main (1).py")
+        shutil.copy(os.path.join(ROOT, "main.py"), renamed)
+        folder = tempfile.mkdtemp(dir=self.folder)
+        for module in ("ast.py", "dis.py"):
+            write(folder, module, "raise ImportError('the learner\\'s own')\n")
+        path = write(folder, "inspect.py", "def depth(n):\n"
+                                           "    return n, max(1, (n - 1).bit_length())\n")
+        run = subprocess.run([*PYTHON, renamed, "check", path], cwd=folder, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual((run.returncode, run.stderr), (0, ""), run.stdout)
+        self.assertRegex(run.stdout, r"depth +pass")
+
+
+# Hide what POSIX adds, as Windows has none of it.
+WITHOUT_POSIX = {os: ("fork", "killpg", "setsid"), signal: ("pthread_sigmask",)}
+SITECUSTOMIZE = """
+import os, signal, sys
+for name in ("fork", "killpg", "setsid"):
+    delattr(os, name)
+del signal.pthread_sigmask
+sys.modules["resource"] = None          # import resource: ImportError
+"""
+
+PORTABLE = """
+import os
+assert not hasattr(os, "killpg")        # the grading process runs without POSIX's extras
+def depth(n):
+    return n, max(1, (n - 1).bit_length())
+def serial_scan(xs, op=None):
+    return [0] + list(xs[:-1])
+def rnn_style(xs, decay=0.9):
+    with open(os.environ["STARTED"], "w") as f:
+        f.write(f"{os.getpid()}\\n")
+    while True:
+        pass
+"""
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
+class TestWithoutPosixExtras(unittest.TestCase):
+    """check as on Windows: no process group, no keeper, no limits; grading
+    processes still started, asked, timed and ended by check."""
+
+    def test_a_right_a_wrong_and_a_hanging_function_are_graded_nothing_left_running(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        write(folder, "sitecustomize.py", SITECUSTOMIZE)     # read by the grading processes
+        path = write(folder, "mine.py", PORTABLE)
+        with mock.patch.dict(os.environ, PYTHONPATH=folder, STARTED=path + ".pids"):
+            with mock.patch.dict(os.__dict__), mock.patch.dict(signal.__dict__):
+                for module, names in WITHOUT_POSIX.items():
+                    for name in names:
+                        del vars(module)[name]
+                status, out, err = run_main("check", "--seconds", "0.5", path)
+        self.assertEqual((status, err), (1, ""))
+        out = " ".join(out.split())
+        self.assertIn("rnn_style FAIL: at N = 0, random floats: it did not finish in 0.5 s "
+                      "(--seconds)", out)
+        self.assertIn("serial_scan FAIL: at N = 1, random floats, called without op (xs = "
+                      "[-0.7312715117751976]): got [0], expected [-0.7312715117751976]", out)
+        self.assertIn("depth pass", out)
+        self.assertTrue(gone_within(pids(path), 1))
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
+class TestBudget(unittest.TestCase):
+    def test_a_function_whose_calls_add_up_to_three_limits_stops_there(self):
+        # each call is said to take 0.45 s (a scripted clock): the eighth passes 3 s
+        path = write(tempfile.mkdtemp(), "slow.py", "def depth(n):\n"
+                                                    "    return n, max(1, (n - 1).bit_length())\n")
+        self.addCleanup(shutil.rmtree, os.path.dirname(path))
+        clock = itertools.count(step=0.45)
+        with mock.patch.object(main, "time", types.SimpleNamespace(monotonic=lambda: next(clock))):
+            graded = main.check_solutions(path, ["depth"], seconds=1)["functions"][0]
+        self.assertEqual((graded["verdict"], graded["detail"]), (
+            "FAIL", "at n = 16: its calls took 3 x --seconds in all; the 7 cases before it "
+                    "were right"))
 
 
 if __name__ == "__main__":
