@@ -2609,7 +2609,7 @@ def _case(label, args, expected, mistakes=None, op=None, given=None):
     length), the plain answer expected, and the known mistakes (each a function that
     returns that mistake's answer)."""
     return {"label": label, "args": args, "op": op, "input": given,
-            "expected": _plain(expected), "mistakes": mistakes or {}}
+            "expected": expected, "mistakes": mistakes or {}}
 
 
 @functools.lru_cache(maxsize=None)
@@ -3034,16 +3034,13 @@ def _plain(value):
         left[0] -= 1
         if v is None or type(v) in (bool, float):
             return v
+        if isinstance(v, (str, list, tuple)) and len(v) > left[0]:
+            what = "characters" if isinstance(v, str) else "items"
+            return {"object": f"a {type(v).__name__} of {len(v):,} {what}, too long to show"}
         if isinstance(v, str):
-            if len(v) > left[0]:
-                return {"object": f"a str of {len(v):,} characters, too long to show"}
             left[0] -= len(v)
             return str(v)
-        if isinstance(v, (list, tuple)):
-            if len(v) > left[0]:
-                return {"object": f"a {type(v).__name__} of {len(v):,} items, too long to show"}
-            if nesting >= 4:
-                return _described(v)
+        if isinstance(v, (list, tuple)) and nesting < 4:
             if type(v) is list and all(type(x) is float for x in v):    # most answers
                 left[0] -= len(v)
                 return v
@@ -3051,28 +3048,19 @@ def _plain(value):
             if isinstance(v, list):
                 return items
             return {"tuple": items}
-        if isinstance(v, (int, numbers.Integral)):
-            v = int(v)
-            if v.bit_length() <= 4_000:
-                return v
-            return {"object": f"an int of about {v.bit_length() * 0.30103:,.0f} digits"}
+        if isinstance(v, numbers.Integral) and int(v).bit_length() <= 4_000:
+            return int(v)
+        if isinstance(v, numbers.Integral):
+            return {"object": f"an int of about {int(v).bit_length() * 0.30103:,.0f} digits"}
         if isinstance(v, numbers.Real):
             return float(v)
-        return _described(v)
+        try:
+            text = repr(v)[:2 * ECHO_CHARS]
+        except Exception:
+            text = "an object whose repr() raised"
+        return {"object": f"{type(v).__name__}: {text}", "iterator": hasattr(v, "__next__"),
+                "array": hasattr(v, "tolist") and hasattr(v, "shape")}
     return plain(value, 0)
-
-
-def _described(value):
-    """Return {"object": what value is}, as plain data, and whether it is an iterator
-    or an array (numpy's: it has .tolist())."""
-    try:
-        text = repr(value)[:2 * ECHO_CHARS]
-    except Exception:
-        text = "an object whose repr() raised"
-    return {"object": f"{type(value).__name__}: {text}", "iterator": hasattr(value, "__next__"),
-            "array": hasattr(value, "tolist") and hasattr(value, "shape")}
-
-
 
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
@@ -3150,7 +3138,7 @@ class _Grader:
             self.budget -= max(0, time.monotonic() - began - start)
         if line is None:
             return {"stopped": self._ended()}
-        return json.loads(line)
+        return json.loads(line, object_hook=_python)
 
     def _ended(self):
         """Return, in words, how the process ended by itself."""
@@ -3327,7 +3315,7 @@ def _known_mistake(answers):
             return None                 # a mistake of its own, said already
         for mistake, answer_of in case["mistakes"].items():
             if fits.get(mistake, True):
-                fits[mistake] = _same(answer["got"], _plain(answer_of()))
+                fits[mistake] = _same(answer["got"], answer_of())
     named = [mistake for mistake, fit in fits.items() if fit]
     if len(named) == 1:
         return named[0]
@@ -3344,45 +3332,47 @@ def _wrong(answer, expected):
     said = f"got {_show(got)}, expected {_show(expected)}"
     if answer["lost_op"]:
         return said + ": your recursion calls itself without op: pass op on"
-    kinds = [_kind(got), _kind(expected)]
-    if None not in kinds and kinds[0] != kinds[1]:
-        return f"{said}: return {kinds[1]}, not {kinds[0]}"
-    if type(got) is dict and got.get("array"):
+    if {type(got), type(expected)} == {list, tuple}:
+        return f"{said}: return a {type(expected).__name__}, not a {type(got).__name__}"
+    if isinstance(got, _Described) and got.array:
         return f"{said}: return a list (an array's .tolist() makes one)"
-    if type(got) is dict and got.get("iterator"):
+    if isinstance(got, _Described) and got.iterator:
         return f"{said}: return a list (list(...) makes one)"
-    if any(type(g) is float and type(e) is int for g, e in zip(_items(got), _items(expected))):
+    pairs = [(got, expected)]
+    if isinstance(got, (list, tuple)):
+        pairs = zip(got, expected)
+    if any(type(g) is float and type(e) is int for g, e in pairs):
         return f"{said}: a float where an int belongs (ints are exact, floats round)"
     return said
 
 
-def _kind(value):
-    """Return "a list" or "a tuple" for plain data that is one, else None."""
-    if type(value) is list:
-        return "a list"
-    if type(value) is dict and "tuple" in value:
-        return "a tuple"
-    return None
+class _Described:
+    """A value the grading process could only describe: what it is, and whether it is
+    an iterator or an array (numpy's: it has .tolist())."""
+
+    def __init__(self, object, iterator=False, array=False):
+        self.text, self.iterator, self.array = _visible(object), iterator, array
+
+    def __repr__(self):
+        return self.text
 
 
-def _items(value):
-    """Return the items of plain data: a list's or a tuple's, or the value alone."""
-    if type(value) is list:
-        return value
-    if type(value) is dict:
-        return value.get("tuple", [value])
-    return [value]
+def _python(data):
+    """Return a JSON object of an answer as Python: a tuple, or a _Described."""
+    if "tuple" in data:
+        return tuple(data["tuple"])
+    if "object" in data:
+        return _Described(**data)
+    return data
 
 
 def _same(got, expected):
-    """Return whether plain data got equals expected as Python compares them, a float
-    within SCAN_REL_TOL x max(1, |expected|): NaN never, an infinity only itself, a bool
-    only a bool."""
-    if type(expected) is list:
-        return type(got) is list and len(got) == len(expected) and all(map(_same, got,
-                                                                           expected))
-    if type(expected) is dict:          # a tuple
-        return type(got) is dict and "tuple" in got and _same(got["tuple"], expected["tuple"])
+    """Return whether got equals expected as Python compares them, a float within
+    SCAN_REL_TOL x max(1, |expected|): NaN never, an infinity only itself, a bool
+    only a bool, a list only a list."""
+    if isinstance(expected, (list, tuple)):
+        return (type(got) is type(expected) and len(got) == len(expected)
+                and all(map(_same, got, expected)))
     if type(got) in (int, float) and type(expected) in (int, float):
         if type(expected) is int or got == expected:
             return got == expected
@@ -3465,7 +3455,7 @@ def _input_words(case):
     if case["input"] is None or case["input"][1] == 0:
         return ""
     shown, (kind, n) = _show(case["args"][0]), case["input"]
-    if not shown.endswith("...]"):
+    if not shown.endswith("..."):
         return f" (xs = {shown})"
     return f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})"
 
@@ -3486,9 +3476,8 @@ def _grade_benchmark(grader, seconds):
 def _benchmark_wrong(got, calls, n=20_000, reps=5):
     """Return what is wrong with benchmark(n, reps)'s answer `got`, given the seconds of
     each call it made (calls[name]: [seconds, length] pairs), or "" if nothing is."""
-    pair = got.get("tuple") if type(got) is dict else got
-    if not (type(pair) is list and len(pair) == 2
-            and all(type(t) in (int, float) and 0 < t < math.inf for t in pair)):
+    if not (isinstance(got, (list, tuple)) and len(got) == 2
+            and all(type(t) in (int, float) and 0 < t < math.inf for t in got)):
         return f"returned {_show(got)}: return (rnn_seconds, attention_seconds), both above 0"
     took = {}
     for name in ("rnn_style", "attention_style"):
@@ -3498,11 +3487,11 @@ def _benchmark_wrong(got, calls, n=20_000, reps=5):
         if len(took[name]) < reps:
             return (f"called {name} {_quantity(len(took[name]), 'time')} on {n:,} values: "
                     "time it on n values at least reps times, and keep the best")
-    rnn, attn = pair
+    rnn, attn = got
     swapped = not _best_of(attn, took["rnn_style"]) and not _best_of(rnn, took["attention_style"])
     if swapped and (_best_of(rnn, took["rnn_style"]) or _best_of(attn, took["attention_style"])):
         return "returned attention_style's time first: return (rnn_seconds, attention_seconds)"
-    for name, t in zip(took, pair):
+    for name, t in zip(took, got):
         reading = _best_of(t, took[name])
         if reading:
             return (f"returned {format_seconds(t)} for {name}, whose fastest call took "
@@ -3558,22 +3547,11 @@ def _stop_words(answer, case=None):
 
 
 def _show(value):
-    """Return plain data as Python prints it, cut to 2 x ECHO_CHARS characters."""
-    def text(v):
-        if type(v) is list:
-            return "[" + ", ".join(map(text, v[:2 * ECHO_CHARS])) + "]"
-        if type(v) is dict and "tuple" in v:
-            inside = ", ".join(map(text, v["tuple"]))
-            if len(v["tuple"]) == 1:
-                inside += ","
-            return f"({inside})"
-        if type(v) is dict:
-            return _visible(v["object"])
-        return repr(v)
-    shown = text(value)
+    """Return a value as Python prints it, cut to 2 x ECHO_CHARS characters."""
+    shown = repr(value)
     if len(shown) <= 2 * ECHO_CHARS:
         return shown
-    return shown[:2 * ECHO_CHARS - 4] + "...]"
+    return shown[:2 * ECHO_CHARS - 3] + "..."
 
 
 def _visible(text):
