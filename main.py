@@ -2761,11 +2761,7 @@ def _grading_process(path, watched):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
-        try:
-            text = json.dumps(answer)
-        except MemoryError:
-            text = json.dumps({"raised": "MemoryError", "text": "MemoryError"})
-        answers.write(text + "\n")
+        answers.write(json.dumps(answer) + "\n")
         answers.flush()
 
 
@@ -3066,6 +3062,16 @@ def _plain(value):
 # In this process: each grading process started, asked, judged and ended.
 
 CHECK_START = 30                # seconds for a fresh Python to start, on a busy machine
+# The grading process's first lines: main.py loaded as module main, whatever its
+# file's name, without the current folder on the path (it may hold an inspect.py).
+CHECK_CHILD = """import sys
+sys.path = [folder for folder in sys.path if folder]
+import importlib.util
+spec = importlib.util.spec_from_file_location("main", sys.argv[1])
+main = sys.modules["main"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(main)
+main._grading_process(*sys.argv[2:])
+"""
 CHECK_BUDGET = 3                # a function's calls take at most this many times --seconds
 
 
@@ -3081,19 +3087,12 @@ class _Grader:
         import threading
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
         self.budget, self.printed = CHECK_BUDGET * seconds, None
-        code = ("import sys\n"
-                "if '' in sys.path:\n"   # the current folder: it may hold a learner's inspect.py
-                "    sys.path.remove('')\n"
-                "import importlib.util\n"
-                "spec = importlib.util.spec_from_file_location('main', sys.argv[1])\n"
-                "main = sys.modules['main'] = importlib.util.module_from_spec(spec)\n"
-                "spec.loader.exec_module(main)\n"
-                "main._grading_process(*sys.argv[2:])\n")
         watched, self.watch, extras = "-", None, {}
-        if hasattr(os, "killpg"):       # POSIX: a group of its own, and a keeper's pipe
+        if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
             extras = {"start_new_session": True, "pass_fds": (watched,)}
-        command = [sys.executable, "-c", code, os.path.abspath(__file__), path, str(watched)]
+        command = [sys.executable, "-c", CHECK_CHILD, os.path.abspath(__file__), path,
+                   str(watched)]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=self.prints, **extras)
         if self.watch is not None:
@@ -3136,21 +3135,14 @@ class _Grader:
             return {"stopped": f"it did not finish in {seconds:g} s (--seconds)", "slow": True}
         finally:
             self.budget -= max(0, time.monotonic() - began - start)
-        if line is None:
-            return {"stopped": self._ended()}
-        return json.loads(line, object_hook=_python)
-
-    def _ended(self):
-        """Return, in words, how the process ended by itself."""
-        import signal
-        status = self.process.wait()
+        if line is not None:
+            return json.loads(line, object_hook=_python)
+        status = self.process.wait()    # it ended by itself
         self.close()
         if status >= 0:
-            return f"it ended its process (exit status {status}: os._exit, or a crash)"
-        try:
-            return "its process was killed by " + signal.Signals(-status).name
-        except ValueError:
-            return f"its process was killed by signal {-status}"
+            return {"stopped": f"it ended its process (exit status {status}: os._exit, or a "
+                               "crash)"}
+        return {"stopped": f"its process was killed by {_signal_name(-status)}"}
 
     def close(self):
         """End the process and all it started (on POSIX, its group); then read what
@@ -3172,6 +3164,15 @@ class _Grader:
         data = self.prints.read(CHECK_WRITES)
         self.prints.close()
         self.printed = (_printed(data[:self.imported]), _printed(data[self.imported:]))
+
+
+def _signal_name(number):
+    """Return a signal's name, SIGKILL, or its number where it has none."""
+    import signal
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _printed(data):
