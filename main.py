@@ -559,45 +559,42 @@ def figure_depth(rows):
 
 
 # A part registers its section where it ends. A Section holds its summary for
-# --help; compute, its data from its options (what --json prints); render, the
-# data as text; options, each Option it reads with its default; figure, the data
-# as SVG; sample, small data for the figure's tests; headline, the line `all`
-# opens with; refuse, what is wrong with a choice of options, or None. An Option
-# is declared by the first part that reads it. A long compute calls _advance.
+# --help; compute, its data (what --json prints) from the options, each None
+# where not given; render, the data as text; figure, the data as SVG, if it has
+# one; options, the Options it reads; headline, what it found, as `all` opens
+# with. An Option is declared by the first part that reads it: its limits are
+# checked by the parser, and a long compute calls _advance to show its progress.
 
-Section = collections.namedtuple(
-    "Section", "summary compute render options figure sample headline refuse",
-    defaults=({}, None, None, None, None))
-Option = collections.namedtuple("Option", "flag metavar high help low each", defaults=(1, None))
+Section = collections.namedtuple("Section", "summary compute render figure options headline")
+Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
+MAX_LIST = 20                   # how many values a list option (--sizes, --widths) takes
 
-SIZES = Option("--sizes", "N,N,...", MAX_SIZE, each="sizes", help=(
-    "sequence lengths for {users}: up to {most} sizes "
-    "separated by commas, each {low} to {high:,} (one million is 1000000 or 1_000_000; "
-    "a list of a million floats takes about 32 MB)"))
-REPS = Option("--reps", "K", MAX_REPS, help=(
-    "timing samples per function in {users}; the fastest is kept ({low} to {high}; "
-    "{default})"))
-LENGTH = Option("--length", "N", 1 << 20, help="the scan's length in {users} ({low} to "
-                "{high:,}; {default})")
+SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
+    f"sequence lengths, up to {MAX_LIST} separated by commas, each 1 to {MAX_SIZE:,} "
+    "(default: each section's own); a million floats take about 32 MB"))
+REPS = Option("--reps", "K", 1, MAX_REPS, False, (
+    f"timings of each function, the fastest kept (1 to {MAX_REPS}; default {TIMING_REPS})"))
+LENGTH = Option("--length", "N", 1, MAX_SIZE, False, (
+    f"the scan's length (1 to {MAX_SIZE:,}; default {SCAN_LENGTH:,})"))
 
 
 SECTIONS["depth"] = Section(
     summary="serial depth of the recurrence and the reduction",
-    compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth,
-    sample=depth_rows,
+    compute=lambda o: depth_rows(), render=render_depth, figure=figure_depth, options=(),
     headline=lambda rows: f"the chain is {rows[-1]['depth_ratio']:,.0f}x the tree's depth at "
              f"N = {rows[-1]['n']:,}")
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
-    compute=lambda o: wallclock_section(o.sizes, o.reps, _advance), render=render_wallclock,
-    options={SIZES: WALLCLOCK_SIZES, REPS: TIMING_REPS},
+    compute=lambda o: wallclock_section(o.sizes or WALLCLOCK_SIZES, o.reps or TIMING_REPS,
+                                        _advance),
+    render=render_wallclock, figure=None, options=(SIZES, REPS),
     headline=lambda r: "rnn / attention time " + " to ".join(dict.fromkeys(
         _format_ratio(r["finding"][end]) for end in ("low", "high"))) + ", on one core")
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
-    compute=lambda o: scan_check(o.length), render=render_scan,
-    options={LENGTH: SCAN_LENGTH},
+    compute=lambda o: scan_check(o.length or SCAN_LENGTH), render=render_scan, figure=None,
+    options=(LENGTH,),
     headline=lambda r: (f"parallel_scan {'matched' if r['mismatches'] == 0 else 'differed from'} "
                         f"serial_scan: {r['parallel_steps']} rounds against "
                         f"{r['serial_steps']:,} chained combines"))
@@ -609,6 +606,7 @@ SECTIONS["scan"] = Section(
 
 HIDDEN_WIDTHS = (1, 8, 64)
 HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
+MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
 
 def hidden_weights(width, decay=0.9):
     """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
@@ -700,13 +698,14 @@ def render_hidden(rows):
     ])
 
 
-WIDTHS = Option("--widths", "W,W,...", 256, each="widths", help=(
-    "hidden-state widths in {users} (each {low} to {high}; {default})"))
+WIDTHS = Option("--widths", "W,W,...", 1, MAX_WIDTH, True, (
+    f"hidden-state widths (each 1 to {MAX_WIDTH:,}; default "
+    f"{','.join(map(str, HIDDEN_WIDTHS))})"))
 
 SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
-    compute=lambda o: hidden_rows(o.widths, reps=o.reps), render=render_hidden,
-    options={WIDTHS: HIDDEN_WIDTHS, REPS: TIMING_REPS},
+    compute=lambda o: hidden_rows(o.widths or HIDDEN_WIDTHS, reps=o.reps or TIMING_REPS),
+    render=render_hidden, figure=None, options=(WIDTHS, REPS),
     headline=lambda rows: f"a step of width {rows[-1]['width']} took {rows[-1]['growth']:,.1f}x "
              f"width {rows[0]['width']}'s time")
 
@@ -851,17 +850,25 @@ def figure_sweep(result):
     return fig.svg()
 
 
-LANES = Option("--lanes", "P", MAX_LANES, help=(
-    "lanes P of the parallel machine that {users} models ({low} to {high:,}; {default})"))
+def sweep_headline(result):
+    """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
+    measured = "measured on one size, no slope"
+    if result["rnn_exponent"] is not None:
+        measured = (f"measured slopes {result['rnn_exponent']:.2f} (rnn_style) and "
+                    f"{result['attn_exponent']:.2f} (attention_style)")
+    ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
+    return (f"{measured}; modelled on {result['lanes']:,} lanes, the tree takes "
+            f"{' to '.join(ends)} steps")
+
+
+LANES = Option("--lanes", "P", 1, MAX_LANES, False, (
+    f"lanes P of the parallel machine modelled (1 to {MAX_LANES:,}; default {SWEEP_LANES:,})"))
 SECTIONS["sweep"] = Section(
     summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, fitted",
-    compute=lambda o: sweep(o.sizes, o.reps, o.lanes), render=render_sweep,
-    figure=figure_sweep, options={SIZES: SWEEP_SIZES, REPS: TIMING_REPS, LANES: SWEEP_LANES},
-    sample=lambda: sweep((64, 256, 1_024), 1),
-    headline=lambda r: (r["reading"].split(":")[0].rstrip(".") + f"; modelled on "
-                        f"{r['lanes']:,} lanes, the tree takes " + " to ".join(dict.fromkeys(
-                            f"{row['tree_steps']:,}" for row in (r["rows"][0], r["rows"][-1])))
-                        + " steps"))
+    compute=lambda o: sweep(o.sizes or SWEEP_SIZES, o.reps or TIMING_REPS,
+                            o.lanes or SWEEP_LANES),
+    render=render_sweep, figure=figure_sweep, options=(SIZES, REPS, LANES),
+    headline=sweep_headline)
 
 
 # ============================================================================
@@ -980,7 +987,7 @@ def render_ssm(result):
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
-    compute=lambda o: ssm_check(), render=render_ssm,
+    compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
     headline=lambda r: f"the linear step as a scan: {r['scan_rounds']} rounds for "
              f"{r['length']:,} states, within {r['max_rel_diff']:.0e} of the loop's, relative "
              "to the largest state")
@@ -997,6 +1004,7 @@ SECTIONS["ssm"] = Section(
 # lesson's scan, two work-efficient scans are measured here.
 
 WORK_SIZES = (64, 1_024, 4_096)
+MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
 
 
 def brent_kung_scan(xs, op=operator.add):
@@ -1226,8 +1234,7 @@ def figure_work(result):
 
 SECTIONS["work"] = Section(
     summary="work and depth of the scans, counted; steps on P lanes",
-    compute=lambda o: work_section(), render=render_work, figure=figure_work,
-    sample=lambda: work_section((8, 16)),
+    compute=lambda o: work_section(), render=render_work, figure=figure_work, options=(),
     headline=lambda r: f"among the scans, least work {r['findings']['least_work']}, least "
              f"depth {r['findings']['least_depth']}")
 
@@ -1240,6 +1247,7 @@ COST_D = 512                    # model width d
 COST_K = 3                      # convolution kernel width k
 COST_R = 128                    # neighbourhood r of restricted self-attention
 COST_SIZES = (512, 2_048, 131_072)
+MAX_COST_N = 10**15             # closed forms only: exact ints, any size a table can show
 MEMORY_SIZES = (2_048, 32_768, 131_072, 1_048_576)
 
 
@@ -1339,7 +1347,7 @@ def render_cost(result):
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
-    compute=lambda o: cost_table(), render=render_cost,
+    compute=lambda o: cost_table(), render=render_cost, figure=None, options=(),
     headline=lambda r: f"one fp16 attention matrix (one head, one layer) is "
              f"{format_bytes(r['memory'][-1]['bytes'])} at n = {r['memory'][-1]['n']:,}")
 
@@ -1470,7 +1478,7 @@ def figure_gradient(result):
 SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
-    sample=gradient_rows,
+    options=(),
     headline=lambda r: f"a tanh RNN's last state moves by "
              f"{[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e} per unit of an "
              f"input {r['far']} steps back; attention's weight does not fade")
@@ -1490,6 +1498,7 @@ CAPACITY_D = 64
 CAPACITY_SIZES = tuple(CAPACITY_D * m // 4 for m in (1, 2, 4, 8, 16, 32))    # d/4 ... 8d
 CAPACITY_READS = 2_400          # reads per size: recall to about +-0.02 (two standard errors)
 CAPACITY_SEED = 3
+MAX_READS = 1_000_000           # capacity reads per size
 
 
 def recall_draw(n, d, rng):
@@ -1601,7 +1610,7 @@ def figure_capacity(rows):
 SECTIONS["capacity"] = Section(
     summary=f"problem 3: what a state of {CAPACITY_D} numbers can recall",
     compute=lambda o: capacity_rows(), render=render_capacity, figure=figure_capacity,
-    sample=lambda: capacity_rows(reads=64),
+    options=(),
     headline=lambda rows: f"a {rows[-1]['d']}-number state recalls "
              f"{rows[-1]['exact_recall']:.2f} of {rows[-1]['n']:,} pairs; a KV cache recalls all")
 
@@ -1620,6 +1629,7 @@ GENERATE_D = 64                 # the width at which the memory held is counted
 GENERATE_W = 0.5                # the tanh RNN's recurrent weight
 GENERATE_DECAY = 0.9            # the linear recurrence's decay
 GENERATE_SEED = 29
+MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
 
 
 def kv_cache_bytes(tokens, layers, kv_heads, head_dim, bytes_per_value=2):
@@ -1760,7 +1770,7 @@ def render_generate(rows):
 
 SECTIONS["generate"] = Section(
     summary="training can run in parallel, generating is one token at a time",
-    compute=lambda o: generate_rows(), render=render_generate,
+    compute=lambda o: generate_rows(), render=render_generate, figure=None, options=(),
     headline=lambda rows: "training on a known sequence can run in parallel (attention's depth "
                           "{train_depth:,} at N = {n:,}); generating, every model makes one "
                           "token after another".format(
@@ -2182,23 +2192,24 @@ def figure_train(result):
     return fig.svg()
 
 
-LENGTHS = Option("--lengths", "T,T,...", MAX_TRAIN_LENGTH, low=2, each="lengths", help=(
-    "sequence lengths in {users} (each {low} to {high:,}; {default})"))
-STEPS = Option("--steps", "K", MAX_TRAIN_WORK // 2, help=(    # one seed, one length of 2
-    "training steps per run in {users} ({low} to {high:,}, and steps x seeds x the sum "
-    f"of the lengths at most {MAX_TRAIN_WORK:,}: "
+LENGTHS = Option("--lengths", "T,T,...", 2, MAX_TRAIN_LENGTH, True, (
+    f"sequence lengths T to train on (each 2 to {MAX_TRAIN_LENGTH}; default "
+    f"{','.join(map(str, TRAIN_LENGTHS))})"))
+STEPS = Option("--steps", "K", 1, MAX_TRAIN_WORK // 2, False, (    # one seed, one T of 2
+    f"training steps per run (1 to {MAX_TRAIN_WORK // 2:,}; default {TRAIN_STEPS:,}); steps x "
+    "seeds x the sum of the "
+    f"lengths at most {MAX_TRAIN_WORK:,}, so "
     f"{MAX_TRAIN_WORK // (TRAIN_SEEDS * sum(TRAIN_LENGTHS)):,} with the default lengths and "
-    "seeds; {default})"))
-SEEDS = Option("--seeds", "S", MAX_TRAIN_SEEDS, help=(
-    "initializations of each model in {users}, seeded 1 to S ({low} to {high}; {default})"))
+    "seeds"))
+SEEDS = Option("--seeds", "S", 1, MAX_TRAIN_SEEDS, False, (
+    f"initializations of each model, seeded 1 to S (1 to {MAX_TRAIN_SEEDS}; default "
+    f"{TRAIN_SEEDS})"))
 
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
-    compute=lambda o: train_section(o.lengths, o.steps, o.seeds),
-    render=render_train, figure=figure_train,
-    options={LENGTHS: TRAIN_LENGTHS, STEPS: TRAIN_STEPS, SEEDS: TRAIN_SEEDS},
-    refuse=lambda o: _train_work_error(o.lengths, o.steps, o.seeds),
-    sample=lambda: train_section((3, 4), 20, 2),
+    compute=lambda o: train_section(o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS,
+                                    o.seeds or TRAIN_SEEDS),
+    render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
     headline=lambda r: _verdict_sentence(
         {(v["model"], v["length"]): v["verdict"] for v in r["verdicts"]}))
 
@@ -2206,13 +2217,6 @@ SECTIONS["train"] = Section(
 # ============================================================================
 # Machinery: limits and inputs
 # ============================================================================
-
-MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
-MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
-MAX_READS = 1_000_000           # capacity reads per size
-MAX_COST_N = 10**15             # closed forms only: exact ints, any size a table can show
-MAX_QUADRATIC_N = 4_096         # N^2 work in pure Python: 8M Counted operations
-
 
 def _require_counts(func, **counts):
     """Raise ValueError unless every count is an int >= 0 (a size in bytes, say)."""
@@ -3786,7 +3790,7 @@ GLOSSARY = {
 
 def render_term(word, glossary=GLOSSARY):
     """Return word's entry, whatever its case, or the one entry whose term holds it
-    (Hillis: Hillis-Steele); else raise _UsageError naming the nearest term."""
+    (Hillis: Hillis-Steele); else raise ValueError naming the nearest term."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}
     folded = word.casefold()
@@ -3796,7 +3800,7 @@ def render_term(word, glossary=GLOSSARY):
     if term is None:
         near = holding or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75)
         hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
-        raise _UsageError(f"no term {_echo(word)} in the glossary{hint} "
+        raise ValueError(f"no term {_echo(word)} in the glossary{hint} "
                           f"(every term: python {PROG} terms)")
     return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
 
@@ -3813,280 +3817,173 @@ def render_terms(glossary=GLOSSARY):
 # Machinery: the command line
 # ============================================================================
 
-# The sections, their options and their defaults are declared in SECTIONS.
 PROG = "main.py"                # the name in messages: a script run where it is, never installed
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
-MAX_SIZES = 20                  # how many values a list option (--sizes, --widths) takes
+MAX_LIST = 20                   # how many values a list option (--sizes, --widths) takes
 
 
-
-class _UsageError(Exception):
-    """A bad command-line argument: reported on one line, exit status 2."""
-
-
-def _echo(text):
-    """Return text quoted for an error message, cut to ECHO_CHARS characters."""
-    return repr(text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "...")
-
-
-def _whole_number(text, high, low=1):
-    """Return text (digits 0-9, '_' between them) as an int from low to high."""
-    if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
-        raise ValueError(f"needs whole numbers written with the digits 0-9, got {_echo(text)}")
-    digits = text.replace("_", "").lstrip("0") or "0"
-    n = int(digits) if len(digits) <= len(str(high)) else high + 1    # no 5,000-digit int()
-    if not low <= n <= high:
-        raise ValueError(f"must be from {low:,} to {high:,}, got {_echo(text)}")
-    return n
-
-
-def _number_list(what, high, low=1):
-    """Return a parser of comma-separated whole numbers from low to high, each kept once."""
-    def parse(text):
-        parts = text.split(",")
-        if len(parts) > MAX_SIZES:
-            raise ValueError(f"takes at most {MAX_SIZES} {what}, got {len(parts)}")
-        if re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})+", text):         # 1,000,000: thousands
-            raise ValueError(f"{what} are separated by commas, so {_echo(text)} is not one "
-                             "number: write one million as 1000000 or 1_000_000")
-        return list(dict.fromkeys(_whole_number(part, high, low) for part in parts))
-    return parse
-
-
-def _options():
-    """Return every option some section reads, once each, in the order of SECTIONS."""
-    return list(dict.fromkeys(option for s in SECTIONS.values() for option in s.options))
-
-
-def _users(option):
-    """Return the names of the sections that read option."""
-    return [name for name, s in SECTIONS.items() if option in s.options]
-
-
-def _defaults(option):
-    """Return the default of option as --help says it: 'default 3', or 'default
-    3, 7 in sweep' when sections differ."""
-    def shown(value):
-        return ",".join(map(str, value)) if isinstance(value, tuple) else f"{value:,}"
-    by_value = collections.defaultdict(list)
-    for name in _users(option):
-        by_value[shown(SECTIONS[name].options[option])].append(name)
-    common, *others = sorted(by_value, key=lambda v: -len(by_value[v]))
-    return ", ".join([f"default {common}"] + [f"{v} in {_readable_list(by_value[v])}"
-                                               for v in others])
-
-
-def _dest(option):
-    """Return the attribute that holds option's value: --toy-width's is toy_width."""
-    return option.flag[2:].replace("-", "_")
-
-
-def _given(name, opts):
-    """Return section name's options: each as given, or else the section's default."""
-    import types
-    values = {_dest(option): default for option, default in SECTIONS[name].options.items()}
-    values.update((key, getattr(opts, key)) for key in values if getattr(opts, key) is not None)
-    return types.SimpleNamespace(**values)
+def main(argv=None):
+    """Run the command line with argv (default sys.argv[1:]); return the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with contextlib.suppress(AttributeError):   # not a file: a notebook's, a StringIO
+        sys.stdout.reconfigure(errors="backslashreplace")      # µ on an ASCII terminal
+    try:
+        if argv[:1] == ["terms"]:
+            return _terms_command(argv[1:])
+        if argv[:1] == ["check"]:
+            return _check_command(argv[1:])
+        return _sections_command(argv)
+    except SystemExit as exc:           # argparse's: --help (0), a bad argument (2)
+        return exc.code
+    except KeyboardInterrupt:           # Ctrl-C: Python's own status for it, no traceback
+        return 130
+    except BrokenPipeError:             # the reader has gone: end quietly (Python's recipe)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 def _parser(**kwargs):
-    """Return an argparse parser whose errors are one line and exit status 2 (_UsageError)."""
-    import argparse                     # imported here: a module import stays light
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            raise _UsageError(message)
-
-        def print_help(self, file=None):        # print(), whose errors argparse would drop
-            _require_output()
-            print(self.format_help(), end="", file=file)
-    return Parser(formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
-        prog, width=79), **kwargs)
-
-
-def _typed(parse):
-    """Return parse as argparse's type=, its ValueError's message reported in full."""
+    """Return an argparse parser 79 columns wide that breaks no word at a hyphen."""
     import argparse
 
-    def read(text):
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    return read
+    class Formatter(argparse.RawDescriptionHelpFormatter):
+        def __init__(self, prog):
+            super().__init__(prog, width=79)
+
+        def _split_lines(self, text, width):
+            return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+    return argparse.ArgumentParser(formatter_class=Formatter, **kwargs)
 
 
-def _build_parser():
-    parser = _parser(prog=PROG, epilog=_help_epilog(), description=(
-        "Why transformers: the serial depth of a recurrence against a reduction."))
+def _option_type(option):
+    """Return argparse's type= for option: a whole number from option.low to
+    option.high, or with option.many up to MAX_LIST of them, separated by commas."""
+    import argparse
+
+    def whole(text):
+        if not re.fullmatch(r"[0-9]+(_[0-9]+)*", text):
+            raise argparse.ArgumentTypeError(f"needs whole numbers written with the digits "
+                                             f"0-9, got {_echo(text)}")
+        digits = text.replace("_", "").lstrip("0") or "0"
+        if len(digits) > len(str(option.high)) or not option.low <= int(digits) <= option.high:
+            raise argparse.ArgumentTypeError(f"each must be from {option.low:,} to "
+                                             f"{option.high:,}")
+        return int(digits)
+
+    def parse(text):
+        if not option.many:
+            return whole(text)
+        values = text.split(",")
+        if len(values) > MAX_LIST:
+            raise argparse.ArgumentTypeError(f"takes at most {MAX_LIST} values")
+        return list(dict.fromkeys(map(whole, values)))
+    return parse
+
+
+def _sections_command(argv):
+    """Compute and print the sections argv names, with its options; return the status."""
+    listing = "\n".join(textwrap.fill(
+        f"{name:<10} {s.summary}" + "".join(f" {o.flag}" for o in s.options), 77,
+        initial_indent="  ", subsequent_indent=" " * 13, break_on_hyphens=False)
+        for name, s in SECTIONS.items())
+    parser = _parser(prog=PROG, usage=f"{PROG} [SECTION ...] [options]", epilog=(
+        f"sections, with the options each reads:\n{listing}\n  {'all':<10} every section "
+        f"above\n\nWith no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
+        f"{PROG} terms [WORD]: every term the sections print, in plain words (or one).\n"
+        f"{PROG} check FILE.py: grade your own solutions of the exercises;\n"
+        f"{PROG} check --template prints a file to start from."),
+        description="Why transformers: the serial depth of a recurrence against a reduction.")
     parser.add_argument("sections", nargs="*", metavar="SECTION",
                         help="sections to run, in this order (default: the lesson's three)")
-    for o in _options():
-        parse = (_number_list(o.each, o.high, o.low) if o.each else
-                 functools.partial(_whole_number, high=o.high, low=o.low))
-        parser.add_argument(o.flag, type=_typed(parse), metavar=o.metavar, help=o.help.format(
-            users=", ".join(_users(o)), default=_defaults(o), low=o.low, high=o.high,
-            most=MAX_SIZES))
+    for option in dict.fromkeys(o for s in SECTIONS.values() for o in s.options):
+        parser.add_argument(option.flag, type=_option_type(option), metavar=option.metavar,
+                            help=option.help)
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object keyed by section")
-    parser.add_argument("--svg", metavar="DIR",
-                        help=("also draw each section's figure, where it has one "
-                              f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), "
-                              "to DIR/SECTION.svg"))
-    return parser
-
-
-def _help_epilog():
-    """Return the end of --help: every section with its summary and the options it reads."""
-    def entry(name, s):
-        return (f"{name:<10} {s.summary}"
-                + (f" ({', '.join(o.flag for o in s.options)})" if s.options else ""))
-    listing = "\n".join(textwrap.fill(entry(name, s), 77, initial_indent="  ",
-                                      subsequent_indent=" " * 13)
-                        for name, s in SECTIONS.items())
-    return (f"sections (in parentheses, the options they read):\n{listing}\n"
-            f"  {'all':<10} every section above\n\n"
-            f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
-            f"{PROG} terms [WORD]: every term the sections print, in plain words (or one).\n"
-            f"{PROG} check FILE.py: grade your own solutions of the exercises;\n"
-            f"{PROG} check --template prints a file to start from.\n")
-
-
-def _parse_args(argv):
-    """Return the options, with opts.sections the section names to run, each
-    once, and opts.ignored the options given that no chosen section reads."""
+    parser.add_argument("--svg", metavar="DIR", help=(
+        "also draw each section's figure, where it has one "
+        f"({', '.join(n for n, s in SECTIONS.items() if s.figure)}), to DIR/SECTION.svg"))
     after = []
     if "--" in argv:                    # after --, every word is a section's name
-        at = argv.index("--")
-        argv, after = argv[:at], argv[at + 1:]
-    if argv:
-        opts = _build_parser().parse_intermixed_args(argv)
-    else:                               # the bare run: nothing to parse, no parser built
-        import types
-        opts = types.SimpleNamespace(sections=[], json=False, svg=None,
-                                     **{_dest(o): None for o in _options()})
+        argv, after = argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    opts = parser.parse_intermixed_args(argv)
     opts.sections += after
     for name in opts.sections:
         if name != "all" and name not in SECTIONS:
-            raise _UsageError(f"unknown section {_echo(name)} "
-                              f"(choose from {', '.join(SECTIONS)}, all)")
+            parser.error(f"unknown section {_echo(name)} (choose from {', '.join(SECTIONS)}, "
+                         "all)")
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
-    for name in opts.sections:
-        refused = SECTIONS[name].refuse and SECTIONS[name].refuse(_given(name, opts))
-        if refused:
-            raise _UsageError(f"{name} requires {refused}")
-    opts.ignored = [o.flag for o in _options() if getattr(opts, _dest(o)) is not None
-                    and not any(o in SECTIONS[name].options for name in opts.sections)]
-    return opts
+    if opts.svg is not None:
+        try:
+            os.makedirs(opts.svg, exist_ok=True)
+        except (OSError, ValueError) as exc:
+            parser.error(f"argument --svg: cannot make the directory {_echo(opts.svg)}: "
+                         f"{getattr(exc, 'strerror', None) or exc}")
+    try:
+        return _run(opts)
+    except ValueError as exc:           # what a section's function refuses (train's work)
+        parser.error(str(exc))
 
 
 def _run(opts):
     """Compute and print each chosen section; return 1 if one ran out of memory."""
-    results, texts, out_of_memory = {}, [], None
+    results, texts, drawn = {}, [], []
     everything = opts.sections == list(SECTIONS) and not opts.json
     for k, name in enumerate(opts.sections, 1):
-        label = f"{PROG}: {name}"
+        section, label = SECTIONS[name], f"{PROG}: {name}"
         if len(opts.sections) > 3:
             label += f" ({k} of {len(opts.sections)})"
         try:
             with _progress(label):
-                results[name] = SECTIONS[name].compute(_given(name, opts))
-            text = None if opts.json else SECTIONS[name].render(results[name])
+                results[name] = section.compute(opts)
         except MemoryError:
-            results.pop(name, None)
-            out_of_memory = name
+            print(f"{PROG}: error: out of memory in section {name}; the sections before it "
+                  "are complete", file=sys.stderr)
             break
+        if opts.svg is not None and section.figure:
+            drawn.append(_write_figure(opts.svg, name, section.figure(results[name])))
         if everything:
-            texts.append(text)
-        elif text is not None:
+            texts.append(section.render(results[name]))
+        elif not opts.json:
             if len(results) > 1:
                 print()
-            print(text)
-        if opts.svg and SECTIONS[name].figure:
-            opts.figures.append(_write_figure(opts.svg, name, SECTIONS[name].figure(
-                results[name])))
+            print(section.render(results[name]))
     if opts.json:
         import json                     # imported here: a text run does not need it
         print(json.dumps(results, indent=2))
     if texts:
         print(_opening(results) + "\n\n" + "\n\n".join(texts))
-    if out_of_memory:
-        _complain(f"{PROG}: error: out of memory in section {out_of_memory}; "
-                  "the sections before it are complete")
-        return 1
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
         print(f"\n{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms")
-    return 0
+    if opts.svg is not None:
+        print(f"{PROG}: wrote {', '.join(drawn) or 'no figure: none of these sections draws one'}",
+              file=sys.stderr)
+    return 1 if len(results) < len(opts.sections) else 0
 
 
 def _opening(results):
     """Return the opening of `all`: what each section found, its headline."""
     lines = ["=== what each section found ==="]
     for name, result in results.items():
-        said = SECTIONS[name].headline(result).rstrip(".") if SECTIONS[name].headline else ""
-        lines += textwrap.wrap(f"{name}: {said[:1].lower()}{said[1:]}.", 79,
-                               subsequent_indent="  ") if said else []
+        said = SECTIONS[name].headline(result)
+        lines += textwrap.wrap(f"{name}: {said}.", 79, subsequent_indent="  ")
     return "\n".join(lines)
 
 
-def _check_command(argv):
-    """Run `check [--seconds S] [--svg DIR] FILE.py` or `check --template`; return the
-    exit status."""
-    parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
-        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
-        "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
-        "is written), 2 if FILE.py cannot be read or is not Python."))
-    parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")
-    parser.add_argument("--seconds", type=_typed(_seconds), default=CHECK_SECONDS, metavar="S",
-                        help=(f"seconds a call may take (above 0, at most 600; default "
-                              f"{CHECK_SECONDS}); a function's calls take {CHECK_BUDGET} x S "
-                              "in all at most"))
-    parser.add_argument("--svg", metavar="DIR", help=(
-        f"also draw each right scan's network at N = {MIRROR_N}, beside Hillis-Steele's, to "
-        "DIR/serial_scan.svg and DIR/parallel_scan.svg"))
-    parser.add_argument("--template", action="store_true", help=(
-        "print a file to start from (it takes no FILE.py: save it with > mine.py)"))
-    opts = parser.parse_args(argv)
-    if opts.template and opts.file is not None:
-        raise _UsageError("check --template prints the template and takes no FILE.py: "
-                          "save it with  > mine.py")
-    if opts.template:
-        _require_output()
-        print(CHECK_TEMPLATE, end="")
+def _terms_command(words):
+    """Print every term, or the one that words name; return the exit status."""
+    if not words:
+        print(render_terms())
         return 0
-    if opts.file is None:
-        raise _UsageError("check takes one Python file (or --template, --help)")
-    _make_directory(opts.svg)
-    _require_output()
     try:
-        report = check_solutions(opts.file, seconds=opts.seconds)
-    except OSError as exc:
-        raise _UsageError(f"{_echo(opts.file)}: {exc.strerror or exc}") from None
+        print(render_term(" ".join(words)))
     except ValueError as exc:
-        raise _UsageError(str(exc).replace("check_solutions requires", "check needs", 1)) \
-            from None
-    if report["file"]["verdict"] == "not Python":
-        raise _UsageError(f"{_echo(opts.file)} is not Python{report['file']['detail']}")
-    print(render_check(opts.file, report))
-    drawn = []
-    for r in report["functions"]:
-        if opts.svg and r["mirror"]:
-            drawn.append(_write_figure(opts.svg, r["name"], figure_mirror(r["name"],
-                                                                          r["mirror"])))
-    if drawn:
-        _complain(f"{PROG}: wrote {', '.join(drawn)}")
-    verdicts = {r["verdict"] for r in report["functions"]}
-    return 0 if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"} else 1
-
-
-def _seconds(text):
-    """Return text as a number of seconds above 0 and at most 600."""
-    seconds = float(text)
-    if not 0 < seconds <= 600:
-        raise ValueError(f"must be above 0 and at most 600, got {_echo(text)}")
-    return seconds
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 CHECK_ABOUT = (
@@ -4099,103 +3996,62 @@ CHECK_ABOUT = (
     "however check ends.")
 
 
-def main(argv=None):
-    """Run the command line with argv (default sys.argv[1:]); return the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        with _whole_writes():
-            try:
-                status = _command(argv)
-            except SystemExit as exc:   # --help, printed by argparse
-                status = exc.code
-            if sys.stdout is not None:
-                sys.stdout.flush()      # a full disk is found here, not at exit
-        return status
-    except _UsageError as exc:
-        _complain(f"{PROG}: error: {exc}")
-        return 2
-    except BrokenPipeError:             # the reader went away: say nothing more
-        _silence_stdout()
-        return 1
-    except OSError as exc:              # a full disk, a figure that cannot be written
-        what = _echo(exc.filename) if isinstance(exc.filename, str) else "output"
-        _complain(f"{PROG}: error: cannot write {what}: {exc.strerror or exc}")
-        _silence_stdout()
-        return 1
-    except KeyboardInterrupt:           # Ctrl-C: Python's own exit status for it, no traceback
-        return 130
-
-
-def _command(argv):
-    """Run the words of one command line; return the exit status."""
-    if argv[:1] == ["terms"]:
-        _require_output()
-        print(render_term(" ".join(argv[1:])) if argv[1:] else render_terms())
+def _check_command(argv):
+    """Run `check [--seconds S] [--svg DIR] FILE.py` or `check --template`; return the
+    exit status: 0 if every function written passed, 1 if not, 2 for a bad argument."""
+    parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
+        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
+        "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
+        "is written), 2 if FILE.py cannot be read or is not Python."))
+    parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")
+    parser.add_argument("--seconds", type=_check_seconds, default=CHECK_SECONDS, metavar="S",
+                        help=(f"seconds a call may take (above 0, at most 600; default "
+                              f"{CHECK_SECONDS}); a function's calls take {CHECK_BUDGET} x S "
+                              "in all at most"))
+    parser.add_argument("--svg", metavar="DIR", help=(
+        f"also draw each right scan's network at N = {MIRROR_N}, beside Hillis-Steele's, to "
+        "DIR/serial_scan.svg and DIR/parallel_scan.svg"))
+    parser.add_argument("--template", action="store_true", help=(
+        "print a file to start from (it takes no FILE.py: save it with > mine.py)"))
+    opts = parser.parse_args(argv)
+    if opts.template and opts.file is None:
+        print(CHECK_TEMPLATE, end="")
         return 0
-    if argv[:1] == ["check"]:
-        return _check_command(argv[1:])
-    opts = _parse_args(argv)
-    if opts.ignored:
-        _complain(f"{PROG}: note: {_readable_list(opts.sections)} "
-                  f"{'ignores' if len(opts.sections) == 1 else 'ignore'} "
-                  f"{' and '.join(opts.ignored)}")
-    if opts.svg and not any(SECTIONS[name].figure for name in opts.sections):
-        _complain(f"{PROG}: note: no chosen section draws a figure "
-                  f"({_readable_list([n for n, s in SECTIONS.items() if s.figure])} "
-                  "do); --svg ignored")
-        opts.svg = None
-    _make_directory(opts.svg)
-    _require_output()
-    opts.figures = []
-    status = _run(opts)
-    if opts.figures:
-        _complain(f"{PROG}: wrote {', '.join(map(_visible, opts.figures))}")
-    return status
-
-
-def _require_output():
-    """Raise OSError if there is no stdout to print to (python main.py >&-)."""
-    if sys.stdout is None:
-        raise OSError("the output is closed")
-
-
-@contextlib.contextmanager
-def _whole_writes():
-    """Let the block print so that every byte arrives or an error says why: µ escaped
-    where the terminal cannot show it, and a raw stdout (python -u) written whole."""
-    stdout = sys.stdout
-    with contextlib.suppress(AttributeError):   # not a file: a notebook's, a StringIO
-        stdout.reconfigure(errors="backslashreplace")
-    if isinstance(getattr(stdout, "buffer", None), io.RawIOBase):
-        sys.stdout = io.TextIOWrapper(_WholeWrites(stdout.buffer), stdout.encoding,
-                                      "backslashreplace", write_through=True)
+    if opts.template or opts.file is None:
+        parser.error("check takes one Python file, or --template alone (save it with "
+                     "> mine.py)")
     try:
-        yield
-    finally:
-        sys.stdout = stdout
+        if opts.svg is not None:
+            os.makedirs(opts.svg, exist_ok=True)
+        report = check_solutions(opts.file, seconds=opts.seconds)
+    except OSError as exc:
+        parser.error(f"{_echo(exc.filename or opts.file)}: {exc.strerror or exc}")
+    except ValueError as exc:
+        parser.error(str(exc).replace("check_solutions requires", "check needs", 1))
+    if report["file"]["verdict"] == "not Python":
+        parser.error(f"{_echo(opts.file)} is not Python{report['file']['detail']}")
+    print(render_check(opts.file, report))
+    drawn = [_write_figure(opts.svg, r["name"], figure_mirror(r["name"], r["mirror"]))
+             for r in report["functions"] if opts.svg is not None and r["mirror"]]
+    if drawn:
+        print(f"{PROG}: wrote {', '.join(drawn)}", file=sys.stderr)
+    verdicts = {r["verdict"] for r in report["functions"]}
+    if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"}:
+        return 0
+    return 1
 
 
-class _WholeWrites(io.RawIOBase):
-    """A raw stream whose every write is whole or raises: on a full pipe that does not
-    wait, a raw stdout takes part of a write, and the text layer drops the rest."""
-
-    def __init__(self, raw):
-        self.raw = raw
-
-    def writable(self):
-        return True
-
-    def fileno(self):
-        return self.raw.fileno()
-
-    def write(self, data):
-        view, done = memoryview(data), 0
-        while done < len(view):
-            written = self.raw.write(view[done:])
-            if written is None:         # the pipe is full, and does not wait
-                raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
-            done += written
-        return done
+def _check_seconds(text):
+    """Return text as check's --seconds: a number above 0 and at most 600."""
+    import argparse
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 600:
+        raise argparse.ArgumentTypeError(f"needs a number above 0 and at most 600, got "
+                                         f"{_echo(text)}")
+    return seconds
 
 
 # A section that runs long says how far it is, on stderr, from its compute
@@ -4227,25 +4083,13 @@ def _advance(done, total):
     line = f"{label}: {_duration(now - began)} so far, {done / total:.0%} done"
     if 0 < done < total:
         line += f", about {_duration((now - began) * (total - done) / done)} left"
-    _complain(line)
+    print(line, file=sys.stderr)
 
 
 def _duration(seconds):
     """Return seconds as '4 s' or '3 min 20 s'."""
     minutes, seconds = divmod(int(seconds), 60)
     return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
-
-
-def _make_directory(path):
-    """Make the directory --svg names, if one is named, before any work: a name that
-    is a file is a bad argument, and an error shows now rather than after a minute."""
-    if path is None:
-        return
-    if not 0 < len(path) <= 1_000:
-        raise _UsageError("argument --svg: a directory name of 1 to 1,000 characters")
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise _UsageError(f"argument --svg: {_echo(path)} is a file, not a directory")
-    os.makedirs(path, exist_ok=True)
 
 
 def _write_figure(directory, name, svg):
@@ -4256,25 +4100,14 @@ def _write_figure(directory, name, svg):
     return path
 
 
-def _complain(message):
-    """Write one line to stderr, if there is a stderr to write to."""
-    with contextlib.suppress(AttributeError, OSError, ValueError):
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
+def _echo(text):
+    """Return text quoted for an error message, cut to ECHO_CHARS characters."""
+    return repr(text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS - 3] + "...")
 
 
 def _readable_list(words):
     """Return 'a', 'a and b', 'a, b and c'."""
     return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
-
-
-def _silence_stdout():
-    """Point stdout at /dev/null, so that the interpreter's last flush of what
-    could not be written fails no more (as the signal module's docs advise)."""
-    with contextlib.suppress(AttributeError, OSError, ValueError):   # closed, or not a file
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
 
 
 if __name__ == "__main__":

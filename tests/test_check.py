@@ -819,7 +819,8 @@ class TestGrading(unittest.TestCase):
         with mock.patch.object(main, "_Grader", InProcess):
             status, out, err = run_main("check", path)
         self.assertEqual((status, out), (2, ""))
-        self.assertTrue(err.startswith(f"main.py: error: {path!r} is not Python: "), err)
+        self.assertTrue(err.splitlines()[-1].startswith(
+            f"main.py check: error: {path!r} is not Python: "), err)
         self.assertIn("encoding", err)              # Python's own words
         _, detail = grade("class Odd(Exception):\n    def __str__(self):\n        raise "
                           "ValueError\ndef depth(n):\n    raise Odd\n", "depth")
@@ -837,8 +838,9 @@ class TestGrading(unittest.TestCase):
                      ["check", self.write("syntax.py", "def f(:\n")]):
             status, out, err = run_main(*argv)
             self.assertEqual((status, out), (2, ""), argv)
-            self.assertEqual(len(err.splitlines()), 1, err)
-        self.assertRegex(err, r"^main.py: error: '.*syntax.py' is not Python \(line 1\): ")
+            usage, error = err.splitlines()
+            self.assertTrue(usage.startswith("usage: main.py check "), usage)
+        self.assertRegex(error, r"^main.py check: error: '.*syntax.py' is not Python \(line 1\): ")
 
 
 def write(folder, name, source):

@@ -151,7 +151,7 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(sorted({r["length"] for r in data["rows"]}), [3, 4])
         status, out, err = run_main("train", "--lengths", "100", "--steps", "100001")
         self.assertEqual((status, out), (2, ""))
-        self.assertIn("train requires steps x seeds x the sum of the lengths up to", err)
+        self.assertIn("train_section requires steps x seeds x the sum of the lengths up to", err)
 
     def test_a_verdict_needs_every_initialization_and_sentences_follow_the_table(self):
         lengths = (10, 80)
