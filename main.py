@@ -925,19 +925,6 @@ def _linear_scan(xs, decays):
     return [x for _, x in parallel_scan(list(zip(decays, xs)), compose_affine)]
 
 
-def _affine_scan(decays, xs):
-    """Return linear_recurrence_scan(xs, decays) bit for bit, its rounds done by map()
-    on two flat lists instead of a Python call per combine: for training."""
-    a, x = list(decays), list(xs)
-    mul, add = operator.mul, operator.add
-    step = 1
-    while step < len(x):
-        x = x[:step] + list(map(add, map(mul, a[step:], x), x[step:]))
-        a = a[:step] + list(map(mul, a[step:], a))
-        step *= 2
-    return x
-
-
 def _decays(func, decay, n):
     """Return n per-step decays from a number or an iterable of n numbers, each
     finite and real."""
@@ -1914,9 +1901,9 @@ def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=T
     """Return (squared error, its gradient) of the minGRU on one example, its states and
     their gradient by the scan (else by the loop); (squared error, None) with gradient=False."""
     fsum, mul = math.fsum, operator.mul
-    recurrence = _affine_scan if scan else lambda decays, xs: rnn_states(xs, decays)
+    recurrence = _linear_scan if scan else rnn_states
     channels = _mingru_gates(params, pairs, width)
-    states = [recurrence(decays, inputs) for decays, inputs, _, _ in channels]
+    states = [recurrence(inputs, decays) for decays, inputs, _, _ in channels]
     c, (c0,) = _blocks(params, mingru_sizes(width))[4:]
     error = fsum(ci * h[-1] for ci, h in zip(c, states)) + c0 - target
     if not gradient:
@@ -1926,7 +1913,7 @@ def mingru_loss(params, pairs, target, width=MINGRU_WIDTH, scan=True, gradient=T
     for ci, (decays, _, z, candidate), h in zip(c, channels, states):
         # d loss / d h_t: 2 error c_i at t = T, carried back by the decays: a
         # linear recurrence over the reversed steps, with one input, at its start.
-        dh = recurrence([0.0] + decays[:0:-1], [2 * error * ci] + [0.0] * (len(pairs) - 1))
+        dh = recurrence([2 * error * ci] + [0.0] * (len(pairs) - 1), [0.0] + decays[:0:-1])
         dh.reverse()
         before = [0.0] + h[:-1]
         dz = [g * (cand - hb) * zt * (1 - zt)           # through the gate's sigmoid
@@ -2068,8 +2055,7 @@ def _train_work_error(lengths, steps, seeds):
 
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
-LEARNED, PART, NOTHING, VARIES = ("learned", "learned some", "learned nothing",
-                                  "varied by initialization")
+LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "varied"
 
 
 def _learned(mse, constant):
@@ -2101,75 +2087,45 @@ def train_verdicts(result):
             for key, seen in found.items()}
 
 
-def _verdict_sentence(verdicts):
-    """Return the sentences that say each model's verdicts, models alike joined:
-    'The tanh RNN learned some at T = 5 and learned nothing at T = 20. ...'."""
-    lengths = list(dict.fromkeys(t for _, t in verdicts))
-    said = {}
-    for model in MODEL_NAMES:
-        by = {}
-        for t in lengths:
-            by.setdefault(verdicts[model, t], []).append(f"{t:,}")
-        words = (f"{next(iter(by))} at every T" if len(by) == 1 else _readable_list(
-            [f"{v} at T = {_readable_list(ts)}" for v, ts in by.items()]))
-        name = MODEL_NAMES[model]
-        said.setdefault(words, []).append(name if name.startswith("one") else f"the {name}")
-    sentences = [f"{_readable_list(models)} {words}." for words, models in said.items()]
-    return " ".join(s[0].upper() + s[1:] for s in sentences)
+def train_headline(result):
+    """Return each model's verdict at the longest T."""
+    longest = result["constant"][-1]["length"]
+    said = []
+    for v in result["verdicts"]:
+        name = MODEL_NAMES[v["model"]]
+        if v["length"] == longest and name.startswith("one"):
+            said.append(f"{name} {v['verdict']}")
+        elif v["length"] == longest:
+            said.append(f"the {name} {v['verdict']}")
+    return f"at T = {longest:,}, the longest sequence, {_readable_list(said)}"
 
 
 def render_train(result):
-    """Return the training table as text, and the sentences that read it."""
-    lengths = [c["length"] for c in result["constant"]]
-    at = {(r["model"], r["length"], r["seed"]): r["test_mse"] for r in result["rows"]}
-    seeds = sorted({r["seed"] for r in result["rows"]})
-    widths = result["widths"]
-    body = [("answering 1", "", *(_mse(c["test_mse"]) for c in result["constant"]))]
-    for m in MODEL_NAMES:
-        name = MODEL_NAMES[m] + (f", width {widths[m]}" if m in widths else "")
-        body += [(name if k == 0 else "", f"init {seed}", *(_mse(at[m, t, seed]) for t in lengths))
-                 for k, seed in enumerate(seeds)]
-    table = _table(("held-out MSE", "", *(f"T = {t:,}" for t in lengths)), body, left=2)
+    """Return the training table: for each model and T, answering 1's held-out MSE,
+    the best and the worst initialization's, and the verdict they give."""
+    widths, constant = result["widths"], {c["length"]: c["test_mse"] for c in result["constant"]}
     verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
+    body = []
+    for m, name in MODEL_NAMES.items():
+        if m in widths:
+            name += f", width {widths[m]}"
+        for k, t in enumerate(constant):
+            runs = [r["test_mse"] for r in result["rows"] if r["model"] == m and r["length"] == t]
+            body.append((name if k == 0 else "", f"{t:,}", _mse(constant[t]), _mse(min(runs)),
+                         _mse(max(runs)), verdicts[m, t]))
+    table = _table(("model", "T", "answering 1", "best init", "worst init", "verdict"), body,
+                   left=1)
+    headline = train_headline(result)
     return "\n".join([
         "=== problem 2, learned: three models trained on the adding problem ===",
-        *_wrap(_verdict_sentence(verdicts)),
+        *_wrap(headline[0].upper() + headline[1:] + "."),
         table,
-        *_wrap("Learned: a held-out MSE under a tenth of answering 1's; nothing: 0.9 of it or "
-               f"more. {result['steps']:,} steps of Adam per run, all in "
+        *_wrap(f"T: the sequence length. Learned: a held-out MSE under a tenth of answering "
+               f"1's in each of the {result['seeds']} initializations; nothing: 0.9 of it or "
+               f"more in each. {result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
                "examples."),
-        *_wrap(_train_reading(verdicts, lengths, result["steps"], _mingru_margin(result))),
     ])
-
-
-def _mingru_margin(result):
-    """Return the minGRU's worst held-out MSE at the longest T, over the line for learned
-    (a tenth of answering 1's): how close its verdict there is to another."""
-    longest = result["constant"][-1]
-    worst = max(r["test_mse"] for r in result["rows"]
-                if r["model"] == "mingru" and r["length"] == longest["length"])
-    return worst / (longest["test_mse"] / 10)
-
-
-def _train_reading(verdicts, lengths, steps, margin=None):
-    """Return why the verdicts are what they are, only where the numbers hold it: the
-    tanh RNN's gradient, where the minGRU learned the longest T on the same budget (and
-    how close it came to the line, its margin)."""
-    short, long = lengths[0], lengths[-1]
-    tanh_short, tanh_long = verdicts.get(("tanh_rnn", short)), verdicts.get(("tanh_rnn", long))
-    mingru_long = verdicts.get(("mingru", long))
-    if tanh_short in (LEARNED, PART) and tanh_long == NOTHING and mingru_long == LEARNED:
-        said = (f"These verdicts are for {steps:,} steps a run; a longer budget can change "
-                f"them. At T = {long:,} a marked value lies {long // 2:,} or more tanh steps "
-                "from the tanh RNN's output (the gradient section). The minGRU carries it by "
-                "factors 1 - z, near 1 where its gate z stays near 0")
-        if margin is not None:
-            said += f"; its worst run there ended at {margin:.2f} of the line for learned"
-        return said + "."
-    if tanh_long == NOTHING and mingru_long == NOTHING:
-        return f"At T = {long:,} no recurrence learned in {steps:,} steps: too few to tell why."
-    return ""
 
 
 def figure_train(result):
@@ -2210,8 +2166,7 @@ SECTIONS["train"] = Section(
     compute=lambda o: train_section(o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS,
                                     o.seeds or TRAIN_SEEDS),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=lambda r: _verdict_sentence(
-        {(v["model"], v["length"]): v["verdict"] for v in r["verdicts"]}))
+    headline=train_headline)
 
 
 # ============================================================================
