@@ -840,8 +840,8 @@ def figure_sweep(result):
               (label("attention_style", "attn_exponent"), [(r["n"], r["attn_s"]) for r in rows])]
     n_axis = _axis_for("N (log)", [r["n"] for r in rows], log=True)
     _chart(fig, CHART_BOX, series, n_axis,
-           _axis_for("time per call (log)", [p[1] for _, s in series for p in s],
-                     log=True)._replace(seconds=True))
+           _axis_for("time per call (log)", [p[1] for _, s in series for p in s], log=True,
+                     seconds=True))
     steps = [("the chain: N steps", [(r["n"], r["chain_steps"]) for r in rows]),
              (f"the tree, P = {result['lanes']:,}", [(r["n"], r["tree_steps"]) for r in rows])]
     left, top, width, height = CHART_BOX
@@ -1447,7 +1447,7 @@ def figure_gradient(result):
     fig = Figure("How much of an input k steps back reaches the end",
                  f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
                  f"values below {GRADIENT_FLOOR:g} not drawn")
-    x_axis = _axis_for("distance k", [r["k"] for r in rows], low=0)
+    x_axis = _axis_for("distance k", [0] + [r["k"] for r in rows])
     y_axis = _axis_for("effect at the end (log)",
                        [v for _, s in series for _, v in s if v > 0], log=True)
     _chart(fig, CHART_BOX, series, x_axis, y_axis)
@@ -1590,7 +1590,7 @@ def figure_capacity(rows):
               ("coin flip, 0.5", [(at[0], 0.5), (at[-1], 0.5)])]
     _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True,
                                              at_data=True),
-           _axis_for("recall", [0.5, 1.0], low=0.45, high=1.02), points_only=("measured",))
+           _axis_for("recall", [0.5, 1.0]), points_only=("measured",))
     return fig.svg()
 
 
@@ -2230,19 +2230,15 @@ def _spread_note(spreads):
 # ============================================================================
 #
 # One small plotting layer: a Figure collects SVG elements; _chart draws series
-# on axes (linear or log) with ticks, lines, markers and a legend. Colours are
-# the Okabe-Ito palette, which colour-blind readers can tell apart, and every
-# series also has its own dash and marker. Numbers are written with one decimal,
-# so that the same results give the same bytes.
+# on axes (linear or log) with ticks, lines, circles and a legend. Colours are
+# the Okabe-Ito palette, which colour-blind readers can tell apart, and each
+# series has its own dash too. Numbers are written with one decimal, so that the
+# same results give the same bytes.
 
 FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")       # four series at most
 DASHES = ("", "7,3", "2,3", "9,3,2,3")
-MARKERS = ("circle", "square", "triangle", "diamond")
-
-
-def _xml(text):
-    return html.escape(str(text))
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _coord(x):
@@ -2265,38 +2261,23 @@ class Figure:
         turn = f' transform="rotate({rotate} {_coord(x)} {_coord(y)})"' if rotate else ""
         self.parts.append(f'<text x="{_coord(x)}" y="{_coord(y)}" font-size="{size}" '
                           f'text-anchor="{anchor}" font-weight="{weight}" fill="{color}"{turn}>'
-                          f'{_xml(text)}</text>')
+                          f'{html.escape(str(text))}</text>')
 
     def line(self, x1, y1, x2, y2, color="#000", width=1.0, dash=""):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
         self.parts.append(f'<line x1="{_coord(x1)}" y1="{_coord(y1)}" x2="{_coord(x2)}" '
                           f'y2="{_coord(y2)}" stroke="{color}" stroke-width="{width}"{dashes}/>')
 
-    def polyline(self, points, color, dash="", width=1.8):
+    def polyline(self, points, color, dash=""):
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
         path = " ".join(f"{_coord(x)},{_coord(y)}" for x, y in points)
         self.parts.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
-                          f'stroke-width="{width}"{dashes}/>')
+                          f'stroke-width="1.8"{dashes}/>')
 
-    def marker(self, x, y, kind, color, group="marker", size=4.0):
-        """One point: a circle, square, triangle or diamond."""
-        if kind == "circle":
-            shape = f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}"'
-        elif kind == "square":
-            shape = (f'<rect x="{_coord(x - size)}" y="{_coord(y - size)}" '
-                     f'width="{_coord(2 * size)}" height="{_coord(2 * size)}"')
-        else:
-            s = size * 1.2
-            corners = {"triangle": [(0, -s), (s, s * 0.8), (-s, s * 0.8)],
-                       "diamond": [(0, -s), (s, 0), (0, s), (-s, 0)]}[kind]
-            path = " ".join(f"{_coord(x + dx)},{_coord(y + dy)}" for dx, dy in corners)
-            shape = f'<polygon points="{path}" stroke="{color}" stroke-width="1.5"'
-        self.parts.append(f'{shape} fill="{color}" class="{group}"/>')
-
-    def dot(self, x, y, color, size=3.5):
-        """A small outlined circle: a value of a dependency network."""
+    def dot(self, x, y, color, size=3.5, group="marker"):
+        """A circle, outlined: a point of a series, or a value of a dependency network."""
         self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}" '
-                          f'fill="{color}" stroke="#000" stroke-width="0.8"/>')
+                          f'fill="{color}" stroke="#000" stroke-width="0.8" class="{group}"/>')
 
     def node(self, x, y, label, group, color="#fff"):
         """A labelled circle of a dependency graph."""
@@ -2312,122 +2293,89 @@ class Figure:
             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{FIGURE_WIDTH}" '
             f'height="{self.height}" viewBox="0 0 {FIGURE_WIDTH} {self.height}" '
             'font-family="sans-serif">',
-            f"<title>{_xml(self.title)}</title>",
+            f"<title>{html.escape(self.title)}</title>",
             f'<rect x="0" y="0" width="{FIGURE_WIDTH}" height="{self.height}" fill="#fff"/>',
             *self.parts, "</svg>", ""])
 
 
-Axis = collections.namedtuple("Axis", "label log low high at seconds", defaults=(None, False))
+Axis = collections.namedtuple("Axis", "label log low high ticks seconds")
 
 
-def _ticks(axis):
-    """Return an axis's ticks: axis.at, or at most about 8 round values (1, 2 or 5 x 10^k)."""
-    low, high = sorted((axis.low, axis.high))
-    if axis.at:
-        return [t for t in axis.at if low <= t <= high]
-    if axis.log:
-        ticks = [10.0 ** k for k in range(math.floor(math.log10(low)),
-                                          math.ceil(math.log10(high)) + 1)
-                 if low <= 10.0 ** k <= high * (1 + 1e-9)]
-        if len(ticks) < 3:                          # under two decades: 1, 2 and 5 x 10^k
-            ticks = sorted(m * 10.0 ** k for k in range(math.floor(math.log10(low)),
-                                                      math.ceil(math.log10(high)) + 1)
-                           for m in (1, 2, 5) if low <= m * 10.0 ** k <= high * (1 + 1e-9))
-        if len(ticks) < 2:                          # one round value, or none: mark the middle
-            return ticks or [math.sqrt(low * high)]
-        every = next(e for e in (1, 2, 5, 10, 20, 50, 100, 10**9) if len(ticks) <= 8 * e)
-        return [t for t in ticks if round(math.log10(t)) % every == 0] or ticks[-1:]
-    raw = (high - low) / 5 or 1.0
-    step = min((m * 10 ** math.floor(math.log10(raw)) for m in (1, 2, 5, 10)),
-               key=lambda s: abs(s - raw))
-    first = math.ceil(low / step - 1e-9)
-    return [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
+def _axis_for(label, values, log=False, at_data=False, seconds=False):
+    """Return an Axis over the values, padded by one rule: a log axis out to the
+    decades around them, ticked at those decades (at most about 8), a linear one
+    by a twentieth of their span each way, ticked at round steps; with at_data,
+    ticked at the values themselves."""
+    lo, hi = min(values), max(values)
+    if log:
+        first = math.floor(math.log10(lo) - 0.05)
+        last = math.ceil(math.log10(hi) + 0.05)
+        every = math.ceil((last - first + 1) / 8)
+        ticks = [10.0 ** k for k in range(first, last + 1) if k % every == 0]
+        lo, hi = 10.0 ** first, 10.0 ** last
+    else:
+        pad = (hi - lo) / 20 or 1.0
+        lo, hi = lo - pad, hi + pad
+        raw = (hi - lo) / 5
+        step = min((m * 10 ** math.floor(math.log10(raw)) for m in (1, 2, 5, 10)),
+                   key=lambda s: abs(s - raw))
+        ticks = [k * step for k in range(math.ceil(lo / step), math.floor(hi / step) + 1)]
+    if at_data:
+        ticks = sorted(set(values))
+    return Axis(label, log, lo, hi, ticks, seconds)
 
 
-def _tick_labels(values, seconds=False):
-    """Return one label per tick, in one format for the whole axis: times (10 µs),
-    else powers of ten (1e-7) where any tick is below 0.01 or a million or more, else
-    plain numbers (100,000)."""
+def _tick_label(value, seconds=False):
+    """Return a tick's label: a time, a plain number from 0.01 to a million, else a
+    power of ten (10⁻⁴)."""
     if seconds:
-        return [format_seconds(v).replace(".00", "").replace(".0 ", " ") for v in values]
-    def plain(v):
-        return f"{v:,.2f}".rstrip("0").rstrip(".") if v else "0"
-    if any(v and (abs(v) >= 1e6 or abs(v) < 1e-2) for v in values):
-        return [f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")
-                if v else "0" for v in values]
-    return [plain(v) for v in values]
+        return format_seconds(value).replace(".00", "").replace(".0 ", " ")
+    if value == 0 or 0.01 <= abs(value) < 1e6:
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    return "10" + str(round(math.log10(abs(value)))).translate(SUPERSCRIPTS)
 
 
 def _position(value, axis, start, length):
     """Return where value falls along an axis drawn from start over length."""
     if axis.log:
-        share = (math.log(value) - math.log(axis.low)) / (math.log(axis.high) - math.log(axis.low)
-                                                           or 1.0)
+        share = math.log(value / axis.low) / math.log(axis.high / axis.low)
     else:
-        share = (value - axis.low) / ((axis.high - axis.low) or 1.0)
+        share = (value - axis.low) / (axis.high - axis.low)
     return start + share * length
-
-
-def _axis_for(label, values, log=False, low=None, high=None, at_data=False):
-    """Return an Axis over the values, or from low to high, padded so that no point sits
-    on the frame: a log one out to round values, or with at_data ticks at the values."""
-    values = [v for v in values if v is not None and (v > 0 or not log)]
-    lo = min(values) if low is None else low
-    hi = max(values) if high is None else high
-    at = sorted(set(values)) if at_data else None
-    if log:
-        if not at_data and lo < hi:             # out to round values: ticks at both ends
-            steps = (1,) if hi / lo >= 1e3 else (1, 2, 5)
-            nice = sorted(m * 10.0 ** k for k in range(math.floor(math.log10(lo)) - 1,
-                                                       math.ceil(math.log10(hi)) + 1)
-                          for m in steps)
-            lo = lo if low is not None else max(v for v in nice if v <= lo * (1 + 1e-9))
-            hi = hi if high is not None else min(v for v in nice if v >= hi * (1 - 1e-9))
-        pad = 1.4 if lo == hi else (hi / lo) ** 0.04
-        below = at_data or min(values) < lo * pad   # a point on the frame: its marker half out
-        above = at_data or max(values) > hi / pad
-        return Axis(label, True, lo / pad if low is None and below else lo,
-                    hi * pad if high is None and above else hi, at)
-    pad = (hi - lo) * 0.05 or 1.0
-    return Axis(label, False, lo - pad if low is None else lo, hi + pad if high is None else hi,
-                at)
 
 
 def _chart(fig, box, series, x_axis, y_axis, points_only=()):
     """Draw series, each (label, [(x, y), ...]), in box (left, top, width, height) against
-    the axes, those named in points_only without a line; a log axis leaves out x <= 0."""
+    the axes, those named in points_only without a line."""
     left, top, width, height = box
-    ticks = _ticks(x_axis)
-    for value, text in zip(ticks, _tick_labels(ticks, x_axis.seconds)):
+    for value in x_axis.ticks:
         x = _position(value, x_axis, left, width)
         fig.line(x, top + height, x, top + height + 4)
         fig.line(x, top, x, top + height, color="#ddd", width=0.6)
-        fig.text(x, top + height + 16, text, size=10, anchor="middle")
-    ticks = _ticks(y_axis)
-    for value, text in zip(ticks, _tick_labels(ticks, y_axis.seconds)):
+        fig.text(x, top + height + 16, _tick_label(value, x_axis.seconds), size=10,
+                 anchor="middle")
+    for value in y_axis.ticks:
         y = _position(value, y_axis, top + height, -height)
         fig.line(left - 4, y, left, y)
         fig.line(left, y, left + width, y, color="#ddd", width=0.6)
-        fig.text(left - 7, y + 3.5, text, size=10, anchor="end")
+        fig.text(left - 7, y + 3.5, _tick_label(value, y_axis.seconds), size=10, anchor="end")
     fig.line(left, top + height, left + width, top + height)
     fig.line(left, top, left, top + height)
     fig.text(left + width / 2, top + height + 34, x_axis.label, size=11, anchor="middle")
     fig.text(left - 48, top + height / 2, y_axis.label, size=11, anchor="middle", rotate=-90)
     for k, (label, points) in enumerate(series):
-        color, dash, kind = PALETTE[k], DASHES[k], MARKERS[k]
         shown = [(_position(x, x_axis, left, width), _position(y, y_axis, top + height, -height))
-                 for x, y in points
-                 if (x > 0 or not x_axis.log) and (y is not None and (y > 0 or not y_axis.log))]
-        drawn = len(points) > 1 and label not in points_only     # a line, not markers alone
-        if drawn and len(shown) > 1:
-            fig.polyline(shown, color, dash)
+                 for x, y in points]
+        drawn = len(shown) > 1 and label not in points_only     # a line, not circles alone
+        if drawn:
+            fig.polyline(shown, PALETTE[k], DASHES[k])
         for x, y in shown:
-            fig.marker(x, y, kind, color)
+            fig.dot(x, y, PALETTE[k])
         ly = top + 8 + 15 * k
         if drawn:
-            fig.line(left + width + 10, ly, left + width + 34, ly, color=color, width=1.8,
-                     dash=dash)
-        fig.marker(left + width + 22, ly, kind, color, group="legend")
+            fig.line(left + width + 10, ly, left + width + 34, ly, color=PALETTE[k], width=1.8,
+                     dash=DASHES[k])
+        fig.dot(left + width + 22, ly, PALETTE[k], group="legend")
         fig.text(left + width + 40, ly + 4, label, size=10)
 
 
@@ -3599,9 +3547,9 @@ def figure_mirror(name, mirror):
     for d in range(rows):
         fig.text(28, 96 + 22 * d, str(d), size=9, anchor="end", color="#444")
     y = 112 + 22 * rows
-    fig.dot(54, y - 4, PALETTE[1])
+    fig.dot(54, y - 4, PALETTE[1], group="legend")
     fig.text(62, y, "an output, out[i]", size=10)
-    fig.dot(184, y - 4, "#fff")
+    fig.dot(184, y - 4, "#fff", group="legend")
     fig.text(192, y, "a value on the way", size=10)
     return fig.svg()
 
@@ -3616,8 +3564,11 @@ def _draw_network(fig, left, top, network):
         for part in (a, b):
             fig.line(*spots[part], x, y, color="#999", width=0.8)
     outputs = set(network["outputs"])
-    for k, (x, y) in enumerate(spots):
-        fig.dot(x, y, PALETTE[1] if k in outputs else "#fff")
+    for k, (x, y) in enumerate(spots):      # the outputs last, so that nothing covers one
+        if k not in outputs:
+            fig.dot(x, y, "#fff", group="value")
+    for k in network["outputs"]:
+        fig.dot(*spots[k], PALETTE[1], group="output")
 
 
 # ============================================================================

@@ -556,6 +556,16 @@ class TestMirror(unittest.TestCase):
         wrong = replaced(HILLIS_STEELE, "list(xs), 1", "list(xs), 2")
         self.assertEqual(self.graded(wrong)["mirror"], None)
 
+    def test_every_output_is_drawn_over_any_value_on_the_way_at_its_spot(self):
+        # issue 59, item 10: Blelloch made inclusive by a shift puts 8 of its outputs at
+        # the spot of a value on the way (same depth, same last input)
+        source = RIGHT["Blelloch's exclusive scan, padded, made inclusive"][0]
+        svg = main.figure_mirror("parallel_scan", self.graded(source)["mirror"])
+        top = {}                        # what is seen at each spot: the circle drawn last
+        for circle in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}circle"):
+            top[circle.get("cx"), circle.get("cy")] = circle.get("class")
+        self.assertEqual(list(top.values()).count("output"), 2 * main.MIRROR_N)   # two panels
+
     def test_the_report_shows_the_depths_and_the_figure_is_the_committed_one(self):
         graded = self.graded(BRENT_KUNG)
         report = {"file": {"verdict": "imported", "detail": "", "printed": None},

@@ -70,22 +70,21 @@ class TestFigures(unittest.TestCase):
                       encoding="utf-8") as f:
                 self.assertEqual(f.read(), main.SECTIONS[name].figure(self.results[name]), name)
 
-    def test_ticks_whatever_the_ends_order_round_decades_and_one_value_its_tick(self):
-        for log in (True, False):
-            self.assertEqual(main._ticks(main.Axis("", log, 100.0, 1.0)),
-                             main._ticks(main.Axis("", log, 1.0, 100.0)))
-        # log ticks are round decades from the top
+    def test_log_axes_tick_the_decades_around_every_point_linear_ones_round_steps(self):
+        axis = main._axis_for("", [3.0, 2047.0], log=True)        # the work figure's flat line
+        self.assertEqual(axis.ticks, [1.0, 10.0, 100.0, 1e3, 1e4])     # a tick above 2,047
+        self.assertEqual((axis.low, axis.high), (1.0, 1e4))
         axis = main._axis_for("", [1e-63, 0.76], log=True)
-        ticks = main._ticks(axis)
-        self.assertEqual(ticks[-1], 1.0)                        # 10^0, above every point
-        self.assertTrue(all(round(math.log10(t)) % 10 == 0 for t in ticks), ticks)
-        # one format an axis, and plain up to a million: no 1e3 beside 1,000 in one figure
-        self.assertEqual(main._tick_labels([1e3, 1e4, 1e5]), ["1,000", "10,000", "100,000"])
-        self.assertEqual(main._tick_labels([1e4, 1e6]), ["1e4", "1e6"])
-        self.assertEqual(main._tick_labels([250.0, 1000.0]), ["250", "1,000"])
-        for value in (5000.0, 3000.0):                  # a round value, and one that is not
-            ticks = main._ticks(main._axis_for("", [value], log=True))
-            self.assertEqual(main._tick_labels(ticks), [f"{value:,.0f}"])
+        self.assertEqual(axis.ticks[-1], 1.0)                    # 10^0, above every point
+        self.assertLessEqual(len(axis.ticks), 9)
+        self.assertTrue(all(math.log10(t).is_integer() for t in axis.ticks), axis.ticks)
+        self.assertEqual(main._axis_for("", [0, 100]).ticks, [0, 20, 40, 60, 80, 100])
+        self.assertEqual(main._axis_for("", [5, 10, 20], log=True, at_data=True).ticks,
+                         [5, 10, 20])
+        # plain from 0.01 to a million, powers of ten outside: no 1e0 or 1e-2
+        self.assertEqual([main._tick_label(v) for v in (1.0, 0.01, 1e-4, 1e5, 1e6, 250.0)],
+                         ["1", "0.01", "10⁻⁴", "100,000", "10⁶", "250"])
+        self.assertEqual(main._tick_label(1e-5, seconds=True), "10 µs")
 
     def test_a_directory_that_cannot_be_made_is_a_bad_argument_before_any_work(self):
         untouched = main.SECTIONS["depth"]._replace(compute=raising(AssertionError("ran")))
