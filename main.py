@@ -25,11 +25,9 @@ the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
 """
 
-import array
 import collections
 import collections.abc
 import contextlib
-import decimal
 import errno
 import functools
 import html
@@ -395,11 +393,10 @@ def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
 
 
 def seed_input(n):
-    """Return the lesson's own input: [0.001 * (i % 17) for i in range(n)]."""
-    period = array.array("d", [0.001 * k for k in range(17)])
-    values = period * (n // 17)
-    values.extend(period[:n % 17])      # in place: no second array of n doubles
-    return values.tolist()
+    """Return the lesson's own input, [0.001 * (i % 17) for i in range(n)], made a
+    period at a time (the comprehension would add a tenth to the default run)."""
+    period = [0.001 * k for k in range(17)]
+    return (period * (n // 17 + 1))[:n]
 
 
 def uniform_inputs(n, rng, low=-1.0, high=1.0):
@@ -449,8 +446,7 @@ def _loop_count(once, target=SAMPLE_SECONDS):
     return max(1, math.ceil(target / once))
 
 
-SECOND_UNITS = ((" s", 1), (" ms", decimal.Decimal("1e-3")), (" µs", decimal.Decimal("1e-6")),
-                (" ns", decimal.Decimal("1e-9")))
+SECOND_UNITS = {0: " s", -3: " ms", -6: " µs", -9: " ns"}     # by power of ten
 
 
 def format_seconds(seconds):
@@ -459,33 +455,31 @@ def format_seconds(seconds):
     >>> format_seconds(0.0009996), format_seconds(0.0)     # never 1000 µs, never 0.00
     ('1.00 ms', '< 1 ns')
     """
-    return _scaled(seconds, SECOND_UNITS) or "< 1 ns"
+    return _significant(seconds, SECOND_UNITS) or "< 1 ns"
 
 
-def _scaled(value, units):
-    """Return value to three significant digits in the largest unit ((suffix, scale),
-    largest first) where it reads 1 or more, never 1000 (0.977 MiB); None below all."""
-    exact = decimal.Decimal(value if isinstance(value, int) else float(value))
-    larger = None
-    for suffix, scale in units:
-        text = _three_digits(exact / scale)
-        if decimal.Decimal(text) >= 1:
-            return larger if larger and decimal.Decimal(text) >= 1000 else text + suffix
-        larger = text + suffix
-    return None
+def _significant(value, units):
+    """Return value >= 0 to three significant digits, rounded once, in the largest of
+    units ({power of ten: suffix}) where it reads 1 or more; None below them all."""
+    mantissa, exponent = f"{value:.2e}".split("e")     # '9.99', '-04'
+    exponent = int(exponent)
+    fitting = [power for power in units if power <= exponent]
+    if value == 0 or not fitting:
+        return None
+    unit = max(fitting)
+    point = exponent - unit + 1         # the digits before the point: 1, 2, 3 or more
+    if point > 3:                       # past the largest unit: every digit
+        return f"{value / 10 ** unit:.0f}{units[unit]}"
+    digits = mantissa.replace(".", "")
+    text = digits[:point]
+    if point < 3:
+        text += "." + digits[point:]
+    return text + units[unit]
 
 
 def _quantity(n, noun, plural=None):
     """Return '1 round', '2 rounds', '1,024 random floats'."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
-
-
-def _three_digits(x):
-    """Return the Decimal x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
-    for decimals, below in ((3, "0.9995"), (2, "9.995"), (1, "99.95")):
-        if x < decimal.Decimal(below):
-            return f"{x:.{decimals}f}"
-    return f"{x:.0f}"
 
 
 def _format_ratio(ratio):
@@ -2199,7 +2193,7 @@ SPREAD_WARNING = 1.5
 # ============================================================================
 
 BYTE_UNITS = ((" TiB", 2**40), (" GiB", 2**30), (" MiB", 2**20), (" KiB", 2**10))
-COUNT_UNITS = (("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("K", 10**3))
+COUNT_UNITS = {15: "P", 12: "T", 9: "G", 6: "M", 3: "K"}       # by power of ten
 
 
 def format_bytes(size):
@@ -2208,12 +2202,28 @@ def format_bytes(size):
     >>> format_bytes(1_000 * 2**20)          # 1,000 MiB is 0.977 GiB
     '0.977 GiB'
     """
-    return _scaled(size, BYTE_UNITS) or f"{size} B"
+    larger = None
+    for suffix, scale in BYTE_UNITS:
+        text = _three_digits(size / scale)      # exact: a power of two divides
+        if float(text) >= 1 and larger and float(text) >= 1000:
+            return larger                       # 0.977 GiB, never 1000 MiB
+        if float(text) >= 1:
+            return text + suffix
+        larger = text + suffix
+    return f"{size} B"
+
+
+def _three_digits(x):
+    """Return x >= 0 with three significant digits: 0.977, 9.99, 12.3, 999."""
+    for decimals, below in ((3, 0.9995), (2, 9.995), (1, 99.95)):
+        if x < below:
+            return f"{x:.{decimals}f}"
+    return f"{x:.0f}"
 
 
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
-    return _scaled(x, COUNT_UNITS) or str(x)
+    return _significant(x, COUNT_UNITS) or str(x)
 
 
 def _spread_note(spreads):
