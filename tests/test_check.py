@@ -3,7 +3,6 @@ graded in this process with the grading process's own code; then `python main.py
 check` itself, for what only real processes show: hangs, crashes, exits, limits,
 what a function starts, and check ended by a signal."""
 
-import functools
 import io
 import itertools
 import json
@@ -505,12 +504,7 @@ def scripted_clock():
 
 def graded_here(source, names=main.CHECKED):
     """Return check_solutions' report of source, its grading processes run in this
-    one, time.perf_counter a scripted clock; each source is graded once."""
-    return _graded_here(source, tuple(names))
-
-
-@functools.lru_cache(maxsize=None)
-def _graded_here(source, names):
+    one, time.perf_counter a scripted clock."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "solution.py")
         with open(path, "w", encoding="utf-8") as f:
@@ -928,24 +922,9 @@ class TestGradingProcesses(unittest.TestCase):
                 self.assertIn(run.returncode, statuses)
                 self.assertTrue(gone_within(pids(path), 2))
 
-    def test_main_py_and_the_file_may_have_any_name_beside_any_modules(self):
-        # main.py saved as a browser saves a second copy; the learner's file named
-        # inspect.py, in a folder (the current one too) with their own ast.py and dis.py
-        renamed = os.path.join(self.folder, "main (1).py")
-        shutil.copy(os.path.join(ROOT, "main.py"), renamed)
-        folder = tempfile.mkdtemp(dir=self.folder)
-        for module in ("ast.py", "dis.py"):
-            write(folder, module, "raise ImportError('the learner\\'s own')\n")
-        path = write(folder, "inspect.py", "def depth(n):\n"
-                                           "    return n, max(1, (n - 1).bit_length())\n")
-        run = subprocess.run([*PYTHON, renamed, "check", path], cwd=folder, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-        self.assertEqual((run.returncode, run.stderr), (0, ""), run.stdout)
-        self.assertRegex(run.stdout, r"depth +pass")
 
-
-# Hide what POSIX adds, as Windows has none of it.
-WITHOUT_POSIX = {os: ("fork", "killpg", "setsid"), signal: ("pthread_sigmask",)}
+# Hide what POSIX adds, as Windows has none of it: read at the start of every
+# Python whose path holds this file (PYTHONPATH), check's and its grading processes'.
 SITECUSTOMIZE = """
 import os, signal, sys
 for name in ("fork", "killpg", "setsid"):
@@ -956,7 +935,7 @@ sys.modules["resource"] = None          # import resource: ImportError
 
 PORTABLE = """
 import os
-assert not hasattr(os, "killpg")        # the grading process runs without POSIX's extras
+assert not hasattr(os, "killpg")        # run without POSIX's extras
 def depth(n):
     return n, max(1, (n - 1).bit_length())
 def serial_scan(xs, op=None):
@@ -970,29 +949,42 @@ def rnn_style(xs, decay=0.9):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")
-class TestWithoutPosixExtras(unittest.TestCase):
-    """check as on Windows: no process group, no keeper, no limits; grading
-    processes still started, asked, timed and ended by check."""
+class TestAsOnWindows(unittest.TestCase):
+    """check run for real as on Windows, without a process group, a keeper or limits:
+    main.py saved as a browser saves a second copy, the learner's file named
+    inspect.py, in a folder (the current one) that holds their own ast.py and dis.py."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        cls.addClassCleanup(shutil.rmtree, cls.folder)
+        extras, mine = (os.path.join(cls.folder, name) for name in ("extras", "mine"))
+        os.mkdir(extras)
+        os.mkdir(mine)
+        write(extras, "sitecustomize.py", SITECUSTOMIZE)
+        for module in ("ast.py", "dis.py"):
+            write(mine, module, "raise ImportError('the learner\\'s own')\n")
+        cls.path = write(mine, "inspect.py", PORTABLE)
+        renamed = os.path.join(cls.folder, "main (1).py")
+        shutil.copy(os.path.join(ROOT, "main.py"), renamed)
+        env = dict(os.environ, PYTHONPATH=extras, STARTED=cls.path + ".pids")
+        # not PYTHON (python -S): site reads sitecustomize
+        cls.checked = subprocess.run([sys.executable, renamed, "check", "--seconds", "0.25",
+                                  cls.path], cwd=mine, env=env, text=True, timeout=60,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cls.out = " ".join(cls.checked.stdout.split())
 
     def test_a_right_a_wrong_and_a_hanging_function_are_graded_nothing_left_running(self):
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        write(folder, "sitecustomize.py", SITECUSTOMIZE)     # read by the grading processes
-        path = write(folder, "mine.py", PORTABLE)
-        with mock.patch.dict(os.environ, PYTHONPATH=folder, STARTED=path + ".pids"):
-            with mock.patch.dict(os.__dict__), mock.patch.dict(signal.__dict__):
-                for module, names in WITHOUT_POSIX.items():
-                    for name in names:
-                        del vars(module)[name]
-                status, out, err = run_main("check", "--seconds", "0.5", path)
-        self.assertEqual((status, err), (1, ""))
-        out = " ".join(out.split())
-        self.assertIn("rnn_style FAIL: at N = 0, random floats: it did not finish in 0.5 s "
-                      "(--seconds)", out)
+        self.assertEqual((self.checked.returncode, self.checked.stderr), (1, ""))
+        self.assertIn("rnn_style FAIL: at N = 0, random floats: it did not finish in 0.25 s "
+                      "(--seconds)", self.out)
         self.assertIn("serial_scan FAIL: at N = 1, random floats, called without op (xs = "
-                      "[-0.7312715117751976]): got [0], expected [-0.7312715117751976]", out)
-        self.assertIn("depth pass", out)
-        self.assertTrue(gone_within(pids(path), 1))
+                      "[-0.7312715117751976]): got [0], expected [-0.7312715117751976]",
+                      self.out)
+        self.assertTrue(gone_within(pids(self.path), 1))
+
+    def test_main_py_and_the_file_may_have_any_name_beside_any_modules(self):
+        self.assertIn("depth pass", self.out)
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")

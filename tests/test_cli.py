@@ -373,16 +373,17 @@ class TestSubprocess(unittest.TestCase):
         # process; under nohup (SIGHUP ignored) the training runs to its end.
         def interruptible():
             signal.signal(signal.SIGINT, signal.default_int_handler)
-        endings = {signal.SIGINT: start_training(10**6, preexec_fn=interruptible),
-                   signal.SIGTERM: start_training(10**6),
-                   signal.SIGHUP: start_training(300, preexec_fn=lambda: signal.signal(
-                       signal.SIGHUP, signal.SIG_IGN))}
-        for signum, child in endings.items():
+
+        def hangup_ignored():
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        for signum, steps, before, status in (
+                (signal.SIGINT, 10**6, interruptible, 130),
+                (signal.SIGTERM, 10**6, None, -signal.SIGTERM),
+                (signal.SIGHUP, 300, hangup_ignored, 0)):
+            child = start_training(steps, preexec_fn=before)
             child.send_signal(signum)
-        for signum, child in endings.items():
             out, err = child.communicate(timeout=60)
-            status = {signal.SIGINT: 130, signal.SIGTERM: -signal.SIGTERM, signal.SIGHUP: 0}
-            self.assertEqual((child.returncode, err), (status[signum], b""), signum)
+            self.assertEqual((child.returncode, err), (status, b""), signum)
             self.assertEqual(b"=== problem 2" in out, signum == signal.SIGHUP)
 
     @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc")

@@ -2,7 +2,6 @@
 earlier ones and the machinery, short lines, the standard library only."""
 
 import ast
-import functools
 import os
 import re
 import sys
@@ -14,7 +13,6 @@ LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "bench
           "rnn_tanh", "tree_reduce")
 
 
-@functools.lru_cache(maxsize=None)
 def source_facts():
     """Return, from one parse of main.py: each top-level statement's line, what it
     defines, the section it registers and the names it uses; the modules imported;
@@ -64,7 +62,8 @@ class TestLayout(unittest.TestCase):
     def setUpClass(cls):
         with open(MAIN_PY, encoding="utf-8") as f:
             cls.lines = f.read().splitlines()
-        cls.statements = source_facts()["statements"]
+        cls.facts = source_facts()
+        cls.statements = cls.facts["statements"]
 
     def part_of_line(self):
         """Return, for each line number, its part: 0 the lesson, 1-N the numbered
@@ -163,7 +162,7 @@ class TestLayout(unittest.TestCase):
         stdlib = getattr(sys, "stdlib_module_names", None)
         self.assertEqual([n for n, line in enumerate(self.lines, 1) if len(line) > 99], [])
         if stdlib:
-            self.assertLessEqual(set(source_facts()["imports"]), {*stdlib, "main", "tests"})
+            self.assertLessEqual(set(self.facts["imports"]), {*stdlib, "main", "tests"})
         for name in [n for n in os.listdir(os.path.join(ROOT, "tests")) if n.endswith(".py")]:
             with open(os.path.join(ROOT, "tests", name), encoding="utf-8") as f:
                 text = f.read()

@@ -62,8 +62,8 @@ LESSON_TERMS = {"recurrence", "serial depth", "attention", "context window", "in
 class TestGlossary(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.terms = gathered("TERMS")
-        text = source_facts()["strings"]
+        cls.terms, cls.facts = gathered("TERMS"), source_facts()
+        text = cls.facts["strings"]
         runs = set(re.findall(r"[\w-]+", text))    # a word found is a whole run of these
         cls.printed = {word for word in cls.terms if word in runs
                        or not re.fullmatch(r"[\w-]+", word)
@@ -84,7 +84,7 @@ class TestGlossary(unittest.TestCase):
                                                  + r"(?![\w-])", meanings.lower()), entry)
         # derived from the output: every run of capitals is a term, or inside one's entry
         glossary = " ".join(f"{k} {v}" for k, v in main.GLOSSARY.items())
-        for acronym in source_facts()["acronyms"]:
+        for acronym in self.facts["acronyms"]:
             if acronym not in NOT_TERMS:
                 self.assertRegex(glossary, r"(?<![\w-])" + acronym + r"(?![\w-])", acronym)
 
