@@ -2468,12 +2468,15 @@ CHECK_OPS = {"add": operator.add, "concat": operator.add, "mul": operator.mul, "
 # The words for a wrong answer that is the answer of one known mistake, and no other.
 CHECK_MISTAKES = {
     "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
+    "exclusive of +": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
     "swapped serial": "op(x, total) where op(total, x) belongs: the earlier values go left",
     "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) belongs: "
                          "the earlier values go left"),
     "plus": "these are the totals of +: combine with op, which here is not +",
     "step 2": "your first round combines with the value 2 back: step starts at 1",
     "round short": "one round short: go on while step < len(xs)",
+    "half rounds": "one round short: go on while step < len(xs), not len(xs) // 2",
+    "total short": "one total short: out has a total for each of the len(xs) values",
     "floor rounds": ("one round short where N is not a power of two: the rounds run while "
                      "step < len(xs), which is ceil(log2 N) rounds"),
     "late start": "each round starts one place late: range(step, len(out))",
@@ -2486,7 +2489,14 @@ CHECK_MISTAKES = {
                         "step's new values: build the new h in a new list"),
     "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
     "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
+    "floor, at least 1": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
     "log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
+    "natural log": ("math.log(n) is the natural log, base e: the depth is log2 n, rounded up: "
+                    "(n - 1).bit_length()"),
+    "natural log, at least 1": ("math.log(n) is the natural log, base e: the depth is log2 n, "
+                                "rounded up: (n - 1).bit_length()"),
+    "bit_length": ("n.bit_length() is one too many where n is a power of two: "
+                   "(n - 1).bit_length() is ceil(log2 n) at every n"),
     "sum": "this is the sum: the mean divides it by len(xs)",
 }
 
@@ -2555,8 +2565,12 @@ def _depth_cases():
         else:
             label = f"n = 2**{k} + 1"
         mistakes = {"at least 1": lambda n=n: (n, (n - 1).bit_length()),
-                    "floor": lambda n=n, k=k: (n, max(1, k)),
-                    "log": lambda n=n: (n, max(1, math.ceil(math.log(n, 2))))}
+                    "floor": lambda n=n, k=k: (n, k),
+                    "floor, at least 1": lambda n=n, k=k: (n, max(1, k)),
+                    "log": lambda n=n: (n, max(1, math.ceil(math.log(n, 2)))),
+                    "natural log": lambda n=n: (n, math.ceil(math.log(n))),
+                    "natural log, at least 1": lambda n=n: (n, max(1, math.ceil(math.log(n)))),
+                    "bit_length": lambda n=n: (n, n.bit_length())}
         cases.append(_case(label, [n], depth(n), mistakes))
     return cases
 
@@ -2581,9 +2595,12 @@ def _scan_mistakes(name, xs, op, op_name):
     """Return the known mistakes of a scan on xs, each a function of no arguments."""
     def swapped(a, b):
         return op(b, a)
-    mistakes = {"exclusive": lambda: ([0] + serial_scan(xs))[:len(xs)]}
+    mistakes = {"exclusive": lambda: ([0] + serial_scan(xs, op))[:len(xs)]}
+    if op_name is not None:             # the exclusive scan of +, whatever op is
+        mistakes["exclusive of +"] = lambda: ([0] + serial_scan(xs))[:len(xs)]
     if name == "serial_scan":
         mistakes["swapped serial"] = lambda: serial_scan(xs, swapped)
+        mistakes["total short"] = lambda: serial_scan(xs, op)[:-1]
     else:
         mistakes["swapped parallel"] = lambda: serial_scan(xs, swapped)
     if op_name == "compose":
@@ -2591,6 +2608,7 @@ def _scan_mistakes(name, xs, op, op_name):
     if name == "parallel_scan":
         n = len(xs)
         slips = {"step 2": {"step": 2}, "round short": {"rounds": (n - 1).bit_length() - 1},
+                 "half rounds": {"rounds": max(0, n // 2 - 1).bit_length()},
                  "floor rounds": {"rounds": n.bit_length() - 1}, "in place": {"in_place": True},
                  "late start": {"start": 1}, "early end": {"end": 1}}
         for mistake, how in slips.items():
@@ -3209,7 +3227,7 @@ def _grade(grader, name, style, seconds):
     detail = _at(case) + wrong
     mistake = _known_mistake(answers)
     if mistake:
-        detail += ": " + CHECK_MISTAKES[mistake]
+        detail += ": " + mistake
     return "FAIL", detail, None
 
 
@@ -3223,8 +3241,8 @@ def _at(case):
 
 
 def _known_mistake(answers):
-    """Return the one known mistake that gives the function's answer at every non-empty
-    input where that mistake is known, or None if no one mistake does."""
+    """Return the words of the one known mistake that gives the function's answer at
+    every non-empty input where that mistake is known, or None if no one mistake does."""
     fits = {}
     for case, answer, _ in answers:
         if _length(case) == 0:
@@ -3234,9 +3252,9 @@ def _known_mistake(answers):
         for mistake, answer_of in case["mistakes"].items():
             if fits.get(mistake, True):
                 fits[mistake] = _same(answer["got"], answer_of())
-    named = [mistake for mistake, fit in fits.items() if fit]
+    named = {CHECK_MISTAKES[mistake] for mistake, fit in fits.items() if fit}
     if len(named) == 1:
-        return named[0]
+        return named.pop()
     return None
 
 
@@ -3306,6 +3324,11 @@ def _right(grader, name, style, seconds):
     if name.endswith("_scan") and style is None:
         note = ("graded on sums only: with op=operator.add as a parameter it would be "
                 "checked with other combines too")
+    if name == "depth":                 # past 2**48, where a float log2 rounds
+        n = 2 ** 49 + 1
+        if grader.ask({"name": "depth", "args": [n]}, seconds).get("got") == (n, 49):
+            note = ("a float log2 is exact only up to about 2**48, and gives 49 at 2**49 + 1: "
+                    "(n - 1).bit_length() is exact at every n")
     if not name.endswith("_scan"):
         return "pass", note, None
     mirror = _count(grader, name, MIRROR_N, style, seconds)
@@ -3457,10 +3480,12 @@ def _stop_words(answer, case=None):
     if kind == "MemoryError":
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
     said = "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
-    no_zero = re.search(r"'(int|float)' and 'str'|'(int|float)' object is not subscriptable",
-                        text)
+    no_zero = re.search(r"'(int|float)' and 'str'|'(int|float)' object is not subscriptable|"
+                        r"can only concatenate str \(not \"(int|float)\"\)", text)
     if kind == "TypeError" and case and case["op"] in ("concat", "compose") and no_zero:
         said += "\nyour total starts from 0, which op cannot take: start from xs[0]"
+    if kind == "TypeError" and case and "can only concatenate str (not" in text:
+        said += ("; and the total goes first, op(total, x): the earlier values go left")
     return said
 
 

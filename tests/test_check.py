@@ -390,6 +390,47 @@ WRONG = {
         "        self.values = values\n    def tolist(self):\n        return self.values\n"
         "def serial_scan(xs, op=None):\n    return Array(list(xs))\n", "serial_scan", "FAIL",
         "return a list (an array's .tolist() makes one)"),
+    # issue 59: each classic slip named
+    "depth by n.bit_length() (item 1)": (
+        "def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
+        "at n = 2: got (2, 2), expected (2, 1): n.bit_length() is one too many where n is a "
+        "power of two: (n - 1).bit_length() is ceil(log2 n) at every n"),
+    "depth by math.floor(math.log2(n)) (item 2)": (
+        "import math\ndef depth(n):\n    return n, math.floor(math.log2(n))\n", "depth", "FAIL",
+        "at n = 1: got (1, 0), expected (1, 1): this is floor(log2 n), rounded down"),
+    "depth by the natural log (item 2)": (
+        "import math\ndef depth(n):\n    return n, max(1, math.ceil(math.log(n)))\n", "depth",
+        "FAIL", "math.log(n) is the natural log, base e"),
+    "rounds while step < len(xs) // 2 (item 3)": (
+        replaced(LOOP_ROUNDS, "while step < len(out)", "while step < len(xs) // 2"),
+        "parallel_scan", "FAIL", "one round short: go on while step < len(xs), not len(xs) // 2"),
+    "a serial scan one total short (item 4)": (
+        "import operator\ndef serial_scan(xs, op=operator.add):\n    out = []\n"
+        "    for i in range(len(xs) - 1):\n        out.append(xs[0] if i == 0 else "
+        "op(out[-1], xs[i]))\n    return out\n", "serial_scan", "FAIL",
+        "one total short: out has a total for each of the len(xs) values"),
+    "a total from 0, the new value on the left (item 5)": (
+        "def serial_scan(xs, op=lambda a, b: a + b):\n    out, total = [], 0\n    for x in xs:\n"
+        "        total = op(x, total)\n        out.append(total)\n    return out\n",
+        "serial_scan", "FAIL", "your total starts from 0, which op cannot take: start from "
+        "xs[0]; and the total goes first, op(total, x): the earlier values go left"),
+    "a CUDA-style Blelloch scan that returns the exclusive scan of + (item 6)": ('''
+def parallel_scan(xs, op=None):
+    n = len(xs)
+    size = 1 << max(0, (n - 1).bit_length())
+    tree = list(xs) + [0] * (size - n)
+    d = 1
+    while d < size:
+        for i in range(2 * d - 1, size, 2 * d):
+            tree[i] = tree[i - d] + tree[i]
+        d *= 2
+    tree[size - 1] = 0
+    while d > 1:
+        d //= 2
+        for i in range(2 * d - 1, size, 2 * d):
+            tree[i - d], tree[i] = tree[i], tree[i - d] + tree[i]
+    return tree[:n]
+''', "parallel_scan", "FAIL", "your first total is 0: this is the exclusive scan"),
     "* as its default": (replaced(SERIAL, "operator.add", "operator.mul"), "serial_scan", "FAIL",
                          "at N = 2, random floats, called without op"),
     "op without a default": (replaced(SERIAL, "op=operator.add", "op"),
@@ -409,8 +450,6 @@ WRONG = {
                       "FAIL", "decay 0.5 (xs = [0.9120685437784988, 0.8956549741186988]): got "
                          "1.7165166635193478, expected 1.3516892460079482: this is the answer "
                          "for decay = 0.9"),
-    "depth off by one": ("def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
-                         "at n = 2: got (2, 2), expected (2, 1)"),
     "depth 0 for one value (item 3: shown as a tuple)": (
         "def depth(n):\n    return n, (n - 1).bit_length()\n", "depth", "FAIL",
         "at n = 1: got (1, 0), expected (1, 1): one value still takes depth 1"),
@@ -502,14 +541,14 @@ def scripted_clock():
     return lambda: next(readings) * 1e-6
 
 
-def graded_here(source, names=main.CHECKED):
+def graded_here(source, names=main.CHECKED, grader=None):
     """Return check_solutions' report of source, its grading processes run in this
-    one, time.perf_counter a scripted clock."""
+    one (InProcess, or grader), time.perf_counter a scripted clock."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "solution.py")
         with open(path, "w", encoding="utf-8") as f:
             f.write(textwrap.dedent(source))
-        with mock.patch.object(main, "_Grader", InProcess), \
+        with mock.patch.object(main, "_Grader", grader or InProcess), \
                 mock.patch.object(time, "perf_counter", scripted_clock()):
             return main.check_solutions(path, names)
 
@@ -715,6 +754,26 @@ class TestGrading(unittest.TestCase):
                          r"^at N = 1, random floats, called without op \(xs = .*\]\): got "
                          r"\[.*\], expected \[.*\]$")
 
+    def test_the_lessons_depth_passes_with_a_note_on_its_float_log2(self):
+        # issue 59, item 8: max(1, math.ceil(math.log2(n))) gives 49 at 2**49 + 1
+        self.assertEqual(grade(LESSON, "depth"), (
+            "pass", "a float log2 is exact only up to about 2**48, and gives 49 at 2**49 + 1: "
+                    "(n - 1).bit_length() is exact at every n"))
+        self.assertEqual(grade(RIGHT["a class with __call__, a closure, a lambda"][0], "depth"),
+                         ("pass", ""))
+
+    def test_a_right_scan_too_slow_at_the_largest_n_says_its_answers_were_right(self):
+        # issue 59, item 9: a tree for every prefix, on a machine too busy for N = 4,097
+        class Busy(InProcess):
+            def ask(self, request, seconds):
+                if request.get("count") and request["args"] == [4_097]:
+                    return {"stopped": "it did not finish in 10 s (--seconds)", "slow": True}
+                return super().ask(request, seconds)
+        graded = graded_here(HILLIS_STEELE, ["parallel_scan"], Busy)["functions"][0]
+        self.assertEqual((graded["verdict"], graded["detail"]), (
+            "FAIL", "at N = 4,097, on inputs that count their combines: it did not finish in "
+                    "10 s (--seconds); its answers were right"))
+
     def test_a_scan_that_turns_its_inputs_into_floats_passes_its_depth_not_counted(self):
         for source in (replaced(HILLIS_STEELE, "list(xs), 1", "[float(x) for x in xs], 1"),
                        replaced(HILLIS_STEELE, "list(xs), 1", "list(map(float, xs)), 1")):
@@ -728,7 +787,7 @@ class TestGrading(unittest.TestCase):
     def test_scans_without_op_are_graded_on_sums_and_a_parallel_ones_depth_reported(self):
         report = graded_here(LESSON, ["serial_scan", "parallel_scan", "depth"])
         self.assertEqual([r["detail"][:20] for r in report["functions"]],
-                         ["graded on sums only:", "correct and parallel", ""])
+                         ["graded on sums only:", "correct and parallel", "a float log2 is exac"])
         self.assertEqual(grade(HILLIS_STEELE, "parallel_scan"), (
             "pass", "correct and parallel: depth 13 and 45,070 combines at N = 4,097, against "
             "Hillis-Steele's 13 rounds and 45,070 combines"))
