@@ -2495,8 +2495,7 @@ CHECK_MISTAKES = {
                     "(n - 1).bit_length()"),
     "natural log, at least 1": ("math.log(n) is the natural log, base e: the depth is log2 n, "
                                 "rounded up: (n - 1).bit_length()"),
-    "bit_length": ("n.bit_length() is one too many where n is a power of two: "
-                   "(n - 1).bit_length() is ceil(log2 n) at every n"),
+    "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
     "sum": "this is the sum: the mean divides it by len(xs)",
 }
 

@@ -393,8 +393,8 @@ WRONG = {
     # issue 59: each classic slip named
     "depth by n.bit_length() (item 1)": (
         "def depth(n):\n    return n, n.bit_length()\n", "depth", "FAIL",
-        "at n = 2: got (2, 2), expected (2, 1): n.bit_length() is one too many where n is a "
-        "power of two: (n - 1).bit_length() is ceil(log2 n) at every n"),
+        "at n = 2: got (2, 2), expected (2, 1): n.bit_length() is one too many at powers of "
+        "two: use (n - 1).bit_length()"),
     "depth by math.floor(math.log2(n)) (item 2)": (
         "import math\ndef depth(n):\n    return n, math.floor(math.log2(n))\n", "depth", "FAIL",
         "at n = 1: got (1, 0), expected (1, 1): this is floor(log2 n), rounded down"),
