@@ -168,8 +168,9 @@ def depth(n):
 def rnn_tanh(xs, w=0.9):
     """Return the last state of the classic RNN step h = tanh(w*h + x), from h = 0.
 
-    Two tanh steps do not compose into one step of the same form, so this
-    recurrence has no exact regrouping into a scan.
+    Two steps compose to tanh(w*tanh(w*h + x1) + x2), which is not of the form
+    tanh(a*h + b): no pair of numbers can carry a run of steps, as (a, b) does for
+    the linear step, so a scan has no combine of fixed size to work with.
 
     >>> round(rnn_tanh([1.0, 1.0, 1.0]), 6)
     0.950815
@@ -687,7 +688,7 @@ def render_hidden(rows):
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         *_wrap("A scan of this step would combine width x width matrices: width^3 + width^2 "
-               "madds each. Scanned state-space models (S5, Mamba) keep it diagonal: 2 x "
+               "madds each. Scanned state-space models, Mamba for one, keep it diagonal: 2 x "
                "width."),
     ])
 
@@ -962,7 +963,9 @@ def render_ssm(result):
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
-        *_wrap("A tanh step does not compose into a step of the same form: no exact scan."),
+        *_wrap("Two tanh steps compose to tanh(w*tanh(w*h + x1) + x2), not to one step "
+               "tanh(a*h + b): no pair of numbers carries a run of them, so a scan has no "
+               "combine of fixed size."),
     ])
 
 
@@ -1181,11 +1184,12 @@ def render_work(result):
                "each, are 2N - 1 deep; the depth section counts a step as one. Python's sum() "
                "is a chain too; tree_reduce adds the same values as a tree, as a GPU would, "
                "in log2 N. blelloch_scan is exclusive; its 2N - 2 include log2 N combines "
-               "with the identity. Selective: a counted decay a step."),
+               "with the identity. Selective: each step's decay is a computed value, so each "
+               "combine also multiplies two decays, 3 operations instead of 2."),
         "",
         *_wrap(f"On a modelled machine of P lanes, each doing one operation a step, a tree sum "
-               f"of N = {n:,} takes about max(work / P, depth) steps. The recurrence takes its "
-               "depth at every P: one lane busy."),
+               f"of N = {n:,} takes between max(work / P, depth) and work / P + depth steps "
+               "(Brent 1974). The recurrence takes its depth at every P: one lane busy."),
         lanes,
     ])
 
@@ -1460,9 +1464,9 @@ SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
     options=(),
-    headline=lambda r: f"a tanh RNN's last state moves by "
-             f"{[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e} per unit of an "
-             f"input {r['far']} steps back; attention's weight does not fade")
+    headline=lambda r: f"the derivative of a tanh RNN's last state in an input {r['far']} steps "
+             f"back is {[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; "
+             "attention's weight does not fade")
 
 
 # ============================================================================
@@ -1561,12 +1565,14 @@ def render_capacity(rows):
              f"at least {min(r['cache_recall'] for r in rows):.3f} right")
     return "\n".join([
         "=== the third problem: what a fixed-width state can hold ===",
+        *_wrap("Associative recall: write n key-value pairs into one state, then ask for each "
+               "value by its key."),
         *_wrap(f"A state of {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
                f"every pair: {cache}, for n*(d+1) numbers."),
-        *_wrap(f"Associative recall: n pairs, keys of {d} +-1s and values +-1, are added into "
-               "a state s = sum of v*k; a read is right if sign(s.k) = v."),
+        *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
+               "read is right if sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
                "the share of right reads over every possible crosstalk."),
@@ -1708,10 +1714,12 @@ def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
     for name, (training, generating, cache) in GENERATE_MODELS.items():
         for n in sizes:
             values = uniform_inputs(n, rng, -0.5, 0.5)
+            depths = [o.depth for o in generating(Counted(values[0], tally), n)]
             rows.append({
                 "model": name, "n": n,
                 "train_depth": _depth_of(training([Counted(v, tally) for v in values])),
-                "generate_depth": _depth_of(generating(Counted(values[0], tally), n)),
+                "generate_depth": depths[-1], "first_token_depth": depths[0],
+                "last_token_depth": depths[-1] - depths[-2],
                 "held_bytes": kv_cache_bytes(n, 1, 1, d) if cache else 2 * d, "d": d})
     return rows
 
@@ -1727,13 +1735,15 @@ def render_generate(rows):
                    [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
                      f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
                    left=1)
-    per_token = {name: at[name, big]["generate_depth"] / big for name in GENERATE_MODELS}
     generating = ("some model makes its tokens in fewer steps than tokens."
                   if not in_turn else
                   "every model makes one token after another, each waiting for the one "
-                  f"before. Per token, attention's depth is {per_token['attention']:.0f} (it "
-                  f"reads every past token, as a tree), the tanh RNN's "
-                  f"{per_token['tanh RNN']:.0f}, the scan's {per_token['linear, by scan']:.0f}.")
+                  "before; the generating column adds up what each token adds. A token adds "
+                  f"{rnn['last_token_depth']} for the tanh RNN and {scan['last_token_depth']} "
+                  "for the scan (the first token less). For attention it adds more as tokens "
+                  f"pile up, from {attention['first_token_depth']} for the first to "
+                  f"{attention['last_token_depth']} for token {big:,}: it reads every past "
+                  "token, as a tree.")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap(f"Where the whole sequence is known, as in training, attention and the linear "
@@ -3628,6 +3638,8 @@ GLOSSARY = {
     "Brent-Kung": "an inclusive work-efficient scan (1982): about 2 log2 N levels, 2N operations.",
     "causal": "looking back only: each position reads itself and the positions before it.",
     "ceil": "ceil(x): the smallest whole number at or above x.",
+    "candidate": ("a gated RNN's proposed new state, h~ in the minGRU, which its gate z mixes "
+                  "in: h = (1 - z)*h + z*h~."),
     "chain rule": "the derivative of a chain of steps is the product of its steps' derivatives.",
     "closed form": "a formula that gives a number without running the process it describes.",
     "combine": "one use of a scan's operation on two partial results.",
@@ -3639,10 +3651,12 @@ GLOSSARY = {
     "decay": "the factor a of the linear step h = a*h + x: how much of the state a step keeps.",
     "depth": "the longest chain of operations that must run one after another.",
     "derivative": "how much an output changes per unit change of an input, for a small change.",
-    "diagonal": "a state whose units each read only themselves: width operations a step.",
+    "diagonal": ("a state whose units each read only themselves: 2 x width multiply-adds a "
+                 "step, against width^2 + width for a full one."),
     "dilated": "a dilated convolution reads inputs a gap apart, the gap k times wider a layer.",
     "dot product": "s.k: the sum of the products of two vectors' matching entries.",
     "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",
+    "exp, e": "exp(x) = e^x, e = 2.718...: the softmax weighs each score by its exp.",
     "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
     "Flash Attention": "attention tile by tile, never storing the n x n scores: O(n) memory.",
     "float": "a number with a fraction, in 64 bits (Python's): exact to about 16 digits, then "
@@ -3668,6 +3682,7 @@ GLOSSARY = {
     "kernel": "a convolution's k weights, slid along the sequence.",
     "key": "what a position offers to be matched (attention), or what a value is stored under.",
     "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
+    "MB, GB": "a million and a billion bytes: 10^6 and 10^9, a little less than MiB and GiB.",
     "KV cache": "the keys and values of every past token a transformer keeps while it generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
@@ -3682,6 +3697,8 @@ GLOSSARY = {
     "minGRU": "a minimal GRU whose gate and candidate read only the input (Feng et al. 2024): a "
               "linear recurrence.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
+    "N": ("a sequence's length: its number of values or tokens (n in the functions' "
+          "arguments)."),
     "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
     "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
             "bounded).",
@@ -3699,21 +3716,26 @@ GLOSSARY = {
     "RNN": "a recurrent neural network: one step at a time, carrying a state along.",
     "round": "one stage of a parallel scan: combines that run side by side.",
     "scan": "every prefix total of a sequence under an associative operation.",
-    "score": "how well a query matches a key: their dot product, before the softmax.",
+    "score": ("how well a query matches a key: their dot product, divided by sqrt(d_k) in a "
+              "transformer (Vaswani et al. 2017, 3.2.1), before the softmax; the one "
+              "attention read trained here does not divide."),
     "seed": "the number that fixes a random generator, so that every run gives the same numbers.",
     "selective": "a selective scan's decay depends on each input (Mamba): still a scan.",
     "self-attention": "attention in which a sequence's positions read each other.",
     "sequential operations": "Table 1's operations one after another; a matrix multiply is one.",
     "serial": "one after another, each waiting for the one before.",
     "serial depth": "the longest chain of operations that must run in turn (depth).",
+    "sign": "sign(x): +1 for x above 0, -1 below.",
     "slope": "see fitted growth.",
     "softmax": "turns scores into weights: exp(score), divided by the sum of them all.",
     "SSM": "a state-space model: a recurrence with a linear step, trained in parallel.",
     "state": "the numbers a recurrence carries from one step to the next.",
     "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
     "step": "one link of a chain: it cannot start before the one before it ends.",
+    "T": "the sequence length in the training section: the adding problem's T pairs.",
     "tanh": "an S-shaped function from -1 to 1 whose slope, 1 - tanh^2, is at most 1.",
-    "tanh RNN": "the classic RNN step h = tanh(w*h + x): not linear, so not a scan.",
+    "tanh RNN": ("the classic RNN step h = tanh(w*h + x): two steps do not make one step of "
+                 "that form, so a scan has no combine of fixed size for it."),
     "tile": "a block of the n x n scores, computed, used and dropped.",
     "token": "one unit of a model's input or output: a word, part of one, or here a number.",
     "transformer": "a model of attention and feed-forward layers, with no recurrence (Vaswani et"

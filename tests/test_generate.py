@@ -49,10 +49,15 @@ class TestGenerate(unittest.TestCase):
         text = " ".join(out.split())
         self.assertIn("attention and the linear recurrence by its scan run in parallel: depth "
                       "12 and 16 at N = 256. The tanh RNN cannot: 767, 3N - 1", text)
-        # per token: attention's 2,817 / 256 = 11.0, the RNN's 767 / 256 = 3.0, 511 / 256 = 2.0
-        self.assertIn("every model makes one token after another, each waiting for the one "
-                      "before. Per token, attention's depth is 11 (it reads every past token, "
-                      "as a tree), the tanh RNN's 3, the scan's 2.", text)
+        # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
+        # (issue 60, item 3: an average of 11 a token hid that it grows)
+        self.assertIn("A token adds 3 for the tanh RNN and 2 for the scan (the first token "
+                      "less). For attention it adds more as tokens pile up, from 4 for the "
+                      "first to 12 for token 256: it reads every past token, as a tree.", text)
+        last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
+                                                               "linear, by scan")}
+        self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 3,
+                                "linear, by scan": 2})
         self.assertIn("the KV cache grows by 256 bytes a token; a state stays 128 bytes", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]

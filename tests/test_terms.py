@@ -47,11 +47,14 @@ TERMS = {
     "position": "position", "attention read": "attention read", "hidden state": "hidden state",
     "answering 1": "answering 1", "loss": "loss", "parameter": "parameter",
     "parameters": "parameter", "optimizer": "optimizer", "gru": "GRU",
+    # issue 60, item 4: printed, and now each with its entry
+    "t": "T", "n": "N", "exp": "exp, e", "e": "exp, e", "sign": "sign", "mb": "MB, GB",
+    "gb": "MB, GB", "candidate": "candidate",
 }
 
 # Capitals that are no term: the program's own words, units, emphasis.
 NOT_TERMS = {"FAIL", "DIR", "FILE", "WORD", "SECTION", "SECTIONS", "JSON", "UTF", "SIGHUP",
-             "SIGTERM", "GB", "MB", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM", "SVG", "OK"}
+             "SIGTERM", "NO", "DOES", "NOT", "AGREE", "DIFFERS", "FROM", "SVG", "OK"}
 
 
 # The lesson's own key terms, entries whether or not a section prints them.
