@@ -144,10 +144,15 @@ def benchmark(n, reps=3):
     """
     _require_size("benchmark", "n", n)
     _require_size("benchmark", "reps", reps, high=MAX_REPS)
-    xs = seed_input(n)
-    rnn, attn = sample_per_call([functools.partial(f, xs) for f in (rnn_style, attention_style)],
-                                reps)
+    rnn, attn = _benchmark_samples(n, reps)
     return min(rnn), min(attn)
+
+
+def _benchmark_samples(n, reps):
+    """Return benchmark's samples: rnn_style's, attention_style's."""
+    xs = seed_input(n)
+    return sample_per_call([functools.partial(f, xs) for f in (rnn_style, attention_style)],
+                           reps)
 
 
 def depth(n):
@@ -250,12 +255,15 @@ def render_depth(rows):
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS, progress=None):
-    """Return per size benchmark's seconds per call of both functions, and their ratio;
-    progress(values timed, values to time), if given, after each size."""
+    """Return per size benchmark's seconds per call of both functions, their ratio and
+    how far apart their samples were (the slowest over the fastest, the worse of the
+    two); progress(values timed, values to time), if given, after each size."""
     rows = []
     for n in sizes:
-        rnn_s, attn_s = benchmark(n, reps)
-        rows.append({"n": n, "rnn_s": rnn_s, "attn_s": attn_s, "ratio": rnn_s / attn_s})
+        rnn, attn = _benchmark_samples(n, reps)
+        rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
+                     "ratio": min(rnn) / min(attn),
+                     "spread": max(max(rnn) / min(rnn), max(attn) / min(attn))})
         if progress:
             progress(sum(r["n"] for r in rows), sum(sizes))
     return rows
@@ -292,6 +300,7 @@ def render_wallclock(result):
         *_wrap(opening[found["slower"]] + " Both ran on one core: Python's loop against "
                "sum() in C, not parallelism."),
         _timing_table(result["rows"]),
+        *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
     ])
 
 
@@ -338,6 +347,21 @@ def render_scan(result):
         "The last values agree to the last digit." if r["same_last"] else
         "The last digits differ: float rounding depends on the order of the additions.",
     ])
+
+
+# A timing table says so when a function's samples disagree by more than this
+# (worst / best): a sample half again as slow as the best means the machine
+# was busy with something else for a third of it.
+SPREAD_WARNING = 1.5
+
+
+def _spread_note(spreads):
+    """Return a line naming the noisiest (what, spread) pair, if above SPREAD_WARNING."""
+    what, worst = max(spreads, key=lambda pair: pair[1])
+    if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
+        return []
+    return _wrap(f"noisy: at {what}, the slowest sample took {worst:.2f}x the fastest; the "
+                 "table shows the fastest.")
 
 
 def _timing_table(rows):
@@ -2192,10 +2216,6 @@ def _ceil_div(n, k):
 # Machinery: timing, as the timeit module does it
 # ============================================================================
 
-# A timing table says so when a function's samples disagree by more than this
-# (worst / best): a sample half again as slow as the best means the machine
-# was busy with something else for a third of it.
-SPREAD_WARNING = 1.5
 
 
 # ============================================================================
@@ -2234,15 +2254,6 @@ def _three_digits(x):
 def _format_count(x):
     """Return a large count with an SI prefix and three significant digits: 134M, 2.15G."""
     return _significant(x, COUNT_UNITS) or str(x)
-
-
-def _spread_note(spreads):
-    """Return a line naming the noisiest (what, spread) pair, if above SPREAD_WARNING."""
-    what, worst = max(spreads, key=lambda pair: pair[1])
-    if round(worst, 2) <= SPREAD_WARNING:          # as printed: 1.504 reads 1.50, not noisy
-        return []
-    return _wrap(f"noisy: {what}'s slowest sample took {worst:.2f}x its fastest; the table "
-                 "shows the fastest.")
 
 
 # ============================================================================

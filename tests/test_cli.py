@@ -135,7 +135,8 @@ class TestCommandLine(unittest.TestCase):
 
 
     def test_the_default_run_is_short_and_its_sentences_too(self):
-        with mock.patch.object(main, "benchmark", lambda n, reps=3: (3e-8 * n, 5e-9 * n)):
+        with mock.patch.object(main, "_benchmark_samples", lambda n, reps: ([3e-8 * n],
+                                                                            [5e-9 * n])):
             status, out, _ = run_main()
         words, sentences = prose(out)
         self.assertEqual(status, 0)
@@ -166,7 +167,7 @@ class TestCommandLine(unittest.TestCase):
         row = data["wallclock"]["rows"][0]
         self.assertEqual(data["wallclock"]["finding"],
                          main.wallclock_finding(data["wallclock"]["rows"]))
-        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio"})
+        self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio", "spread"})
         self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
         scan = data["scan"]
         self.assertLessEqual({"length", "mismatches", "serial_last", "parallel_last",
@@ -333,7 +334,7 @@ class TestSubprocess(unittest.TestCase):
         code = ("import sys, main\n"
                 "heavy = {'argparse', 'json', 'subprocess'} & set(sys.modules)\n"
                 "print('imported:', sorted(heavy))\n"
-                "main.benchmark = lambda n, reps=3: (2e-5, 2e-5)\n"
+                "main._benchmark_samples = lambda n, reps: ([2e-5], [2e-5])\n"
                 "sys.exit(main.main(sys.argv[1:]))")
         child = subprocess.run([*PYTHON, "-c", code, "wallclock", *FAST], cwd=ROOT,
                                capture_output=True, env=dict(os.environ, PYTHONIOENCODING="ascii"),

@@ -84,9 +84,16 @@ class TestMachinery(unittest.TestCase):
     def test_noisy_and_the_opening_follow_the_numbers(self):
         self.assertEqual(main._spread_note([("a", 1.504), ("b", 1.2)]), [])       # reads 1.50x
         self.assertEqual(" ".join(main._spread_note([("a", 1.506), ("b", 2.5)])),
-                         "noisy: b's slowest sample took 2.50x its fastest; the table shows the "
-                         "fastest.")
-        row = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0}
+                         "noisy: at b, the slowest sample took 2.50x the fastest; the table "
+                         "shows the fastest.")
+        # the wall-clock table flags its noisiest row (issue 60, item 7)
+        rows = [dict(n=1_000, rnn_s=2e-5, attn_s=4e-6, ratio=5.0, spread=1.1),
+                dict(n=10**6, rnn_s=2e-2, attn_s=4e-3, ratio=5.0, spread=1.8)]
+        text = main.render_wallclock({"rows": rows, "reps": 3,
+                                      "finding": main.wallclock_finding(rows)})
+        self.assertIn("noisy: at N = 1,000,000, the slowest sample took 1.80x the fastest",
+                      " ".join(text.split()))
+        row = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "spread": 1.0}
         # each case flips which function the opening names as the slower
         for ratios, reps, words in (((6.0, 5.0), 3, "rnn_style took 5.0x to 6.0x as long"),
                                     ((0.8, 0.9), 3, "attention_style was the slower at every N"),
