@@ -983,13 +983,12 @@ def render_ssm(result):
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         *_wrap(f"The lesson's step h = a*h + x is linear, so two steps compose into one. All "
                f"{r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
-               "as state-space models such as Mamba train."),
+               "as state-space models such as Mamba train. Two tanh steps compose to "
+               "tanh(w*tanh(w*h + x1) + x2), not to one step tanh(a*h + b): a scan has no "
+               "combine of fixed size for them."),
         "largest difference from the serial recurrence, relative to the largest state:",
         f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
         f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
-        *_wrap("Two tanh steps compose to tanh(w*tanh(w*h + x1) + x2), not to one step "
-               "tanh(a*h + b): no pair of numbers carries a run of them, so a scan has no "
-               "combine of fixed size."),
     ])
 
 
@@ -1211,8 +1210,8 @@ def render_work(result):
                "with the identity. Selective: each step's decay is a computed value, so each "
                "combine also multiplies two decays, 3 operations instead of 2."),
         "",
-        *_wrap(f"On a modelled machine of P lanes, each doing one operation a step, a tree sum "
-               f"of N = {n:,} takes between max(work / P, depth) and work / P + depth steps "
+        *_wrap(f"On a modelled machine of P lanes, each lane does one operation a step. A tree "
+               f"sum of N = {n:,} then takes from max(work / P, depth) to work / P + depth steps "
                "(Brent 1974). The recurrence takes its depth at every P: one lane busy."),
         lanes,
     ])
