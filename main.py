@@ -986,9 +986,10 @@ def render_ssm(result):
                "as state-space models such as Mamba train. Two tanh steps compose to "
                "tanh(w*tanh(w*h + x1) + x2), not to one step tanh(a*h + b): a scan has no "
                "combine of fixed size for them."),
-        "largest difference from the serial recurrence, relative to the largest state:",
-        f"  decay 0.9 at every step:                   {r['fixed_max_rel_diff']:.1e}",
-        f"  a decay per step in [0.5, 1) (selective):  {r['selective_max_rel_diff']:.1e}",
+        *_wrap(f"Its states differ from the serial loop's by at most "
+               f"{r['fixed_max_rel_diff']:.1e} of the largest, with a decay of 0.9 at every "
+               f"step. With a decay per step in [0.5, 1) (selective), by "
+               f"{r['selective_max_rel_diff']:.1e}."),
     ])
 
 
