@@ -2419,12 +2419,13 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # ============================================================================
 #
 # `python main.py check FILE.py` grades each function of FILE.py in a fresh
-# Python (python -I), in a process group of its own: it gets the inputs as JSON
-# and sends back, as plain data, what the function returned. The expected
-# answers, the deadlines and the verdicts stay here. A second process in the
-# group, the keeper, runs none of the learner's code: it waits on a pipe that
-# closes when check goes, however check goes, and then kills the group. When a
-# function's grading ends, its group is killed, and all it started. POSIX only.
+# Python of its own (subprocess), where the file runs as `python FILE` runs it:
+# the inputs go in and what the function returned comes back, as lines of JSON
+# holding plain data. The expected answers, the deadlines and the verdicts stay
+# here, and the process is killed when its function's grading ends. Where the
+# platform has them (POSIX), the grading process also gets a group of its own,
+# killed with it; a keeper, which runs none of the learner's code and ends the
+# group once check is gone, however check goes; and limits on memory and writes.
 
 CHECK_SECONDS = 10              # the time limit of each call, and of the import
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
@@ -2489,7 +2490,6 @@ CHECK_OPS = {"add": operator.add, "concat": operator.add, "mul": operator.mul, "
 # The words for a wrong answer that is the answer of one known mistake, and no other.
 CHECK_MISTAKES = {
     "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
-    "exclusive of +": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
     "swapped serial": "op(x, total) where op(total, x) belongs: the earlier values go left",
     "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) belongs: "
                          "the earlier values go left"),
@@ -2510,15 +2510,15 @@ CHECK_MISTAKES = {
                         "step's new values: build the new h in a new list"),
     "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
     "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
-    "floor, at least 1": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
     "log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
     "natural log": ("math.log(n) is the natural log, base e: the depth is log2 n, rounded up: "
                     "(n - 1).bit_length()"),
-    "natural log, at least 1": ("math.log(n) is the natural log, base e: the depth is log2 n, "
-                                "rounded up: (n - 1).bit_length()"),
     "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
     "sum": "this is the sum: the mean divides it by len(xs)",
 }
+CHECK_MISTAKES.update({         # other forms of the same slips
+    "exclusive of +": CHECK_MISTAKES["exclusive"], "floor, at least 1": CHECK_MISTAKES["floor"],
+    "natural log, at least 1": CHECK_MISTAKES["natural log"]})
 
 
 def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0):
