@@ -648,6 +648,9 @@ def chatter():
         time.sleep(0.01)
 
 def depth(n):                           # a thread left running, a process started
+    import resource                     # and no CPU limit, so process_time ticks finely
+    if resource.getrlimit(resource.RLIMIT_CPU)[0] != resource.RLIM_INFINITY:
+        return n, 0
     if n == 1:
         threading.Thread(target=chatter, daemon=True).start()
         with open(os.environ["STARTED"], "a") as f:
@@ -957,7 +960,7 @@ class TestGradingProcesses(unittest.TestCase):
 
     def test_what_a_function_started_ends_with_its_grading(self):
         (out, _), _ = self.ended["bugs.py"]
-        self.assertRegex(out, r"depth +pass\n")
+        self.assertRegex(out, r"depth +pass\n")                     # issue 57, item 3 too
         self.assertRegex(out, r"serial_scan +pass")               # item 9
         self.assertNotIn("late", out.split("serial_scan")[1])      # no stray prints
         self.assertTrue(gone_within(self.started, 1))
