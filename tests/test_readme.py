@@ -106,5 +106,39 @@ class TestReadmeSamples(unittest.TestCase):
         self.assertNotIn("improved the memory wall's constant", readme)
 
 
+class TestWordsThatWereLoose(unittest.TestCase):
+    """Sentences a careful reviewer found imprecise (issue 60), as they now read."""
+
+    def everywhere(self):
+        texts = []
+        for path in ("main.py", "README.md", os.path.join("outputs",
+                                                         "skill-architecture-picker.md")):
+            with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+                texts.append(" ".join(f.read().split()))
+        return " ".join(texts)
+
+    def test_a_tanh_step_lacks_a_combine_of_fixed_size_not_an_exact_scan(self):
+        text = self.everywhere()
+        for loose in ("no exact scan", "not linear, so not a scan", "no exact regrouping",
+                      "no regrouping is exact"):
+            self.assertNotIn(loose, text)
+        self.assertIn("not to one step tanh(a*h + b): a scan has no combine of fixed size",
+                      " ".join(main.render_ssm(main.ssm_check(64)).split()))
+
+    def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):
+        work = " ".join(main.render_work(main.work_section((8, 16))).split())
+        self.assertIn("takes from max(work / P, depth) to work / P + depth steps (Brent 1974)",
+                      work)
+        self.assertNotIn("about max(work / P, depth)", self.everywhere())
+        headline = main.SECTIONS["gradient"].headline(main.gradient_rows())
+        self.assertTrue(headline.startswith("the derivative of a tanh RNN's last state in an "
+                                            "input 50 steps back is 3e-11"), headline)
+
+    def test_capacity_says_what_associative_recall_is_before_its_numbers(self):
+        lines = main.render_capacity(main.capacity_rows(reads=64)).splitlines()
+        self.assertEqual(lines[1], "Associative recall: write n key-value pairs into one state, "
+                                   "then ask for each")
+
+
 if __name__ == "__main__":
     unittest.main()
