@@ -3016,7 +3016,7 @@ def _plain(value):
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
 
-CHECK_START = 30                # seconds for a fresh Python to start, on a busy machine
+CHECK_START = 5                 # seconds for a fresh Python and main.py to start, when busy
 # The grading process's first lines: main.py loaded as module main, whatever its
 # file's name, without the current folder on the path (it may hold an inspect.py).
 CHECK_CHILD = """import sys
@@ -3042,6 +3042,7 @@ class _Grader:
         import threading
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
         self.budget, self.printed = CHECK_BUDGET * seconds, None
+        self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
         watched, self.watch, extras = "-", None, {}
         if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
@@ -3058,7 +3059,8 @@ class _Grader:
         except BaseException:           # Ctrl-C while it starts: it ends now
             self.close()
             raise
-        self.imported = os.fstat(self.prints.fileno()).st_size
+        if self.printed is None:        # still running: what it prints now is the calls'
+            self.imported = os.fstat(self.prints.fileno()).st_size
 
     def _read(self):
         """Put each line the process answers on the queue, then None when it ends."""
@@ -3087,7 +3089,8 @@ class _Grader:
             self.close()
             if limit < seconds:
                 return spent
-            return {"stopped": f"it did not finish in {seconds:g} s (--seconds)", "slow": True}
+            return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)",
+                    "slow": True}
         finally:
             self.budget -= max(0, time.monotonic() - began - start)
         if line is not None:

@@ -965,6 +965,13 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertNotIn("late", out.split("serial_scan")[1])      # no stray prints
         self.assertTrue(gone_within(self.started, 1))
 
+    def test_an_import_that_never_ends_is_the_files_verdict(self):
+        path = write(tempfile.mkdtemp(dir=self.folder), "hangs.py", "while True:\n    pass\n")
+        with mock.patch.object(main, "CHECK_START", 0):     # it fails however fast it starts
+            report = main.check_solutions(path, seconds=0.25)
+        self.assertEqual((report["file"]["verdict"], report["file"]["detail"], report["functions"]),
+                         ("FAIL", "it did not finish in 0.25 s (--seconds)", []))
+
     def test_check_ended_by_sigkill_or_two_ctrl_cs_leaves_nothing_running(self):
         # while the learner's C code holds the GIL: the keeper ends its group. A
         # second Ctrl-C as Python exits ends check by SIGINT: to a shell, 130 too.
