@@ -969,8 +969,8 @@ class TestGradingProcesses(unittest.TestCase):
         path = write(tempfile.mkdtemp(dir=self.folder), "hangs.py", "while True:\n    pass\n")
         with mock.patch.object(main, "CHECK_START", 0):     # it fails however fast it starts
             report = main.check_solutions(path, seconds=0.25)
-        self.assertEqual((report["file"]["verdict"], report["file"]["detail"], report["functions"]),
-                         ("FAIL", "it did not finish in 0.25 s (--seconds)", []))
+        found = report["file"]["verdict"], report["file"]["detail"], report["functions"]
+        self.assertEqual(found, ("FAIL", "it did not finish in 0.25 s (--seconds)", []))
 
     def test_check_ended_by_sigkill_or_two_ctrl_cs_leaves_nothing_running(self):
         # while the learner's C code holds the GIL: the keeper ends its group. A
