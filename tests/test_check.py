@@ -28,11 +28,8 @@ BAD_CALLS = {
                         (("x.py",), {"names": ["mean"]}), (("x.py",), {"names": []})],
 }
 
-# The lesson's Python functions as the lesson writes them (its code/main.py).
-LESSON = '''
-import math
-import time
-
+# The lesson's two timed functions as the lesson writes them (its code/main.py).
+TIMED = '''
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
@@ -41,7 +38,10 @@ def rnn_style(xs, decay=0.9):
 
 def attention_style(xs):
     return sum(xs) / len(xs)
+'''
 
+# The lesson's Python functions as the lesson writes them.
+LESSON = "\nimport math\nimport time\n" + TIMED + '''
 def serial_scan(xs):
     out = []
     acc = 0.0
@@ -272,15 +272,8 @@ def depth(n):
     return int64(n), int64(max(1, (n - 1).bit_length()))
 ''', "rnn_style depth"),
     # issue 57: each runs under `python FILE`, so under check too
-    "benchmark's functions held in a default argument and in a table (item 1)": ('''
+    "benchmark's functions held in a default argument and in a table (item 1)": (TIMED + '''
 import time
-def rnn_style(xs, decay=0.9):
-    h = 0.0
-    for x in xs:
-        h = decay * h + x
-    return h
-def attention_style(xs):
-    return sum(xs) / len(xs)
 TABLE = {"rnn": rnn_style}
 def best(f, xs, reps):
     times = []
@@ -293,15 +286,9 @@ def benchmark(n, reps=3, attention=attention_style):
     xs = [0.5] * n
     return best(TABLE["rnn"], xs, reps), best(attention, xs, reps)
 ''', "benchmark"),
-    "timeit with setup='from __main__ import ...', as Python's documentation times (item 4)": ('''
+    "timeit with setup='from __main__ import ...', as Python's documentation times (item 4)": (
+        TIMED + '''
 import time, timeit
-def rnn_style(xs, decay=0.9):
-    h = 0.0
-    for x in xs:
-        h = decay * h + x
-    return h
-def attention_style(xs):
-    return sum(xs) / len(xs)
 xs = []
 def benchmark(n, reps=3):
     xs[:] = [0.5] * n
