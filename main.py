@@ -3163,15 +3163,29 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
         raise ValueError(f"check_solutions requires a regular file of at most 1 MiB, "
                          f"got {path!r:.80}")
     first = _Grader(path, seconds)
-    opened, graded = first.opened, {}
+    opened, functions, grader = first.opened, [], first
     try:
         for name in names:
-            if "found" in opened and opened["found"][name] == "here":
-                grader = _Grader(path, seconds) if graded else first    # a process each
-                graded[name] = _graded(grader, name, opened["takes_op"][name], seconds)
+            if "found" not in opened:   # no file to grade
+                break
+            where = opened["found"][name]
+            grade = {"name": name, "verdict": "not in the file", "detail": "", "printed": None,
+                     "mirror": None}
+            if where == "main.py":
+                grade["detail"] = "imported from main.py"
+            if where == "here":
+                grade = _graded(grader or _Grader(path, seconds), name,
+                                opened["takes_op"][name], seconds)
+                grader = None           # each function in a process of its own
+            functions.append(grade)
     finally:
         first.close()
-    return _report(dict(opened, printed=first.printed[0]), names, graded)
+    file = {"verdict": "imported", "detail": "", "printed": first.printed[0]}
+    if "not_python" in opened:
+        file.update(verdict="not Python", detail=opened["not_python"])
+    elif "found" not in opened:
+        file.update(verdict="FAIL", detail=_stop_words(opened))
+    return {"file": file, "functions": functions}
 
 
 def _graded(grader, name, style, seconds):
@@ -3187,25 +3201,6 @@ def _graded(grader, name, style, seconds):
         grader.close()
     grade["printed"] = grader.printed[1]
     return grade
-
-
-def _report(file, names, graded):
-    """Return check_solutions' report from what the import found and each grade."""
-    report = {"file": {"verdict": "imported", "detail": "", "printed": file["printed"]},
-              "functions": []}
-    if "not_python" in file:
-        report["file"].update(verdict="not Python", detail=file["not_python"])
-    elif "found" not in file:
-        report["file"].update(verdict="FAIL", detail=_stop_words(file))
-    else:
-        for name in names:
-            detail = ""
-            if file["found"][name] == "main.py":
-                detail = "imported from main.py"
-            report["functions"].append(graded.get(name) or {
-                "name": name, "verdict": "not in the file", "detail": detail, "printed": None,
-                "mirror": None})
-    return report
 
 
 def _grade(grader, name, style, seconds):
