@@ -3149,7 +3149,8 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     "printed"}, "functions": [{"name", "verdict", "detail", "printed", "mirror"}]}. A
     function is pass, FAIL, not parallel, not written yet or not in the file; a right
     scan's mirror is the depth of each output and its network at N = MIRROR_N. Each is
-    graded in a process of its own, `seconds` a call; what it started ends with it."""
+    graded in a fresh Python of its own, `seconds` a call and CHECK_BUDGET x `seconds`
+    in all; on POSIX, what it started ends with it."""
     import stat
     names = list(dict.fromkeys(names))
     if not names or not set(names) <= set(CHECKED):
