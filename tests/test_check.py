@@ -1025,14 +1025,14 @@ class TestAsOnWindows(unittest.TestCase):
         shutil.copy(os.path.join(ROOT, "main.py"), renamed)
         env = dict(os.environ, PYTHONPATH=extras, STARTED=cls.path + ".pids")
         # not PYTHON (python -S): site reads sitecustomize
-        cls.checked = subprocess.run([sys.executable, renamed, "check", "--seconds", "1",
+        cls.checked = subprocess.run([sys.executable, renamed, "check", "--seconds", "0.5",
                                   cls.path], cwd=mine, env=env, text=True, timeout=60,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         cls.out = " ".join(cls.checked.stdout.split())
 
     def test_a_right_a_wrong_and_a_hanging_function_are_graded_nothing_left_running(self):
         self.assertEqual((self.checked.returncode, self.checked.stderr), (1, ""))
-        self.assertIn("rnn_style FAIL: at N = 0, random floats: it did not finish in 1 s "
+        self.assertIn("rnn_style FAIL: at N = 0, random floats: it did not finish in 0.5 s "
                       "(--seconds)", self.out)
         self.assertIn("serial_scan FAIL: at N = 1, random floats, called without op (xs = "
                       "[-0.7312715117751976]): got [0], expected [-0.7312715117751976]",
