@@ -3064,8 +3064,9 @@ class _Grader:
 
     def _read(self):
         """Put each line the process answers on the queue, then None when it ends."""
-        for line in self.process.stdout:
-            self.answers.put(line)
+        with self.process.stdout:       # closed here: a close elsewhere would wait for us
+            for line in self.process.stdout:
+                self.answers.put(line)
         self.answers.put(None)
 
     def ask(self, request, seconds, start=0):
@@ -3115,9 +3116,8 @@ class _Grader:
         else:
             self.process.kill()
         self.process.wait()
-        for pipe in (self.process.stdin, self.process.stdout):
-            with contextlib.suppress(OSError):
-                pipe.close()
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
         self.prints.seek(0)
         data = self.prints.read(CHECK_WRITES)
         self.prints.close()
