@@ -3855,12 +3855,16 @@ def _option_type(option):
 
 def _sections_command(argv):
     """Compute and print the sections argv names, with its options; return the status."""
-    listing = "\n".join(textwrap.fill(
-        f"{name:<10} {s.summary}" + "".join(f" {o.flag}" for o in s.options), 77,
-        initial_indent="  ", subsequent_indent=" " * 13, break_on_hyphens=False)
-        for name, s in SECTIONS.items())
+    listing = []
+    for name, section in SECTIONS.items():
+        entry = f"{name:<10} {section.summary}"
+        if section.options:
+            entry += f" ({', '.join(o.flag for o in section.options)})"
+        listing += textwrap.wrap(entry, 77, initial_indent="  ", subsequent_indent=" " * 13,
+                                 break_on_hyphens=False)
     parser = _parser(prog=PROG, usage=f"{PROG} [SECTION ...] [options]", epilog=(
-        f"sections, with the options each reads:\n{listing}\n  {'all':<10} every section "
+        "sections (in parentheses, the options they read):\n" + "\n".join(listing) +
+        f"\n  {'all':<10} every section "
         f"above\n\nWith no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
         f"{PROG} terms [WORD]: every term the sections print, in plain words (or one).\n"
         f"{PROG} check FILE.py: grade your own solutions of the exercises;\n"

@@ -288,7 +288,7 @@ class TestCommandLine(unittest.TestCase):
         self.assertIn("toy.svg", err)
         status, out, _ = self.run_toy("--help")
         self.assertEqual(status, 0)
-        self.assertIn("toy a throwaway part --toy-width", flat(out))
+        self.assertIn("toy a throwaway part (--toy-width)", flat(out))
         self.assertIn("--toy-width W the toy's width (1 to 60; default 3)", flat(out))
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         for bad in ("0", "61", "x", "3,4"):
