@@ -3041,7 +3041,7 @@ class _Grader:
         import tempfile
         import threading
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
-        self.budget, self.printed = CHECK_BUDGET * seconds, None
+        self.ends, self.printed = math.inf, None      # when its calls must have ended
         self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
         watched, self.watch, extras = "-", None, {}
         if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
@@ -3061,6 +3061,7 @@ class _Grader:
             raise
         if self.printed is None:        # still running: what it prints now is the calls'
             self.imported = os.fstat(self.prints.fileno()).st_size
+            self.ends = time.monotonic() + CHECK_BUDGET * seconds
 
     def _read(self):
         """Put each line the process answers on the queue, then None when it ends."""
@@ -3071,11 +3072,11 @@ class _Grader:
 
     def ask(self, request, seconds, start=0):
         """Return the answer to request, or {"stopped": why} if none came within
-        `seconds` (plus `start`, for a fresh Python), or within what is left of the
-        function's budget: the process then ends."""
+        `seconds` (plus `start`, for a fresh Python), or before CHECK_BUDGET x `seconds`
+        since the import: the process then ends."""
         import json
         import queue
-        limit = min(seconds, self.budget)
+        limit = min(seconds, self.ends - time.monotonic())
         spent = {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all", "slow": True}
         if limit <= 0:
             self.close()
@@ -3083,7 +3084,6 @@ class _Grader:
         with contextlib.suppress(OSError):      # if it is gone, its end says why
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
-        began = time.monotonic()
         try:
             line = self.answers.get(timeout=limit + start)
         except queue.Empty:
@@ -3092,8 +3092,6 @@ class _Grader:
                 return spent
             return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)",
                     "slow": True}
-        finally:
-            self.budget -= max(0, time.monotonic() - began - start)
         if line is not None:
             return json.loads(line, object_hook=_python)
         status = self.process.wait()    # it ended by itself
