@@ -254,18 +254,16 @@ def render_depth(rows):
     ])
 
 
-def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS, progress=None):
+def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return per size benchmark's seconds per call of both functions, their ratio and
     how far apart their samples were (the slowest over the fastest, the worse of the
-    two); progress(values timed, values to time), if given, after each size."""
+    two)."""
     rows = []
     for n in sizes:
         rnn, attn = _benchmark_samples(n, reps)
         rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
                      "ratio": min(rnn) / min(attn),
                      "spread": max(max(rnn) / min(rnn), max(attn) / min(attn))})
-        if progress:
-            progress(sum(r["n"] for r in rows), sum(sizes))
     return rows
 
 
@@ -278,11 +276,10 @@ def wallclock_finding(rows):
     return {"slower": slower, "low": min(ratios), "high": max(ratios)}
 
 
-def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS, progress=None):
+def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
     """Return the wall-clock table (wallclock_rows) and what it shows (wallclock_finding)."""
     rows = wallclock_rows(_require_sizes("wallclock_section", "size", sizes),
-                          _require_size("wallclock_section", "reps", reps, high=MAX_REPS),
-                          progress)
+                          _require_size("wallclock_section", "reps", reps, high=MAX_REPS))
     return {"rows": rows, "reps": reps, "finding": wallclock_finding(rows)}
 
 
@@ -582,7 +579,7 @@ def figure_depth(rows):
 # where not given; render, the data as text; figure, the data as SVG, if it has
 # one; options, the Options it reads; headline, what it found, as `all` opens
 # with. An Option is declared by the first part that reads it: its limits are
-# checked by the parser, and a long compute calls _advance to show its progress.
+# checked by the parser.
 
 Section = collections.namedtuple("Section", "summary compute render figure options headline")
 Option = collections.namedtuple("Option", "flag metavar low high many help")
@@ -605,8 +602,7 @@ SECTIONS["depth"] = Section(
              f"N = {rows[-1]['n']:,}")
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
-    compute=lambda o: wallclock_section(o.sizes or WALLCLOCK_SIZES, o.reps or TIMING_REPS,
-                                        _advance),
+    compute=lambda o: wallclock_section(o.sizes or WALLCLOCK_SIZES, o.reps or TIMING_REPS),
     render=render_wallclock, figure=None, options=(SIZES, REPS),
     headline=lambda r: "rnn / attention time " + " to ".join(dict.fromkeys(
         _format_ratio(r["finding"][end]) for end in ("low", "high"))) + ", on one core")
@@ -683,7 +679,6 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     for k, w in enumerate(widths):                  # each width in turn with the first
         samples = sample_per_call([calls[0], calls[k]] if k else calls[:1], reps)
         base, s = samples[0], samples[-1]
-        _advance(sum(v * v for v in widths[:k + 1]), sum(v * v for v in widths))
         step, combine, diagonal = combine_madds(w)
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": step, "madds_per_combine": combine,
@@ -772,7 +767,7 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
     the tree."""
     lanes = _require_size("sweep", "lanes", lanes, high=MAX_LANES)
     rows = wallclock_rows(_require_sizes("sweep", "size", sizes),
-                          _require_size("sweep", "reps", reps, high=MAX_REPS), _advance)
+                          _require_size("sweep", "reps", reps, high=MAX_REPS))
     for r in rows:
         r["chain_steps"], r["tree_steps"] = r["n"], lane_steps(r["n"], lanes)
     fitted = [r for r in rows if r["n"] >= FIT_MIN_N]
@@ -2034,7 +2029,7 @@ def held_out_constant(length):
 
 def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
     """Return the held-out MSE of each model trained at each length from each seed."""
-    rows, done, total = [], 0, steps * seeds * sum(lengths)
+    rows = []
     for length in lengths:
         runs = [(model, seed, initial_parameters(model, seed)) for seed in range(1, seeds + 1)
                 for model in TRAIN_MODELS]
@@ -2044,8 +2039,6 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
                         for k in range(first, min(steps, first + TRAIN_CHUNK))]
             for (model, _, params), state in zip(runs, moments):
                 _train_steps(model, params, state, examples, first)
-            done += len(examples) * seeds * length
-            _advance(done, total)
         rows += [{"model": model, "length": length, "seed": seed,
                   "test_mse": held_out_mse(model, params, length)}
                  for model, seed, params in runs]
@@ -3903,20 +3896,12 @@ def _sections_command(argv):
 
 
 def _run(opts):
-    """Compute and print each chosen section; return 1 if one ran out of memory."""
+    """Compute and print each chosen section; return 0."""
     results, texts, drawn = {}, [], []
     everything = opts.sections == list(SECTIONS) and not opts.json
-    for k, name in enumerate(opts.sections, 1):
-        section, label = SECTIONS[name], f"{PROG}: {name}"
-        if len(opts.sections) > 3:
-            label += f" ({k} of {len(opts.sections)})"
-        try:
-            with _progress(label):
-                results[name] = section.compute(opts)
-        except MemoryError:
-            print(f"{PROG}: error: out of memory in section {name}; the sections before it "
-                  "are complete", file=sys.stderr)
-            break
+    for name in opts.sections:
+        section = SECTIONS[name]
+        results[name] = section.compute(opts)
         if opts.svg is not None and section.figure:
             drawn.append(_write_figure(opts.svg, name, section.figure(results[name])))
         if everything:
@@ -3935,7 +3920,7 @@ def _run(opts):
     if opts.svg is not None:
         print(f"{PROG}: wrote {', '.join(drawn) or 'no figure: none of these sections draws one'}",
               file=sys.stderr)
-    return 1 if len(results) < len(opts.sections) else 0
+    return 0
 
 
 def _opening(results):
@@ -4026,44 +4011,6 @@ def _check_seconds(text):
         raise argparse.ArgumentTypeError(f"needs a number above 0 and at most 600, got "
                                          f"{_echo(text)}")
     return seconds
-
-
-# A section that runs long says how far it is, on stderr, from its compute
-# step's own count (_advance): a line at most every PROGRESS_EVERY seconds,
-# none for work under PROGRESS_EVERY seconds.
-PROGRESS_EVERY = 5.0
-_PROGRESS = []                                  # the running section's [label, began, shown]
-
-
-@contextlib.contextmanager
-def _progress(label):
-    """Let the block's _advance calls show its progress."""
-    _PROGRESS[:] = [label, time.monotonic(), None]
-    try:
-        yield
-    finally:
-        _PROGRESS.clear()
-
-
-def _advance(done, total):
-    """Tell the running section that `done` of `total` of its work are done."""
-    if not _PROGRESS:
-        return
-    label, began, shown = _PROGRESS
-    now = time.monotonic()
-    if now - (began if shown is None else shown) < PROGRESS_EVERY:
-        return
-    _PROGRESS[2] = now
-    line = f"{label}: {_duration(now - began)} so far, {done / total:.0%} done"
-    if 0 < done < total:
-        line += f", about {_duration((now - began) * (total - done) / done)} left"
-    print(line, file=sys.stderr)
-
-
-def _duration(seconds):
-    """Return seconds as '4 s' or '3 min 20 s'."""
-    minutes, seconds = divmod(int(seconds), 60)
-    return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
 
 
 def _write_figure(directory, name, svg):

@@ -296,35 +296,6 @@ class TestCommandLine(unittest.TestCase):
             self.assertEqual((status, out, err.count("\n")), (2, "", 2), bad)
             self.assertIn("main.py: error: argument --toy-width: ", err)
 
-    # A long section says on stderr how far it is; a short one says nothing.
-    def lines(self, steps):
-        """Run a section whose compute reports its progress as (done, total,
-        seconds since it began); return stderr."""
-        clock = [100.0]
-
-        def section(opts):
-            for done, total, seconds in steps:
-                clock[0] = 100.0 + seconds
-                main._advance(done, total)
-            return main.depth_rows()
-        with mock.patch.dict(main.SECTIONS, depth=main.SECTIONS["depth"]._replace(
-                compute=section)), mock.patch.object(main.time, "monotonic", lambda: clock[0]):
-            return run_main("depth")[2]
-
-    def test_a_line_says_how_far_and_how_long_is_left_at_most_every_5_s(self):
-        self.assertEqual(self.lines([(1, 4, 30.0), (2, 4, 32.0), (3, 4, 40.0), (1, 2, 730.0)]),
-                         "main.py: depth: 30 s so far, 25% done, about 1 min 30 s left\n"
-                         "main.py: depth: 40 s so far, 75% done, about 13 s left\n"
-                         "main.py: depth: 12 min 10 s so far, 50% done, about 12 min 10 s left\n")
-        self.assertEqual(self.lines([(1, 4, 0.5), (4, 4, 4.9)]), "")     # under 5 s
-
-    def test_a_section_out_of_memory_is_one_line_and_status_1(self):
-        short = main.SECTIONS["scan"]._replace(compute=raising(MemoryError))
-        with mock.patch.dict(main.SECTIONS, scan=short):
-            status, out, err = run_main("depth", "scan", "cost", "--json")
-        self.assertEqual((status, list(json.loads(out))), (1, ["depth"]))
-        self.assertEqual(len(err.splitlines()), 1)
-
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
@@ -390,24 +361,6 @@ class TestSubprocess(unittest.TestCase):
             out, err = child.communicate(timeout=60)
             self.assertEqual((child.returncode, err), (status, b""), signum)
             self.assertEqual(b"=== problem 2" in out, signum == signal.SIGHUP)
-
-    @unittest.skipUnless(os.path.exists("/proc/self/status"), "needs /proc")
-    def test_running_out_of_memory_prints_what_finished_and_one_line(self):
-        # 40 MB of address space beyond what the interpreter has: the input of
-        # 10,000,000 values needs 80 MB for its array alone
-        code = ("import resource, sys, main\n"
-                "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status')"
-                " if l.startswith('VmSize:'))\n"
-                "resource.setrlimit(resource.RLIMIT_AS, (size + 40_000_000,) * 2)\n"
-                "sys.exit(main.main(sys.argv[1:]))")
-        child = subprocess.run([*PYTHON, "-c", code, "depth", "wallclock", "--sizes", "10000000",
-                                "--reps", "1"], cwd=ROOT, capture_output=True, timeout=60)
-        self.assertEqual(child.returncode, 1)
-        self.assertIn(b"=== serial-depth comparison ===", child.stdout)
-        self.assertNotIn(b"=== wall-clock", child.stdout)
-        self.assertEqual(child.stderr.decode().splitlines(), [
-            "main.py: error: out of memory in section wallclock; the sections before it are "
-            "complete"])
 
 
 if __name__ == "__main__":
