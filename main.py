@@ -2674,27 +2674,19 @@ def _vector_cases():
 def _grading_process(path, watched):
     """Run the learner's file as `python FILE` runs it, then answer each JSON line of
     stdin with one on the first stdout; the file's prints go to stderr, input() reads
-    nothing. `watched` is a pipe's number on POSIX ("-" elsewhere): a keeper forked
-    here, which runs none of the file's code, ends the process group once it closes,
-    so that nothing the file started outlives check, however check ends."""
-    import builtins, inspect, json, signal, tokenize, traceback, types   # noqa: F401
-    # Imported above, before the file's folder is on the path: the file's folder may
-    # hold an inspect.py of its own, which is then the file's alone.
-    if watched != "-" and hasattr(os, "fork"):
-        watched = int(watched)
+    nothing. On POSIX, `watched` is the read end of a pipe that only check writes to
+    ("-" elsewhere): a keeper forked here, which runs none of the file's code, ends
+    the process group once it closes, so that nothing outlives check."""
+    import inspect, json, signal, tokenize, traceback, types   # noqa: F401 (see below)
+    # Imported before the file's folder is on the path: it may hold an inspect.py.
+    if watched != "-":
         if os.fork() == 0:              # the keeper: it holds none of the other pipes
             for fd in (0, 1, 2):
                 os.close(fd)
-            while os.read(watched, 1):  # b"": check, the only writer, has gone
-                pass
+            os.read(int(watched), 1)    # b"" once check, its only writer, has gone
             os.killpg(0, signal.SIGKILL)
-            os._exit(0)
-        os.close(watched)
-    try:
+        os.close(int(watched))
         import resource
-    except ImportError:                 # Windows: no limits but check's deadline
-        resource = None
-    if resource is not None:
         for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
                             (resource.RLIMIT_FSIZE, CHECK_WRITES)):
             with contextlib.suppress(ValueError, OSError):
@@ -2722,18 +2714,13 @@ def _child_answer(request, path, state):
             return answer
         return _child_call(state["module"], **request)
     except BaseException as exc:        # the learner's, whatever it is
-        frames = [f for f in traceback.walk_tb(exc.__traceback__)
-                  if f[0].f_code.co_filename == path]
-        lines = traceback.StackSummary.extract(iter(frames[-4:])).format()
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
         try:
-            said = str(exc)
+            said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         except Exception:               # a __str__ that raises
-            said = ""
-        lines.append(f"{type(exc).__name__}: {said}" if said else type(exc).__name__)
-        code = None
-        if type(exc) is SystemExit:
-            code = _plain(exc.code)
-        return {"raised": type(exc).__name__, "text": "".join(lines), "code": code}
+            said = type(exc).__name__
+        return {"raised": type(exc).__name__, "code": _plain(getattr(exc, "code", None)),
+                "text": "".join(traceback.format_list(frames[-4:])) + said}
 
 
 @contextlib.contextmanager
@@ -2751,8 +2738,8 @@ def _learners_code():
 def _child_import(path):
     """Run the file as `python FILE` does, but named __mp_main__, as multiprocessing
     runs it in a worker: `from __main__ import ...` finds its names, and its
-    `if __name__ == "__main__":` block does not run. Return it, what it defines, and
-    how each function takes op."""
+    `if __name__ == "__main__":` block does not run. Return it, and for each of the
+    lesson's functions where it is defined and how it takes op."""
     import tokenize
     import types
     try:
@@ -2770,21 +2757,12 @@ def _child_import(path):
         exec(code, vars(module))
     found, takes_op = {}, {}
     for name in CHECKED:
-        found[name] = _where_defined(vars(module).get(name))
-        takes_op[name] = _takes_op(vars(module).get(name))
+        function = vars(module).get(name)
+        found[name] = "missing"
+        if callable(function):          # defined here, or imported from this script
+            found[name] = "main.py" if getattr(function, "__module__", "") == __name__ else "here"
+        takes_op[name] = _takes_op(function)
     return module, {"found": found, "takes_op": takes_op}
-
-
-def _where_defined(value):
-    """Return "here" for a function the file defines, "main.py" for one it imports
-    from this script, "missing" for none."""
-    import inspect
-    if not callable(value):
-        return "missing"
-    function = inspect.unwrap(getattr(value, "__func__", value))
-    if getattr(function, "__module__", None) == __name__:
-        return "main.py"
-    return "here"
 
 
 def _takes_op(function):
@@ -3036,14 +3014,13 @@ class _Grader:
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
         self.ends, self.printed = math.inf, None      # when its calls must have ended
         self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
-        watched, self.watch, extras = "-", None, {}
+        watched, self.watch, posix = "-", None, {}
         if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
-            extras = {"start_new_session": True, "pass_fds": (watched,)}
-        command = [sys.executable, "-c", CHECK_CHILD, os.path.abspath(__file__), path,
-                   str(watched)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.prints, **extras)
+            posix = {"start_new_session": True, "pass_fds": (watched,)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", CHECK_CHILD, os.path.abspath(__file__), path, str(watched)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.prints, **posix)
         if self.watch is not None:
             os.close(watched)
         threading.Thread(target=self._read, daemon=True).start()
@@ -3069,6 +3046,7 @@ class _Grader:
         since the import: the process then ends."""
         import json
         import queue
+        import signal
         limit = min(seconds, self.ends - time.monotonic())
         spent = {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all", "slow": True}
         if limit <= 0:
@@ -3092,7 +3070,7 @@ class _Grader:
         if status >= 0:
             return {"stopped": f"it ended its process (exit status {status}: os._exit, or a "
                                "crash)"}
-        return {"stopped": f"its process was killed by {_signal_name(-status)}"}
+        return {"stopped": f"its process was killed by a signal ({signal.strsignal(-status)})"}
 
     def close(self):
         """End the process and all it started (on POSIX, its group); then read what
@@ -3113,15 +3091,6 @@ class _Grader:
         data = self.prints.read(CHECK_WRITES)
         self.prints.close()
         self.printed = (_printed(data[:self.imported]), _printed(data[self.imported:]))
-
-
-def _signal_name(number):
-    """Return a signal's name, SIGKILL, or its number where it has none."""
-    import signal
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 def _printed(data):
