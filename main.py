@@ -2821,17 +2821,17 @@ def _child_call(module, name, args, op=None, style=None, count=False):
 # What a traced scan did in this process: its combines, and whether it converted
 # an input to a float (then there is nothing left to trace). Called without op, a
 # scan adds numbers, which commute: then b + a combines as well as a + b.
-_TRACE = {"combines": 0, "converted": False, "keep_parts": False, "commutes": False}
+_TRACE = {"combines": 0, "converted": False, "commutes": False}
 
 
 class _Traced:
     """A scan's input or a combine of two: it covers the inputs first to last (None
     if its parts were not neighbours, in order), at `depth` combines above them."""
 
-    __slots__ = ("first", "last", "depth", "parts")
+    __slots__ = ("first", "last", "depth")
 
-    def __init__(self, first, last, depth=0, parts=()):
-        self.first, self.last, self.depth, self.parts = first, last, depth, parts
+    def __init__(self, first, last, depth=0):
+        self.first, self.last, self.depth = first, last, depth
 
     def __add__(self, other):
         return _combine(self, other)
@@ -2858,17 +2858,13 @@ def _combine(a, b):
     first = None
     if b.first == a.last + 1:           # neighbours, in order: a block of inputs
         first = a.first
-    parts = ()
-    if _TRACE["keep_parts"]:
-        parts = (a, b)
-    return _Traced(first, b.last, 1 + max(a.depth, b.depth), parts)
+    return _Traced(first, b.last, 1 + max(a.depth, b.depth))
 
 
 def _child_count(function, n, style):
     """Return how function scans n traced inputs: whether each out[i] covers inputs
-    0 to i, the depth of each, the combines made, and at MIRROR_N its network."""
-    _TRACE.update(combines=0, converted=False, keep_parts=n == MIRROR_N,
-                  commutes=style is None)
+    0 to i, the depth of each and the combines made."""
+    _TRACE.update(combines=0, converted=False, commutes=style is None)
     xs = [_Traced(i, i) for i in range(n)]
     given, keywords = [xs], {}
     if style == "position":
@@ -2887,28 +2883,7 @@ def _child_count(function, n, style):
     if not isinstance(got, (list, tuple)) or not all(isinstance(v, _Traced) for v in got):
         return {"untraced": True}
     right = len(got) == n and all(v.first == 0 and v.last == i for i, v in enumerate(got))
-    answer = {"right": right, "depths": [v.depth for v in got], "combines": _TRACE["combines"]}
-    if right and n == MIRROR_N:
-        answer["network"] = _network(got)
-    return answer
-
-
-def _network(outputs):
-    """Return the combines below outputs, each [depth, last input covered, left part,
-    right part], the parts by index (inputs 0 ... N-1, then the combines in order)."""
-    n, index, combines = len(outputs), {}, []
-
-    def visit(value):
-        if not value.parts:             # an input
-            return value.first
-        if id(value) not in index:
-            left, right = visit(value.parts[0]), visit(value.parts[1])
-            combines.append([value.depth, value.last, left, right])
-            index[id(value)] = n + len(combines) - 1
-        return index[id(value)]
-    return {"outputs": [visit(v) for v in outputs], "combines": combines}
-
-
+    return {"right": right, "depths": [v.depth for v in got], "combines": _TRACE["combines"]}
 
 
 def _child_benchmark(function, args, module):
@@ -3108,7 +3083,7 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     """Return the grades of the learner's file at path: {"file": {"verdict", "detail",
     "printed"}, "functions": [{"name", "verdict", "detail", "printed", "mirror"}]}. A
     function is pass, FAIL, not parallel, not written yet or not in the file; a right
-    scan's mirror is the depth of each output and its network at N = MIRROR_N. Each is
+    scan's mirror is the depth of each of its outputs at N = MIRROR_N. Each is
     graded in a fresh Python of its own, `seconds` a call and CHECK_BUDGET x `seconds`
     in all; on POSIX, what it started ends with it."""
     import stat
@@ -3319,7 +3294,7 @@ def _right(grader, name, style, seconds):
         detail = f"its depth was not counted: {mirror['stopped']}"
     elif name == "parallel_scan" and not detail:
         verdict, detail = _parallel_verdict(grader, style, seconds)
-    if verdict == "FAIL" or "network" not in mirror:
+    if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, note) if d), mirror
 
@@ -3543,46 +3518,6 @@ def _check_summary(functions):
     if any(r["verdict"] == "not written yet" for r in functions):
         return "Nothing written yet: each function still raises NotImplementedError."
     return "None of the lesson's functions is in this file."
-
-
-def figure_mirror(name, mirror):
-    """Return a scan's dependency network at N = MIRROR_N beside Hillis-Steele's, as SVG:
-    each value at the row of its depth and the column of the last input it covers, each
-    combine joined to its two parts."""
-    panels = ((f"your {name}", mirror), ("Hillis-Steele", _lesson_mirror()))
-    rows = max(max(m["depths"]) for _, m in panels) + 1
-    fig = Figure(f"{name} at N = {MIRROR_N}: the shape of the computation",
-                 "row: a value's depth (0: the inputs); column: the last input it covers; "
-                 "a line: a combine's part", height=122 + 22 * rows)
-    for k, (title, m) in enumerate(panels):
-        left = 48 + 308 * k
-        fig.text(left, 66, f"{title}: depth {max(m['depths'])}", size=12, weight="bold")
-        _draw_network(fig, left, 92, m["network"])
-    for d in range(rows):
-        fig.text(28, 96 + 22 * d, str(d), size=9, anchor="end", color="#444")
-    y = 112 + 22 * rows
-    fig.dot(54, y - 4, PALETTE[1], group="legend")
-    fig.text(62, y, "an output, out[i]", size=10)
-    fig.dot(184, y - 4, "#fff", group="legend")
-    fig.text(192, y, "a value on the way", size=10)
-    return fig.svg()
-
-
-def _draw_network(fig, left, top, network):
-    """Draw a traced network from (left, top), 17 px a column and 22 a row."""
-    spots = [(left + 17 * i, top) for i in range(MIRROR_N)]     # the inputs, at depth 0
-    for depth_, last, _, _ in network["combines"]:
-        spots.append((left + 17 * last, top + 22 * depth_))
-    for k, (_, _, a, b) in enumerate(network["combines"]):
-        x, y = spots[MIRROR_N + k]
-        for part in (a, b):
-            fig.line(*spots[part], x, y, color="#999", width=0.8)
-    outputs = set(network["outputs"])
-    for k, (x, y) in enumerate(spots):      # the outputs last, so that nothing covers one
-        if k not in outputs:
-            fig.dot(x, y, "#fff", group="value")
-    for k in network["outputs"]:
-        fig.dot(*spots[k], PALETTE[1], group="output")
 
 
 # ============================================================================
@@ -3925,7 +3860,7 @@ CHECK_ABOUT = (
 
 
 def _check_command(argv):
-    """Run `check [--seconds S] [--svg DIR] FILE.py` or `check --template`; return the
+    """Run `check [--seconds S] FILE.py` or `check --template`; return the
     exit status: 0 if every function written passed, 1 if not, 2 for a bad argument."""
     parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
         names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
@@ -3936,9 +3871,6 @@ def _check_command(argv):
                         help=(f"seconds a call may take (above 0, at most 600; default "
                               f"{CHECK_SECONDS}); a function's calls take {CHECK_BUDGET} x S "
                               "in all at most"))
-    parser.add_argument("--svg", metavar="DIR", help=(
-        f"also draw each right scan's network at N = {MIRROR_N}, beside Hillis-Steele's, to "
-        "DIR/serial_scan.svg and DIR/parallel_scan.svg"))
     parser.add_argument("--template", action="store_true", help=(
         "print a file to start from (it takes no FILE.py: save it with > mine.py)"))
     opts = parser.parse_args(argv)
@@ -3949,8 +3881,6 @@ def _check_command(argv):
         parser.error("check takes one Python file, or --template alone (save it with "
                      "> mine.py)")
     try:
-        if opts.svg is not None:
-            os.makedirs(opts.svg, exist_ok=True)
         report = check_solutions(opts.file, seconds=opts.seconds)
     except OSError as exc:
         parser.error(f"{_echo(exc.filename or opts.file)}: {exc.strerror or exc}")
@@ -3959,10 +3889,6 @@ def _check_command(argv):
     if report["file"]["verdict"] == "not Python":
         parser.error(f"{_echo(opts.file)} is not Python{report['file']['detail']}")
     print(render_check(opts.file, report))
-    drawn = [_write_figure(opts.svg, r["name"], figure_mirror(r["name"], r["mirror"]))
-             for r in report["functions"] if opts.svg is not None and r["mirror"]]
-    if drawn:
-        print(f"{PROG}: wrote {', '.join(drawn)}", file=sys.stderr)
     verdicts = {r["verdict"] for r in report["functions"]}
     if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"}:
         return 0
