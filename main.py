@@ -2427,7 +2427,6 @@ CHECK_SENT = 1 << 22            # the most items and characters of an answer sen
 CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
 CHECK_DEPTH_LENGTHS = (*range(1, 71), 4_097)    # where parallel_scan's depth is counted
 MIRROR_N = 16                   # the mirror: each output's depth at this length
-CHECK_SLACK = 5e-5              # benchmark: the clock reads and the call around a call
 
 # What a learner writes: each function's parameters, and what the template says of it.
 CHECK_TASKS = {
@@ -2438,8 +2437,6 @@ CHECK_TASKS = {
                     "leaving xs as it is."),
     "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list in "
                       "ceil(log2 N) rounds (Hillis-Steele)."),
-    "benchmark": ("n, reps=3", "Return (rnn_seconds, attention_seconds), the best of reps "
-                  "timings of a call."),
     "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of h = A.h + "
                          "b*x; A, b = hidden_weights(width, decay)."),
 }
@@ -2787,8 +2784,6 @@ def _child_call(module, name, args, op=None, style=None, count=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
     changed them, and whether a recursion dropped op; with count, how it combines."""
     function = vars(module)[name]
-    if name == "benchmark":
-        return _child_benchmark(function, args, module)
     if count:
         return _child_count(function, args[0], style)
     xs = args[0]
@@ -2884,40 +2879,6 @@ def _child_count(function, n, style):
         return {"untraced": True}
     right = len(got) == n and all(v.first == 0 and v.last == i for i, v in enumerate(got))
     return {"right": right, "depths": [v.depth for v in got], "combines": _TRACE["combines"]}
-
-
-def _child_benchmark(function, args, module):
-    """Run benchmark(*args), timing each call of the file's rnn_style and
-    attention_style however benchmark holds them: [seconds, length of xs] a call."""
-    codes = {}                          # the code a call runs: the function's name
-    for name in ("rnn_style", "attention_style"):
-        value = vars(module).get(name)
-        if not callable(value):
-            continue
-        code = getattr(value, "__code__", getattr(type(value).__call__, "__code__", None))
-        if code is not None:
-            codes[code] = name
-    calls, started = {name: [] for name in codes.values()}, {}
-
-    def profile(frame, event, arg):     # called at each call and return of a function
-        name = codes.get(frame.f_code)
-        if name is None:
-            return
-        if event == "call":
-            started[frame] = time.perf_counter()
-        elif event == "return" and frame in started:
-            took = time.perf_counter() - started.pop(frame)
-            given = [frame.f_locals.get(v) for v in frame.f_code.co_varnames[:2]]
-            length = next((len(v) for v in given if hasattr(v, "__len__")), -1)
-            calls[name].append([took, length])
-    before = sys.getprofile()
-    sys.setprofile(profile)
-    try:
-        with _learners_code():
-            got = function(*args)
-    finally:
-        sys.setprofile(before)
-    return {"got": _plain(got), "calls": calls}
 
 
 def _plain(value):
@@ -3142,8 +3103,6 @@ def _graded(grader, name, style, seconds):
 def _grade(grader, name, style, seconds):
     """Return (verdict, detail, mirror) of one function. A wrong answer names the one
     known mistake whose answers are the function's at every input it is known for."""
-    if name == "benchmark":
-        return (*_grade_benchmark(grader, seconds), None)
     answers = []                        # (case, answer, what is wrong) of each case answered
     for case in _check_cases(name, style is not None):
         wrong_already = any(wrong and _length(c) != 0 for c, _, wrong in answers)
@@ -3353,70 +3312,6 @@ def _input_words(case):
     if not shown.endswith("..."):
         return f" (xs = {shown})"
     return f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})"
-
-
-def _grade_benchmark(grader, seconds):
-    """Return (verdict, detail) of benchmark(20_000, 5), judged by the calls it timed."""
-    answer = grader.ask({"name": "benchmark", "args": [20_000, 5]}, seconds)
-    if "got" not in answer:
-        if answer.get("raised") == "NotImplementedError":
-            return "not written yet", ""
-        return "FAIL", f"benchmark(20_000, 5): {_stop_words(answer)}"
-    wrong = _benchmark_wrong(answer["got"], answer["calls"])
-    if wrong:
-        return "FAIL", f"benchmark(20_000, 5) {wrong}"
-    return "pass", ""
-
-
-def _benchmark_wrong(got, calls, n=20_000, reps=5):
-    """Return what is wrong with benchmark(n, reps)'s answer `got`, given the seconds of
-    each call it made (calls[name]: [seconds, length] pairs), or "" if nothing is."""
-    if not (isinstance(got, (list, tuple)) and len(got) == 2
-            and all(type(t) in (int, float) and 0 < t < math.inf for t in got)):
-        return f"returned {_show(got)}: return (rnn_seconds, attention_seconds), both above 0"
-    took = {}
-    for name in ("rnn_style", "attention_style"):
-        if name not in calls:
-            return f"found no {name} in the file: define it, or import it, beside benchmark"
-        took[name] = [seconds for seconds, length in calls[name] if length == n]
-        if len(took[name]) < reps:
-            return (f"called {name} {_quantity(len(took[name]), 'time')} on {n:,} values: "
-                    "time it on n values at least reps times, and keep the best")
-    rnn, attn = got
-    swapped = not _best_of(attn, took["rnn_style"]) and not _best_of(rnn, took["attention_style"])
-    if swapped and (_best_of(rnn, took["rnn_style"]) or _best_of(attn, took["attention_style"])):
-        return "returned attention_style's time first: return (rnn_seconds, attention_seconds)"
-    for name, t in zip(took, got):
-        reading = _best_of(t, took[name])
-        if reading:
-            return (f"returned {format_seconds(t)} for {name}, whose fastest call took "
-                    f"{format_seconds(min(took[name]))}: {reading}")
-    return ""
-
-
-def _best_of(t, took):
-    """Return "" if t can be the best time of one of the calls timed (`took`, their
-    seconds, each timed around the call itself), else what t is instead. A best time
-    is at least half the fastest call and at most the slowest, CHECK_SLACK aside,
-    however busy the machine: each timing holds a call."""
-    fastest, slowest = min(took), max(took)
-
-    def fits(x):
-        return fastest / 2 <= x <= slowest + CHECK_SLACK
-    if fits(t):
-        return ""
-    if math.fsum(took) <= t <= math.fsum(took) + len(took) * CHECK_SLACK:
-        return "the total of the timings, not the best"
-    calls = round(t / fastest)
-    if 2 <= calls <= len(took) and fits(t / calls):
-        return (f"the time of about {calls} calls, not of one: divide timeit's time by its "
-                "number")
-    for factor, unit in ((1e3, "milliseconds"), (1e6, "microseconds"), (1e9, "nanoseconds")):
-        if fits(t / factor):
-            return f"these are {unit}: return seconds"
-    if t < fastest / 2:
-        return "less than half the fastest call: return seconds per call"
-    return "time the call alone (a sleep or a print inside it?)"
 
 
 def _stop_words(answer, case=None):

@@ -27,8 +27,11 @@ BAD_CALLS = {
                         (("x.py",), {"names": ["mean"]}), (("x.py",), {"names": []})],
 }
 
-# The lesson's two timed functions as the lesson writes them (its code/main.py).
-TIMED = '''
+# The lesson's Python functions as the lesson writes them (its code/main.py).
+LESSON = '''
+import math
+import time
+
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
@@ -37,10 +40,7 @@ def rnn_style(xs, decay=0.9):
 
 def attention_style(xs):
     return sum(xs) / len(xs)
-'''
 
-# The lesson's Python functions as the lesson writes them.
-LESSON = "\nimport math\nimport time\n" + TIMED + '''
 def serial_scan(xs):
     out = []
     acc = 0.0
@@ -166,7 +166,7 @@ def serial_scan_where(condition):
 # Right solutions, in the styles learners write: each must pass.
 RIGHT = {
     "the lesson's own code": (LESSON, "rnn_style attention_style serial_scan parallel_scan "
-                                      "benchmark depth"),
+                                      "depth"),
     "h from 0, an int for no values (item 1)": (replaced(LESSON, "h = 0.0", "h = 0"),
                                                 "rnn_style"),
     "a loop with op": (SERIAL, "serial_scan"),
@@ -232,34 +232,12 @@ depth = lambda n: (n, max(1, (n - 1).bit_length()))
         "import math\ndef depth(n):\n    return n, 1 if n == 1 else int(math.log2(n - 1)) + 1\n",
         "depth"),
     "the template's own vector state": (VECTOR, "rnn_style_vector"),
-    # timer= given, so that the tests' scripted clock reaches timeit too
-    "benchmark with timeit, best of repeat, the lesson's functions from main": ('''
-import time, timeit
-from main import rnn_style, attention_style
-def benchmark(n, reps=3):
-    xs = [0.5] * n
-    return tuple(min(timeit.repeat(lambda: f(xs), number=1, repeat=reps, timer=time.perf_counter))
-                 for f in (rnn_style, attention_style))
-''', "benchmark"),
     "namedtuples": ('''
-import collections, math, time
-from main import rnn_style, attention_style
+import collections, math
 Depth = collections.namedtuple("Depth", "chain tree")
-Timing = collections.namedtuple("Timing", "rnn_seconds attention_seconds")
 def depth(n):
     return Depth(n, max(1, math.ceil(math.log2(n))))
-def benchmark(n, reps=3):
-    xs = [0.5] * n
-    best = []
-    for f in (rnn_style, attention_style):
-        times = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            f(xs)
-            times.append(time.perf_counter() - t0)
-        best.append(min(times))
-    return Timing(*best)
-''', "depth benchmark"),
+''', "depth"),
     # numpy's numbers without numpy: a float subclass (numpy.float64 is one) and
     # an integer that is not an int (numpy.int64 is registered as numbers.Integral)
     "numbers that are not exactly float or int": ('''
@@ -282,31 +260,7 @@ def rnn_style(xs, decay=0.9):
 def depth(n):
     return int64(n), int64(max(1, (n - 1).bit_length()))
 ''', "rnn_style depth"),
-    # issue 57: each runs under `python FILE`, so under check too
-    "benchmark's functions held in a default argument and in a table (item 1)": (TIMED + '''
-import time
-TABLE = {"rnn": rnn_style}
-def best(f, xs, reps):
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f(xs)
-        times.append(time.perf_counter() - t0)
-    return min(times)
-def benchmark(n, reps=3, attention=attention_style):
-    xs = [0.5] * n
-    return best(TABLE["rnn"], xs, reps), best(attention, xs, reps)
-''', "benchmark"),
-    "timeit with setup='from __main__ import ...', as Python's documentation times (item 4)": (
-        TIMED + '''
-import time, timeit
-xs = []
-def benchmark(n, reps=3):
-    xs[:] = [0.5] * n
-    return tuple(min(timeit.repeat(f"{name}(xs)", setup=f"from __main__ import {name}, xs",
-                                   number=1, repeat=reps, timer=time.perf_counter))
-                 for name in ("rnn_style", "attention_style"))
-''', "benchmark"),
+    # issue 57, item 5: it runs under `python FILE`, so under check too
     "a function that deletes a builtin (item 5)": (
         "import builtins\ndef depth(n):\n    if hasattr(builtins, 'type'):\n"
         "        del builtins.type\n    return n, max(1, (n - 1).bit_length())\n", "depth"),
@@ -492,14 +446,6 @@ def parallel_scan(xs, op=None):
                  "in zip(A, b)]", "        for i in range(width):\n            h[i] = sum("
                  "A[i][j] * h[j] for j in range(width)) + b[i] * x"), "rnn_style_vector", "FAIL",
         "h was updated in place, unit by unit"),
-    "benchmark of constants": ("from main import rnn_style, attention_style\n"
-                               "def benchmark(n, reps=3):\n    return 0.01, 0.001\n",
-                               "benchmark", "FAIL", "called rnn_style 0 times"),
-    "benchmark sampled once": (replaced(LESSON, "for _ in range(reps)", "for _ in range(1)"),
-                               "benchmark", "FAIL", "called rnn_style 1 time"),
-    "benchmark, negative times": (replaced(LESSON, "time.perf_counter() - t0",
-                                           "t0 - time.perf_counter()"),
-                                  "benchmark", "FAIL", "both above 0"),
     "not written": ("def depth(n):\n    raise NotImplementedError\n", "depth",
                     "not written yet", ""),
 }
@@ -532,22 +478,14 @@ class InProcess:
         self.printed = (None, None)
 
 
-def scripted_clock():
-    """Return a clock that is 1 µs later at each reading: a timing around a call
-    reads 3 µs, the call itself 1 µs, however busy the machine is."""
-    readings = itertools.count()
-    return lambda: next(readings) * 1e-6
-
-
 def graded_here(source, names=main.CHECKED, grader=None):
     """Return check_solutions' report of source, its grading processes run in this
-    one (InProcess, or grader), time.perf_counter a scripted clock."""
+    one (InProcess, or grader)."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "solution.py")
         with open(path, "w", encoding="utf-8") as f:
             f.write(textwrap.dedent(source))
-        with mock.patch.object(main, "_Grader", grader or InProcess), \
-                mock.patch.object(time, "perf_counter", scripted_clock()):
+        with mock.patch.object(main, "_Grader", grader or InProcess):
             return main.check_solutions(path, names)
 
 
@@ -604,7 +542,7 @@ def parallel_scan(xs, op=None):         # a list that grows without end
     while True:
         hoard.append(bytes(1 << 26))
 
-def benchmark(n, reps=3):               # os._exit
+def attention_style(xs):                # os._exit
     print("\\x1b[31mleaving\\r", flush=True)
     os._exit(3)
 
@@ -664,43 +602,6 @@ def pids(path):
             return [int(pid) for line in f.read().split("\n")[:-1] for pid in line.split()]
     except FileNotFoundError:
         return []
-
-
-# benchmark(20_000, 5)'s calls, as check times each: [seconds, length of xs].
-CALLS = {"rnn_style": [[s, 20_000] for s in (0.0010, 0.0011, 0.0012, 0.0010, 0.0013)],
-         "attention_style": [[0.0002, 20_000]] * 5}
-
-
-class TestBenchmarkRules(unittest.TestCase):
-    """benchmark is judged by rules that a true best-of keeps however busy the
-    machine is: at least half its fastest call, at most its slowest."""
-
-    def wrong(self, rnn, attention, calls=CALLS):
-        return main._benchmark_wrong((rnn, attention), calls)
-
-    def test_a_best_of_passes_however_slow_the_calls_were(self):
-        self.assertEqual(self.wrong(0.0010, 0.0002), "")
-        self.assertEqual(self.wrong(0.0013 + 4e-5, 0.0002), "")       # the slowest, and reads
-        busy = {"rnn_style": [[s, 20_000] for s in (0.009, 0.004, 0.030, 0.011, 0.008)],
-                "attention_style": CALLS["attention_style"]}
-        self.assertEqual(self.wrong(0.0291, 0.0002, busy), "")
-
-    def test_a_total_the_time_of_number_calls_milliseconds_and_a_sleep_are_named(self):
-        self.assertIn("the total of the timings, not the best", self.wrong(0.0056, 0.0002))
-        ten = {name: calls * 10 for name, calls in CALLS.items()}       # timeit's number=10
-        self.assertIn("the time of about 10 calls, not of one: divide timeit's time by its "
-                      "number", self.wrong(0.0102, 0.0002, ten))
-        self.assertIn("these are milliseconds: return seconds", self.wrong(1.1, 0.0002))
-        self.assertIn("these are microseconds", self.wrong(1100.0, 0.0002))
-        self.assertIn("time the call alone (a sleep or a print inside it?)",
-                      self.wrong(0.0110, 0.0002))
-        self.assertIn("less than half the fastest call", self.wrong(0.0004, 0.0002))
-        self.assertIn("returned attention_style's time first", self.wrong(0.0002, 0.0010))
-
-    def test_calls_on_other_lengths_do_not_count(self):
-        warm_up = {name: [[0.5, 10]] + calls[:4] for name, calls in CALLS.items()}
-        self.assertIn("called rnn_style 4 times on 20,000 values", self.wrong(0.001, 0.0002,
-                                                                              warm_up))
 
 
 class TestGrading(unittest.TestCase):
@@ -916,8 +817,9 @@ class TestGradingProcesses(unittest.TestCase):
 
     def test_each_honest_bug_is_its_own_verdict_its_prints_shown_the_next_graded(self):
         got = self.verdicts("bugs.py")
-        self.assertTrue(got["benchmark"].startswith("FAIL: benchmark(20_000, 5): it ended its "
-                                                    "process (exit status 3"))
+        self.assertTrue(got["attention_style"].startswith("FAIL: at N = 1, random floats (xs = "
+                                                          "[-0.7312715117751976]): it ended "
+                                                          "its process (exit status 3"))
         self.assertIn("it ran out of memory (the limit is 1.00 GiB)", got["parallel_scan"])
         self.assertIn("it wrote more than 64.0 MiB", got["rnn_style_vector"])
         # what a function prints is shown, escaped and cut short
