@@ -2645,22 +2645,19 @@ def _vector_cases():
     cases = []
     for n in (0, 1, 2, 3, 5, 64):
         xs = _check_input("floats", n)
-        for width, decay in ((1, None), (3, None), (8, None), (None, None), (3, 0.5), (8, 0.5)):
-            args = [xs]
+        for more in ((1,), (3,), (8,), (), (3, 0.5), (8, 0.5)):    # width, decay
             label = f"N = {n:,}, width left out (64)"
-            if width is not None:
-                args.append(width)
-                label = f"N = {n:,}, width {width}"
-            if decay is not None:
-                args.append(decay)
-                label += f", decay {decay}"
-            A, b = hidden_weights(width or 64, decay or 0.9)
+            if more:
+                label = f"N = {n:,}, width {more[0]}"
+            if len(more) == 2:
+                label += f", decay {more[1]}"
+            A, b = hidden_weights(*(more or (64,)))
             mistakes = {"transposed": lambda xs=xs, A=A, b=b: _vector_recurrence(
                             xs, [list(c) for c in zip(*A)], b),
                         "vector in place": lambda xs=xs, A=A, b=b: _vector_in_place(xs, A, b)}
-            if decay is not None:
-                mistakes["decay"] = lambda xs=xs, w=width: rnn_style_vector(xs, w)
-            cases.append(_case(label, args, rnn_style_vector(*args), mistakes,
+            if len(more) == 2:
+                mistakes["decay"] = lambda xs=xs, w=more[0]: rnn_style_vector(xs, w)
+            cases.append(_case(label, [xs, *more], rnn_style_vector(xs, *more), mistakes,
                                given=("floats", n)))
     return cases
 
@@ -2883,29 +2880,24 @@ def _child_count(function, n, style):
 
 def _plain(value):
     """Return value as plain data for JSON, as Python compares values: any integer an
-    int, any other real number a float, any list a list, any str a str, any tuple (a
+    int, any other real number a float, any str a str, any list a list, any tuple (a
     namedtuple too) {"tuple": [...]}; anything else {"object": its description},
     marked "iterator" or "array" if it is one. At most CHECK_SENT items and characters."""
     left = [CHECK_SENT]
 
-    def plain(v, nesting):
-        left[0] -= 1
+    def plain(v):
+        size = len(v) if isinstance(v, (str, list, tuple)) else 1
+        left[0] -= size
         if v is None or type(v) in (bool, float):
             return v
-        if isinstance(v, (str, list, tuple)) and len(v) > left[0]:
+        if left[0] < 0:
             what = "characters" if isinstance(v, str) else "items"
-            return {"object": f"a {type(v).__name__} of {len(v):,} {what}, too long to show"}
-        if isinstance(v, str):
-            left[0] -= len(v)
-            return str(v)
-        if isinstance(v, (list, tuple)) and nesting < 4:
-            if type(v) is list and all(type(x) is float for x in v):    # most answers
-                left[0] -= len(v)
-                return v
-            items = [plain(item, nesting + 1) for item in v]
-            if isinstance(v, list):
-                return items
-            return {"tuple": items}
+            return {"object": f"a {type(v).__name__} of {size:,} {what}, too long to show"}
+        if isinstance(v, str) or type(v) is list and all(type(x) is float for x in v):
+            return v                    # a str, or a list of floats: most answers
+        if isinstance(v, (list, tuple)):
+            items = [plain(item) for item in v]
+            return items if isinstance(v, list) else {"tuple": items}
         if isinstance(v, numbers.Integral) and int(v).bit_length() <= 4_000:
             return int(v)
         if isinstance(v, numbers.Integral):
@@ -2918,7 +2910,7 @@ def _plain(value):
             text = "an object whose repr() raised"
         return {"object": f"{type(v).__name__}: {text}", "iterator": hasattr(v, "__next__"),
                 "array": hasattr(v, "tolist") and hasattr(v, "shape")}
-    return plain(value, 0)
+    return plain(value)
 
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
