@@ -2412,13 +2412,10 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # ============================================================================
 #
 # `python main.py check FILE.py` grades each function of FILE.py in a fresh
-# Python of its own (subprocess), where the file runs as `python FILE` runs it:
-# the inputs go in and what the function returned comes back, as lines of JSON
-# holding plain data. The expected answers, the deadlines and the verdicts stay
-# here, and the process is killed when its function's grading ends. Where the
-# platform has them (POSIX), the grading process also gets a group of its own,
-# killed with it; a keeper, which runs none of the learner's code and ends the
-# group once check is gone, however check goes; and limits on memory and writes.
+# Python of its own, where the file runs as `python FILE` runs it: inputs go in
+# and answers come back as lines of JSON. The expected answers, the deadlines and
+# the verdicts stay here. On POSIX the grading process also gets a group of its
+# own, a keeper that ends the group once check is gone, and memory limits.
 
 CHECK_SECONDS = 10              # the time limit of each call, and of the import
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
@@ -2437,8 +2434,6 @@ CHECK_TASKS = {
                     "leaving xs as it is."),
     "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list in "
                       "ceil(log2 N) rounds (Hillis-Steele)."),
-    "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of h = A.h + "
-                         "b*x; A, b = hidden_weights(width, decay)."),
 }
 CHECKED = tuple(CHECK_TASKS)
 CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
@@ -2446,9 +2441,7 @@ CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
 
 Save this file beside main.py and check it with:  python main.py check THIS_FILE.py
 Each function raises NotImplementedError until you write it; delete one to
-leave it out. rnn_style_vector needs hidden_weights from main.py:
-    from main import hidden_weights
-which finds main.py when this file is in main.py's folder.
+leave it out.
 """
 import operator
 ''' + "".join(f'\n\ndef {name}({parameters}):\n    """{says}"""\n    raise NotImplementedError\n'
@@ -2461,9 +2454,8 @@ def compose_maps(f, g):
 
 
 # Each kind of scan input: its words, the op's name (None: called without op), and
-# how it is built, with rng = random.Random(N). Every op is a function defined at
-# module level, so that a scan that runs its rounds on a multiprocessing.Pool can
-# send it (pickle it) to the pool's processes.
+# how it is built, with rng = random.Random(N). Each op is defined at module level,
+# so that it pickles, as a multiprocessing.Pool sends it.
 CHECK_INPUTS = {
     "floats": ("random floats, called without op", None,
                "[rng.uniform(-1, 1) for _ in range(N)]"),
@@ -2495,9 +2487,6 @@ CHECK_MISTAKES = {
     "in place": ("out[i] was updated in place from left to right, so it read values of this "
                  "round: build each round in a new list"),
     "decay": "this is the answer for decay = 0.9: use the decay you are given",
-    "transposed": "this is the answer for A transposed: unit i sums A[i][j] * h[j] over j",
-    "vector in place": ("h was updated in place, unit by unit, so later units read this "
-                        "step's new values: build the new h in a new list"),
     "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
     "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
     "log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
@@ -2527,15 +2516,6 @@ def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0):
     return out
 
 
-def _vector_in_place(xs, A, b):
-    """Return rnn_style_vector's last h when each unit is updated in place."""
-    h = [0.0] * len(b)
-    for x in xs:
-        for i, row in enumerate(A):
-            h[i] = sum(map(operator.mul, row, h)) + b[i] * x
-    return h
-
-
 def _check_input(kind, n):
     """Return the input of `kind` (a key of CHECK_INPUTS) of length n."""
     return eval(CHECK_INPUTS[kind][2], {"rng": random.Random(n), "N": n})
@@ -2556,8 +2536,6 @@ def _check_cases(name, takes_op=True):
         return _depth_cases()
     if name in ("serial_scan", "parallel_scan"):
         return _scan_cases(name, takes_op)
-    if name == "rnn_style_vector":
-        return _vector_cases()
     return _mean_cases(name)
 
 
@@ -2638,27 +2616,6 @@ def _mean_cases(name):
             cases.append(_case(label, [xs], rnn_style(xs), given=("floats", n)))
             cases.append(_case(label + ", decay 0.5", [xs, 0.5], rnn_style(xs, 0.5),
                                {"decay": lambda xs=xs: rnn_style(xs)}, given=("floats", n)))
-    return cases
-
-
-def _vector_cases():
-    cases = []
-    for n in (0, 1, 2, 3, 5, 64):
-        xs = _check_input("floats", n)
-        for more in ((1,), (3,), (8,), (), (3, 0.5), (8, 0.5)):    # width, decay
-            label = f"N = {n:,}, width left out (64)"
-            if more:
-                label = f"N = {n:,}, width {more[0]}"
-            if len(more) == 2:
-                label += f", decay {more[1]}"
-            A, b = hidden_weights(*(more or (64,)))
-            mistakes = {"transposed": lambda xs=xs, A=A, b=b: _vector_recurrence(
-                            xs, [list(c) for c in zip(*A)], b),
-                        "vector in place": lambda xs=xs, A=A, b=b: _vector_in_place(xs, A, b)}
-            if len(more) == 2:
-                mistakes["decay"] = lambda xs=xs, w=more[0]: rnn_style_vector(xs, w)
-            cases.append(_case(label, [xs, *more], rnn_style_vector(xs, *more), mistakes,
-                               given=("floats", n)))
     return cases
 
 
@@ -3236,7 +3193,8 @@ def _right(grader, name, style, seconds):
                     "(n - 1).bit_length() is exact at every n")
     if not name.endswith("_scan"):
         return "pass", note, None
-    mirror = _count(grader, name, MIRROR_N, style, seconds)
+    mirror = grader.ask({"name": name, "args": [MIRROR_N], "style": style, "count": True},
+                        seconds)
     verdict, detail = "pass", _not_counted(mirror)
     if "stopped" in mirror and name == "parallel_scan":
         verdict = "FAIL"
@@ -3248,11 +3206,6 @@ def _right(grader, name, style, seconds):
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, note) if d), mirror
-
-
-def _count(grader, name, n, style, seconds):
-    """Return the answer of a scan on n inputs that count its combines."""
-    return grader.ask({"name": name, "args": [n], "style": style, "count": True}, seconds)
 
 
 def _not_counted(answer):
@@ -3271,7 +3224,8 @@ def _parallel_verdict(grader, style, seconds):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
     for n in CHECK_DEPTH_LENGTHS:
-        answer = _count(grader, "parallel_scan", n, style, seconds)
+        answer = grader.ask({"name": "parallel_scan", "args": [n], "style": style,
+                             "count": True}, seconds)
         at = f"at N = {n:,}, on inputs that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"
