@@ -492,7 +492,8 @@ class TestMirror(unittest.TestCase):
         self.assertEqual(self.graded(wrong)["mirror"], None)
 
     def test_the_report_shows_the_depths_beside_hillis_steeles(self):
-        graded = self.graded(BRENT_KUNG)
+        graded = {"name": "parallel_scan", "verdict": "pass", "detail": "", "printed": None,
+                  "mirror": {"depths": [0, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 4, 5, 5, 6, 4]}}
         report = {"file": {"verdict": "imported", "detail": "", "printed": None},
                   "functions": [graded]}
         indent = " " * (len("parallel_scan") + 4)

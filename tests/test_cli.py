@@ -355,7 +355,7 @@ class TestSubprocess(unittest.TestCase):
         for signum, steps, before, status in (
                 (signal.SIGINT, 10**6, interruptible, 130),
                 (signal.SIGTERM, 10**6, None, -signal.SIGTERM),
-                (signal.SIGHUP, 300, hangup_ignored, 0)):
+                (signal.SIGHUP, 20, hangup_ignored, 0)):
             child = start_training(steps, preexec_fn=before)
             child.send_signal(signum)
             out, err = child.communicate(timeout=60)
