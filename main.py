@@ -2463,11 +2463,8 @@ CHECK_INPUTS = {
     "maps": ("affine maps (op: their composition)", "compose",
              "[(rng.randrange(1, 1_000_003), rng.randrange(1_000_003)) for _ in range(N)]"),
     "ints": ("ints past 2**53 (op: +)", "add", "[rng.randrange(-2**62, 2**62) for _ in range(N)]"),
-    "factors": ("floats near 1 (op: *)", "mul", "[rng.uniform(0.9, 1.1) for _ in range(N)]"),
-    "maxima": ("random floats (op: max)", "max", "[rng.uniform(-1, 1) for _ in range(N)]"),
 }
-CHECK_OPS = {"add": operator.add, "concat": operator.add, "mul": operator.mul, "max": max,
-             "compose": compose_maps}
+CHECK_OPS = {"add": operator.add, "concat": operator.add, "compose": compose_maps}
 
 # The words for a wrong answer that is the answer of one known mistake, and no other.
 CHECK_MISTAKES = {
@@ -2718,18 +2715,15 @@ def _child_import(path):
 
 def _takes_op(function):
     """Return how a function takes op: "keyword", "position", or None (it takes only xs)."""
-    import inspect
-    kind = inspect.Parameter
+    from inspect import Parameter, signature
     try:
-        parameters = list(inspect.signature(function).parameters.values())
+        kinds = {p.name: p.kind for p in signature(function).parameters.values()}
     except (TypeError, ValueError):     # no signature to read: op by position
         return "position"
-    for p in parameters:
-        if p.name == "op" and p.kind in (kind.POSITIONAL_OR_KEYWORD, kind.KEYWORD_ONLY):
-            return "keyword"
-    positional = [p for p in parameters
-                  if p.kind in (kind.POSITIONAL_ONLY, kind.POSITIONAL_OR_KEYWORD)]
-    if len(positional) > 1 or any(p.kind == kind.VAR_POSITIONAL for p in parameters):
+    if kinds.get("op") in (Parameter.POSITIONAL_OR_KEYWORD, Parameter.KEYWORD_ONLY):
+        return "keyword"
+    positional = [k for k in kinds.values() if k <= Parameter.POSITIONAL_OR_KEYWORD]
+    if len(positional) > 1 or Parameter.VAR_POSITIONAL in kinds.values():
         return "position"
     return None
 
