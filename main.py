@@ -2520,10 +2520,10 @@ def _check_input(kind, n):
 
 def _case(label, args, expected, mistakes=None, op=None, given=None):
     """Return one case: its label, its arguments, the op's name, the input's (kind,
-    length), the plain answer expected, and the known mistakes (each a function that
-    returns that mistake's answer)."""
-    return {"label": label, "args": args, "op": op, "input": given,
-            "expected": expected, "mistakes": mistakes or {}}
+    length) and whether it is empty, the answer expected, and the known mistakes
+    (each a function that returns that mistake's answer)."""
+    return {"label": label, "args": args, "op": op, "input": given, "expected": expected,
+            "empty": given is not None and given[1] == 0, "mistakes": mistakes or {}}
 
 
 @functools.lru_cache(maxsize=None)
@@ -2728,6 +2728,17 @@ def _takes_op(function):
     return None
 
 
+def _arguments(args, op, style):
+    """Return a call's positional and keyword arguments: fresh copies of the lists in
+    args, and op (None: none) by position or by keyword, as the function takes it."""
+    given = [list(a) if type(a) is list else a for a in args]
+    if op is not None and style == "position":
+        return given + [op], {}
+    if op is not None and style == "keyword":
+        return given, {"op": op}
+    return given, {}
+
+
 def _child_call(module, name, args, op=None, style=None, count=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
     changed them, and whether a recursion dropped op; with count, how it combines."""
@@ -2737,12 +2748,7 @@ def _child_call(module, name, args, op=None, style=None, count=False):
     xs = args[0]
     if op == "compose":
         xs = [tuple(x) for x in xs]     # JSON has no tuples
-    given = [list(a) if type(a) is list else a for a in (xs, *args[1:])]
-    keywords = {}
-    if op is not None and style == "position":
-        given.append(CHECK_OPS[op])
-    if op is not None and style == "keyword":
-        keywords["op"] = CHECK_OPS[op]
+    given, keywords = _arguments((xs, *args[1:]), CHECK_OPS.get(op), style)
     without_op = []
 
     def spy(*a, **k):                   # a recursion calls the function by its own name
@@ -2808,12 +2814,7 @@ def _child_count(function, n, style):
     """Return how function scans n traced inputs: whether each out[i] covers inputs
     0 to i, the depth of each and the combines made."""
     _TRACE.update(combines=0, converted=False, commutes=style is None)
-    xs = [_Traced(i, i) for i in range(n)]
-    given, keywords = [xs], {}
-    if style == "position":
-        given.append(_combine)
-    if style == "keyword":
-        keywords["op"] = _combine
+    given, keywords = _arguments([[_Traced(i, i) for i in range(n)]], _combine, style)
     try:
         with _learners_code():
             got = function(*given, **keywords)
@@ -2913,11 +2914,11 @@ class _Grader:
             self.ends = time.monotonic() + CHECK_BUDGET * seconds
 
     def _read(self):
-        """Put each line the process answers on the queue, then None when it ends."""
+        """Put each line the process answers on the queue, then b"" when it ends."""
         with self.process.stdout:       # closed here: a close elsewhere would wait for us
             for line in self.process.stdout:
                 self.answers.put(line)
-        self.answers.put(None)
+        self.answers.put(b"")
 
     def ask(self, request, seconds, start=0):
         """Return the answer to request, or {"stopped": why} if none came within
@@ -2926,24 +2927,22 @@ class _Grader:
         import json
         import queue
         import signal
-        limit = min(seconds, self.ends - time.monotonic())
-        spent = {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all", "slow": True}
-        if limit <= 0:
-            self.close()
-            return spent
-        with contextlib.suppress(OSError):      # if it is gone, its end says why
-            self.process.stdin.write(json.dumps(request).encode() + b"\n")
-            self.process.stdin.flush()
-        try:
-            line = self.answers.get(timeout=limit + start)
-        except queue.Empty:
+        limit, line = min(seconds, self.ends - time.monotonic()), None
+        if limit > 0:
+            with contextlib.suppress(OSError):      # if it is gone, its end says why
+                self.process.stdin.write(json.dumps(request).encode() + b"\n")
+                self.process.stdin.flush()
+            with contextlib.suppress(queue.Empty):
+                line = self.answers.get(timeout=limit + start)
+        if line:
+            return json.loads(line, object_hook=_python)
+        if line is None:                # no answer in time
             self.close()
             if limit < seconds:
-                return spent
+                return {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all",
+                        "slow": True}
             return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)",
                     "slow": True}
-        if line is not None:
-            return json.loads(line, object_hook=_python)
         status = self.process.wait()    # it ended by itself
         self.close()
         if status >= 0:
@@ -3048,7 +3047,7 @@ def _grade(grader, name, style, seconds):
     known mistake whose answers are the function's at every input it is known for."""
     answers = []                        # (case, answer, what is wrong) of each case answered
     for case in _check_cases(name, style is not None):
-        wrong_already = any(wrong and _length(c) != 0 for c, _, wrong in answers)
+        wrong_already = any(wrong and not c["empty"] for c, _, wrong in answers)
         if wrong_already and not case["mistakes"]:
             break                       # past the inputs whose mistakes are known
         answer = grader.ask({"name": name, "args": case["args"], "op": case["op"],
@@ -3056,7 +3055,7 @@ def _grade(grader, name, style, seconds):
         if "got" not in answer:
             if not answers and answer.get("raised") == "NotImplementedError":
                 return "not written yet", "", None
-            if _length(case) == 0 and "raised" in answer:
+            if case["empty"] and "raised" in answer:
                 answers.append((case, answer, _stop_words(answer, case)))
                 continue                # the empty list is told apart
             if wrong_already:
@@ -3071,7 +3070,7 @@ def _grade(grader, name, style, seconds):
     failed = [(case, wrong) for case, _, wrong in answers if wrong]
     if not failed:
         return _right(grader, name, style, seconds)
-    not_empty = [(case, wrong) for case, wrong in failed if _length(case) != 0]
+    not_empty = [(case, wrong) for case, wrong in failed if not case["empty"]]
     if not not_empty:
         verdict, detail, _ = _right(grader, name, style, seconds)
         if verdict == "FAIL":
@@ -3087,11 +3086,6 @@ def _grade(grader, name, style, seconds):
     return "FAIL", detail, None
 
 
-def _length(case):
-    """Return the length of a case's input, or None where it takes no sequence."""
-    return case["input"][1] if case["input"] else None
-
-
 def _at(case):
     return f"at {case['label']}{_input_words(case)}: "
 
@@ -3101,7 +3095,7 @@ def _known_mistake(answers):
     every non-empty input where that mistake is known, or None if no one mistake does."""
     fits = {}
     for case, answer, _ in answers:
-        if _length(case) == 0:
+        if case["empty"]:
             continue                    # the empty list is told apart
         if answer["changed"] or answer["lost_op"]:
             return None                 # a mistake of its own, said already
