@@ -2174,8 +2174,7 @@ LENGTHS = Option("--lengths", "T,T,...", 2, MAX_TRAIN_LENGTH, True, (
     f"{','.join(map(str, TRAIN_LENGTHS))})"))
 STEPS = Option("--steps", "K", 1, MAX_TRAIN_WORK // 2, False, (    # one seed, one T of 2
     f"training steps per run (1 to {MAX_TRAIN_WORK // 2:,}; default {TRAIN_STEPS:,}); steps x "
-    "seeds x the sum of the "
-    f"lengths at most {MAX_TRAIN_WORK:,}, so "
+    f"seeds x the sum of the lengths at most {MAX_TRAIN_WORK:,}, so "
     f"{MAX_TRAIN_WORK // (TRAIN_SEEDS * sum(TRAIN_LENGTHS)):,} with the default lengths and "
     "seeds"))
 SEEDS = Option("--seeds", "S", 1, MAX_TRAIN_SEEDS, False, (
@@ -2203,12 +2202,6 @@ def _require_counts(func, **counts):
 def _ceil_div(n, k):
     """Return ceil(n / k) for ints, exactly."""
     return -(-n // k)
-
-
-# ============================================================================
-# Machinery: timing, as the timeit module does it
-# ============================================================================
-
 
 
 # ============================================================================
@@ -2299,7 +2292,7 @@ class Figure:
                           f'stroke-width="1.8"{dashes}/>')
 
     def dot(self, x, y, color, size=3.5, group="marker"):
-        """A circle, outlined: a point of a series, or a value of a dependency network."""
+        """A circle, outlined: a point of a series, or its mark in the legend."""
         self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}" '
                           f'fill="{color}" stroke="#000" stroke-width="0.8" class="{group}"/>')
 
@@ -2415,7 +2408,8 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # Python of its own, where the file runs as `python FILE` runs it: inputs go in
 # and answers come back as lines of JSON. The expected answers, the deadlines and
 # the verdicts stay here. On POSIX the grading process also gets a group of its
-# own, a keeper that ends the group once check is gone, and memory limits.
+# own, a keeper that ends the group once check is gone, and limits on its memory
+# and on what it writes.
 
 CHECK_SECONDS = 10              # the time limit of each call, and of the import
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
