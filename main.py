@@ -3502,7 +3502,6 @@ def render_terms(glossary=GLOSSARY):
 
 PROG = "main.py"                # the name in messages: a script run where it is, never installed
 DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
-MAX_LIST = 20                   # how many values a list option (--sizes, --widths) takes
 
 
 def main(argv=None):
@@ -3575,8 +3574,8 @@ def _sections_command(argv):
                                  break_on_hyphens=False)
     parser = _parser(prog=PROG, usage=f"{PROG} [SECTION ...] [options]", epilog=(
         "sections (in parentheses, the options they read):\n" + "\n".join(listing) +
-        f"\n  {'all':<10} every section "
-        f"above\n\nWith no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
+        f"\n  {'all':<10} every section above\n\n"
+        f"With no section: {' '.join(DEFAULT_SECTIONS)} (the lesson's three).\n"
         f"{PROG} terms [WORD]: every term the sections print, in plain words (or one).\n"
         f"{PROG} check FILE.py: grade your own solutions of the exercises;\n"
         f"{PROG} check --template prints a file to start from."),
@@ -3610,13 +3609,14 @@ def _sections_command(argv):
             parser.error(f"argument --svg: cannot make the directory {_echo(opts.svg)}: "
                          f"{getattr(exc, 'strerror', None) or exc}")
     try:
-        return _run(opts)
+        _run(opts)
     except ValueError as exc:           # what a section's function refuses (train's work)
         parser.error(str(exc))
+    return 0
 
 
 def _run(opts):
-    """Compute and print each chosen section; return 0."""
+    """Compute and print each chosen section, and draw its figure with --svg."""
     results, texts, drawn = {}, [], []
     everything = opts.sections == list(SECTIONS) and not opts.json
     for name in opts.sections:
@@ -3640,7 +3640,6 @@ def _run(opts):
     if opts.svg is not None:
         print(f"{PROG}: wrote {', '.join(drawn) or 'no figure: none of these sections draws one'}",
               file=sys.stderr)
-    return 0
 
 
 def _opening(results):
