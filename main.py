@@ -31,7 +31,6 @@ import contextlib
 import errno
 import functools
 import html
-import io
 import itertools
 import math
 import numbers

@@ -10,12 +10,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 from unittest import mock
 
 import main
-from tests.support import MAIN_PY, PYTHON, ROOT, raising, run_main
+from tests.support import MAIN_PY, PYTHON, ROOT, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 

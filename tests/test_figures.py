@@ -3,7 +3,6 @@ for the same results (the README's too); --svg writes them or says why not."""
 
 import math
 import os
-import re
 import tempfile
 import unittest
 from unittest import mock
