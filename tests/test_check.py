@@ -578,9 +578,14 @@ def pids(path):
 
 
 class TestGrading(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):                # each right solution graded once, read by two tests
+        cls.right = {label: {r["name"]: r for r in graded_here(source, names.split())[
+            "functions"]} for label, (source, names) in RIGHT.items()}
+
     def test_every_right_solution_passes_every_wrong_one_gets_its_verdict_and_hint(self):
-        for label, (source, names) in RIGHT.items():
-            for r in graded_here(source, names.split())["functions"]:
+        for label, graded in self.right.items():
+            for r in graded.values():
                 with self.subTest(label, name=r["name"]):
                     self.assertEqual(r["verdict"], "pass", r["detail"])
         for label, (source, name, verdict, words) in WRONG.items():
@@ -603,11 +608,12 @@ class TestGrading(unittest.TestCase):
 
     def test_the_lessons_depth_passes_with_a_note_on_its_float_log2(self):
         # issue 59, item 8: max(1, math.ceil(math.log2(n))) gives 49 at 2**49 + 1
-        self.assertEqual(grade(LESSON, "depth"), (
+        lesson = self.right["the lesson's own code"]["depth"]
+        self.assertEqual((lesson["verdict"], lesson["detail"]), (
             "pass", "a float log2 is exact only up to about 2**48, and gives 49 at 2**49 + 1: "
                     "(n - 1).bit_length() is exact at every n"))
-        self.assertEqual(grade(RIGHT["a class with __call__, a closure, a lambda"][0], "depth"),
-                         ("pass", ""))
+        exact = self.right["a class with __call__, a closure, a lambda"]["depth"]
+        self.assertEqual((exact["verdict"], exact["detail"]), ("pass", ""))
 
     def test_a_right_scan_too_slow_at_the_largest_n_says_its_answers_were_right(self):
         # issue 59, item 9: a tree for every prefix, on a machine too busy for N = 4,097
@@ -632,10 +638,12 @@ class TestGrading(unittest.TestCase):
                 "combines too"))
 
     def test_scans_without_op_are_graded_on_sums_and_a_parallel_ones_depth_reported(self):
-        report = graded_here(LESSON, ["serial_scan", "parallel_scan", "depth"])
-        self.assertEqual([r["detail"][:20] for r in report["functions"]],
+        lesson = self.right["the lesson's own code"]
+        self.assertEqual([lesson[name]["detail"][:20] for name in ("serial_scan", "parallel_scan",
+                                                                     "depth")],
                          ["graded on sums only:", "correct and parallel", "a float log2 is exac"])
-        self.assertEqual(grade(HILLIS_STEELE, "parallel_scan"), (
+        hillis_steele = self.right["Hillis-Steele"]["parallel_scan"]
+        self.assertEqual((hillis_steele["verdict"], hillis_steele["detail"]), (
             "pass", "correct and parallel: depth 13 and 45,070 combines at N = 4,097, against "
             "Hillis-Steele's 13 rounds and 45,070 combines"))
 
