@@ -2404,18 +2404,27 @@ MEASURED = "measured on one machine: times differ from machine to machine"
 # ============================================================================
 #
 # `python main.py check FILE.py` grades each function of FILE.py in a fresh
-# Python of its own, where the file runs as `python FILE` runs it: inputs go in
-# and answers come back as lines of JSON. The expected answers, the deadlines and
-# the verdicts stay here. On POSIX the grading process also gets a group of its
-# own, a keeper that ends the group once check is gone, and limits on its memory
-# and on what it writes.
+# Python of its own, where the file runs as `python FILE` runs it. Four steps,
+# in this order: the cases (inputs whose answers are known, the small ones
+# first, each with the answers of the classic slips there); the grading process
+# (the learner's code runs there, and only plain data comes back, as lines of
+# JSON); the judging (each answer against the expected one, then the slips that
+# explain every answer); the report. The answers, the deadlines and the verdicts
+# stay in this process. On POSIX the grading process also gets a group of its
+# own, a keeper that ends the group once check is gone, and limits on its
+# memory and on what it writes; elsewhere it ends itself when check's pipe closes.
 
 CHECK_SECONDS = 10              # the time limit of each call, and of the import
+CHECK_MIN_SECONDS = 0.5         # below it, a right file's calls may not fit on a busy machine
+CHECK_MAX_SECONDS = 600
+CHECK_BUDGET = 3                # a function's calls take at most this many times --seconds
+CHECK_START = 5                 # seconds for a fresh Python and main.py to start, when busy
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
 CHECK_WRITES = 1 << 26          # the most it may print, or write to one file
-CHECK_SENT = 1 << 22            # the most items and characters of an answer sent back
-CHECK_LENGTHS = (0, 1, 2, 3, 5, 1_023, 1_024, 1_025)
-CHECK_DEPTH_LENGTHS = (*range(1, 71), 4_097)    # where parallel_scan's depth is counted
+CHECK_SENT = 1 << 22            # the most items of an answer sent back
+CHECK_SMALL = (1, 2, 3, 5, 8)   # lengths where the slips are told apart
+CHECK_LARGE = (1_023, 1_024, 1_025)
+CHECK_DEPTH_LENGTHS = (*range(1, 71), 1_025)    # where a right parallel_scan's depth is counted
 MIRROR_N = 16                   # the mirror: each output's depth at this length
 
 # What a learner writes: each function's parameters, and what the template says of it.
@@ -2427,6 +2436,9 @@ CHECK_TASKS = {
                     "leaving xs as it is."),
     "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list in "
                       "ceil(log2 N) rounds (Hillis-Steele)."),
+    "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of "
+                         "h = A.h + b*x, from h = [0.0] * width, where A, b = "
+                         "hidden_weights(width, decay)."),
 }
 CHECKED = tuple(CHECK_TASKS)
 CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
@@ -2437,6 +2449,8 @@ Each function raises NotImplementedError until you write it; delete one to
 leave it out.
 """
 import operator
+
+from main import hidden_weights     # rnn_style_vector's weights
 ''' + "".join(f'\n\ndef {name}({parameters}):\n    """{says}"""\n    raise NotImplementedError\n'
               for name, (parameters, says) in CHECK_TASKS.items())
 
@@ -2446,64 +2460,166 @@ def compose_maps(f, g):
     return f[0] * g[0] % 1_000_003, (g[0] * f[1] + g[1]) % 1_000_003
 
 
-# Each kind of scan input: its words, the op's name (None: called without op), and
-# how it is built, with rng = random.Random(N). Each op is defined at module level,
-# so that it pickles, as a multiprocessing.Pool sends it.
+# Each kind of input: its words, the op's name, and how it is built, with
+# rng = random.Random(N). Small ints and letters show most slips at a glance;
+# ints past 2**53 show a conversion to float; affine maps, an ignored op.
 CHECK_INPUTS = {
-    "floats": ("random floats, called without op", None,
-               "[rng.uniform(-1, 1) for _ in range(N)]"),
-    "letters": ("letters (op: concatenation)", "concat", "[chr(97 + i % 26) for i in range(N)]"),
-    "maps": ("affine maps (op: their composition)", "compose",
-             "[(rng.randrange(1, 1_000_003), rng.randrange(1_000_003)) for _ in range(N)]"),
-    "ints": ("ints past 2**53 (op: +)", "add", "[rng.randrange(-2**62, 2**62) for _ in range(N)]"),
+    "ints": ("small ints", "add", "[rng.randrange(1, 10) for _ in range(N)]"),
+    "big ints": ("ints past 2**53", "add", "[2**53 + rng.randrange(1, 10) for _ in range(N)]"),
+    "letters": ("letters", "add",
+                "[chr(97 + i % 26) for i in range(N)]"),
+    "maps": ("affine maps", "compose",
+             "[(rng.randrange(2, 6), rng.randrange(1, 6)) for _ in range(N)]"),
+    "floats": ("random floats", "add", "[rng.uniform(-1, 1) for _ in range(N)]"),
 }
-CHECK_OPS = {"add": operator.add, "concat": operator.add, "compose": compose_maps}
+CHECK_OPS = {"add": operator.add, "compose": compose_maps}
 
-# The words for a wrong answer that is the answer of one known mistake, and no other.
-CHECK_MISTAKES = {
-    "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
-    "swapped serial": "op(x, total) where op(total, x) belongs: the earlier values go left",
-    "swapped parallel": ("op(out[i], out[i - step]) where op(out[i - step], out[i]) belongs: "
-                         "the earlier values go left"),
+# The classic slips, each in the learner's terms; check names one (or two
+# together) only where its answers are the function's at every small case.
+CHECK_SLIPS = {
+    "decay ignored": "this is the answer for decay = 0.9: use the decay you are given",
+    "decay inside": "decay * (h + x) where decay * h + x belongs: only h decays",
+    "decay on x": "h + decay * x where decay * h + x belongs: the decay scales h",
+    "first twice": "the first x is counted twice: start from h = 0, then step over every x",
+    "sum": "this is the sum: the mean divides it by len(xs)",
+    "n - 1": "this divides by len(xs) - 1: the mean divides by len(xs)",
+    "floor division": "// rounds down to a whole number: the mean divides with /",
+    "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
+    "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
+    "float log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
+    "natural log": "math.log(n) is the natural log, base e: the depth is log2 n, rounded up",
+    "log10": "math.log10(n) is base 10: the depth is log2 n, rounded up",
+    "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
+    "swapped": "op's operands are swapped: the earlier values go left, op(earlier, later)",
     "plus": "these are the totals of +: combine with op, which here is not +",
+    "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
+    "from 0": "your total starts from 0, which op cannot take: start from xs[0]",
+    "padded 0": ("it pads xs with 0, which op cannot take: pad with values op takes, or let "
+                 "each loop stop at len(xs)"),
+    "first missing": "the first total is missing: out[0] is xs[0] itself",
+    "last missing": "one total short: out has a total for each of the len(xs) values",
+    "floats": "the values are turned into floats, which round ints past 2**53: keep them",
     "step 2": "your first round combines with the value 2 back: step starts at 1",
+    "step + 1": "step grows by 1: it doubles each round (step *= 2)",
     "round short": "one round short: go on while step < len(xs)",
     "half rounds": "one round short: go on while step < len(xs), not len(xs) // 2",
-    "total short": "one total short: out has a total for each of the len(xs) values",
     "floor rounds": ("one round short where N is not a power of two: the rounds run while "
                      "step < len(xs), which is ceil(log2 N) rounds"),
     "late start": "each round starts one place late: range(step, len(out))",
     "early end": "each round stops one place early: range(step, len(out))",
-    "in place": ("out[i] was updated in place from left to right, so it read values of this "
-                 "round: build each round in a new list"),
-    "decay": "this is the answer for decay = 0.9: use the decay you are given",
-    "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
-    "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
-    "log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
-    "natural log": ("math.log(n) is the natural log, base e: the depth is log2 n, rounded up: "
-                    "(n - 1).bit_length()"),
-    "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
-    "sum": "this is the sum: the mean divides it by len(xs)",
+    "in place": ("a round updated its list in place, so later combines read this round's "
+                 "values: build each round in a new list"),
+    "shared row": "every unit used the same row of A: unit i reads row A[i]",
+    "transposed": "A is transposed: unit i sums A[i][j] * h[j] over j",
+    "in place, vector": ("h was updated in place, so later units read this step's values: "
+                         "build the new h in a new list"),
+    "empty only": "wrong only for the empty list",
+    "powers of two": ("wrong only where N is not a power of two: pad to one (and cut the "
+                      "padding off), or stop each loop at len(xs)"),
 }
-CHECK_MISTAKES.update({         # other forms of the same slips
-    "exclusive of +": CHECK_MISTAKES["exclusive"], "floor, at least 1": CHECK_MISTAKES["floor"],
-    "natural log, at least 1": CHECK_MISTAKES["natural log"]})
 
 
-def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0):
+def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0, grow=2):
     """Return Hillis-Steele's scan as a learner may get it wrong: the first round
     `step` places back, at most `rounds` rounds, each from `start` past step to
-    `end` before the end, in place or not."""
-    out = list(xs)
-    done = 0
+    `end` before the end, in place or not, step multiplied by `grow` (0: plus 1)."""
+    out, done = list(xs), 0
     while step < len(out) and (rounds is None or done < rounds):
         new = out if in_place else list(out)
         for i in range(step + start, len(out) - end):
             new[i] = op(out[i - step], out[i])
-        out = new
-        step *= 2
-        done += 1
+        out, done = new, done + 1
+        step = step * grow if grow else step + 1
     return out
+
+
+def _from_zero(xs, op, exclusive=False):
+    """Return the scan of a total started from 0, inclusive or exclusive."""
+    total, out = 0, []
+    for x in xs:
+        if exclusive:
+            out.append(total)
+        total = op(total, x)
+        if not exclusive:
+            out.append(total)
+    return out
+
+
+def _padded(xs, op):
+    """Return the scan of xs padded with 0 to a power of two: 0 meets op where N is not one."""
+    if len(xs) & (len(xs) - 1):
+        op(xs[0], 0)
+    return serial_scan(xs, op)
+
+
+def _scan_slips(name, xs, op):
+    """Return {slips: the answer they give} of a scan on xs, each answer a function."""
+    ops = {(): op, ("swapped",): lambda a, b: op(b, a), ("plus",): operator.add,
+           ("plus", "swapped"): lambda a, b: b + a}
+    n = len(xs)
+    shapes = {(): serial_scan, ("exclusive",): functools.partial(_from_zero, exclusive=True),
+              ("from 0",): _from_zero, ("first missing",): lambda v, f: serial_scan(v, f)[1:],
+              ("last missing",): lambda v, f: serial_scan(v, f)[:-1],
+              ("floats",): lambda v, f: serial_scan([float(x) for x in v], f)}
+    if name == "parallel_scan":
+        for slip, how in {"step 2": {"step": 2}, "step + 1": {"grow": 0},
+                          "round short": {"rounds": (n - 1).bit_length() - 1},
+                          "half rounds": {"rounds": max(0, n // 2 - 1).bit_length()},
+                          "floor rounds": {"rounds": n.bit_length() - 1},
+                          "in place": {"in_place": True}, "late start": {"start": 1},
+                          "early end": {"end": 1}}.items():
+            shapes[slip, ] = functools.partial(_hillis_steele, **how)
+        shapes["padded 0", ] = _padded
+    return {a + b: functools.partial(shape, xs, f) for a, f in ops.items()
+            for b, shape in shapes.items() if a + b}
+
+
+def _rnn_slips(xs, decay=0.9):
+    steps = {(): lambda h, x, a: a * h + x, ("decay inside",): lambda h, x, a: a * (h + x),
+             ("decay on x",): lambda h, x, a: h + a * x}
+    slips = {}
+    for step_slip, step in steps.items():
+        for start_slip, start in {(): 0.0, ("first twice",): xs[0]}.items():
+            for decay_slip, a in {(): decay, ("decay ignored",): 0.9}.items():
+                slips[step_slip + start_slip + decay_slip] = functools.partial(
+                    functools.reduce, lambda h, x, step=step, a=a: step(h, x, a), xs, start)
+    del slips[()]
+    return slips
+
+
+def _mean_slips(xs):
+    return {("sum",): lambda: sum(xs), ("n - 1",): lambda: sum(xs) / (len(xs) - 1),
+            ("floor division",): lambda: sum(xs) // len(xs)}
+
+
+def _depth_slips(n):
+    bases = {(): (n - 1).bit_length(), ("floor",): n.bit_length() - 1,
+             ("float log",): math.ceil(math.log(n, 2)), ("natural log",): math.ceil(math.log(n)),
+             ("log10",): math.ceil(math.log10(n)), ("bit_length",): n.bit_length()}
+    slips = {}
+    for base_slip, d in bases.items():
+        slips[base_slip] = lambda d=d: (n, max(1, d))
+        slips[base_slip + ("at least 1",)] = lambda d=d: (n, d)
+    del slips[()]
+    return slips
+
+
+def _vector_slips(xs, width=64, decay=0.9):
+    def shared_row(A, b):
+        return _vector_recurrence(xs, [A[0]] * len(A), b)
+
+    def in_place(A, b):
+        h = [0.0] * len(b)
+        for x in xs:
+            for i, (row, bi) in enumerate(zip(A, b)):
+                h[i] = sum(map(operator.mul, row, h)) + bi * x
+        return h
+    kinds = {("shared row",): shared_row, ("transposed",): lambda A, b: _vector_recurrence(
+        xs, [list(column) for column in zip(*A)], b), ("in place, vector",): in_place,
+        (): lambda A, b: _vector_recurrence(xs, A, b)}
+    return {kind + slip: functools.partial(f, *hidden_weights(width, a)) for kind, f in
+            kinds.items() for slip, a in {(): decay, ("decay ignored",): 0.9}.items()
+            if kind + slip}
 
 
 def _check_input(kind, n):
@@ -2511,101 +2627,69 @@ def _check_input(kind, n):
     return eval(CHECK_INPUTS[kind][2], {"rng": random.Random(n), "N": n})
 
 
-def _case(label, args, expected, mistakes=None, op=None, given=None):
-    """Return one case: its label, its arguments, the op's name, the input's (kind,
-    length) and whether it is empty, the answer expected, and the known mistakes
-    (each a function that returns that mistake's answer)."""
-    return {"label": label, "args": args, "op": op, "input": given, "expected": expected,
-            "empty": given is not None and given[1] == 0, "mistakes": mistakes or {}}
+def _case(args, expected, slips=None, kind=None, op=None):
+    """Return one case: the arguments, the op's name (None: called without op), the
+    input's kind, whether it is empty, the answer expected, and the slips' answers
+    (None on a large case, where they are not computed)."""
+    return {"args": args, "op": op, "kind": kind, "expected": expected, "slips": slips,
+            "empty": isinstance(args[0], list) and not args[0]}
 
 
 @functools.lru_cache(maxsize=None)
 def _check_cases(name, takes_op=True):
-    """Return the cases a function is graded on, smallest input first."""
+    """Return the cases a function is graded on: the empty input, then small ones
+    with the classic slips' answers, then large ones."""
     if name == "depth":
-        return _depth_cases()
-    if name in ("serial_scan", "parallel_scan"):
+        lengths = {1, 3, 5, 9, 1_023, 1_025} | {2 ** k + j for k in range(1, 48) for j in (0, 1)}
+        return [_case([n], depth(n), _depth_slips(n)) for n in sorted(lengths)]
+    if name == "rnn_style_vector":
+        return _vector_cases()
+    if name.endswith("_scan"):
         return _scan_cases(name, takes_op)
-    return _mean_cases(name)
-
-
-def _depth_cases():
-    lengths = {1, 3, 5, 1_023}
-    for k in range(1, 48):              # a float log2 is exact up to 2**48: none past it
-        lengths.update((2 ** k, 2 ** k + 1))
-    cases = []
-    for n in sorted(lengths):
-        k = n.bit_length() - 1
-        if n < 2 ** 20:
-            label = f"n = {n:,}"
-        elif n == 2 ** k:
-            label = f"n = 2**{k}"
+    cases = [_case([[]], 0.0, kind="ints")] if name == "rnn_style" else []
+    for n in CHECK_SMALL:
+        xs = _check_input("ints", n)
+        if name == "rnn_style":
+            cases.append(_case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints"))
+            cases.append(_case([xs], rnn_style(xs), _rnn_slips(xs), "ints"))
         else:
-            label = f"n = 2**{k} + 1"
-        mistakes = {"at least 1": lambda n=n: (n, (n - 1).bit_length()),
-                    "floor": lambda n=n, k=k: (n, k),
-                    "floor, at least 1": lambda n=n, k=k: (n, max(1, k)),
-                    "log": lambda n=n: (n, max(1, math.ceil(math.log(n, 2)))),
-                    "natural log": lambda n=n: (n, math.ceil(math.log(n))),
-                    "natural log, at least 1": lambda n=n: (n, max(1, math.ceil(math.log(n)))),
-                    "bit_length": lambda n=n: (n, n.bit_length())}
-        cases.append(_case(label, [n], depth(n), mistakes))
+            cases.append(_case([xs], attention_style(xs), _mean_slips(xs), "ints"))
+    for n in CHECK_LARGE:
+        xs = _check_input("floats", n)
+        if name == "rnn_style":
+            cases.append(_case([xs, 0.5], rnn_style(xs, 0.5), kind="floats"))
+        else:
+            cases.append(_case([xs], attention_style(xs), kind="floats"))
     return cases
 
 
 def _scan_cases(name, takes_op):
-    kinds = list(CHECK_INPUTS) if takes_op else ["floats"]
-    cases = []
-    for n in CHECK_LENGTHS:
+    """Return a scan's cases: with op, on ints, ints past 2**53, letters and maps;
+    without op, on ints and floats, as the lesson's own float scan takes them."""
+    small, large = ["ints"], ["floats"]
+    if takes_op:
+        small, large = ["ints", "big ints", "letters", "maps"], ["maps"]
+    cases = [_case([[]], [], kind="ints", op="add" if takes_op else None)]
+    for n, kinds in [(n, small) for n in CHECK_SMALL] + [(n, large) for n in CHECK_LARGE]:
         for kind in kinds:
-            words, op_name, _ = CHECK_INPUTS[kind]
-            xs = _check_input(kind, n)
-            op = CHECK_OPS.get(op_name, operator.add)
-            mistakes = {}
-            if n <= 64:                 # in place, letters grow as 2**N
-                mistakes = _scan_mistakes(name, xs, op, op_name)
-            cases.append(_case(f"N = {n:,}, {words}", [xs], serial_scan(xs, op), mistakes,
-                               op_name, (kind, n)))
+            xs, op_name = _check_input(kind, n), CHECK_INPUTS[kind][1]
+            op = CHECK_OPS[op_name]
+            slips = _scan_slips(name, xs, op) if n in CHECK_SMALL else None
+            cases.append(_case([xs], serial_scan(xs, op), slips, kind,
+                               op_name if takes_op else None))
+    if takes_op:                        # the lesson's own input too: floats, which round
+        xs = _check_input("floats", CHECK_LARGE[-1])
+        cases.append(_case([xs], serial_scan(xs), kind="floats", op="add"))
     return cases
 
 
-def _scan_mistakes(name, xs, op, op_name):
-    """Return the known mistakes of a scan on xs, each a function of no arguments."""
-    def swapped(a, b):
-        return op(b, a)
-    mistakes = {"exclusive": lambda: ([0] + serial_scan(xs, op))[:len(xs)]}
-    if op_name is not None:             # the exclusive scan of +, whatever op is
-        mistakes["exclusive of +"] = lambda: ([0] + serial_scan(xs))[:len(xs)]
-    if name == "serial_scan":
-        mistakes["swapped serial"] = lambda: serial_scan(xs, swapped)
-        mistakes["total short"] = lambda: serial_scan(xs, op)[:-1]
-    else:
-        mistakes["swapped parallel"] = lambda: serial_scan(xs, swapped)
-    if op_name == "compose":
-        mistakes["plus"] = lambda: serial_scan(xs)
-    if name == "parallel_scan":
-        n = len(xs)
-        slips = {"step 2": {"step": 2}, "round short": {"rounds": (n - 1).bit_length() - 1},
-                 "half rounds": {"rounds": max(0, n // 2 - 1).bit_length()},
-                 "floor rounds": {"rounds": n.bit_length() - 1}, "in place": {"in_place": True},
-                 "late start": {"start": 1}, "early end": {"end": 1}}
-        for mistake, how in slips.items():
-            mistakes[mistake] = lambda how=how: _hillis_steele(xs, op, **how)
-    return mistakes
-
-
-def _mean_cases(name):
-    cases = []
-    for n in CHECK_LENGTHS:
-        xs = _check_input("floats", n)
-        label = f"N = {n:,}, random floats"
-        if name == "attention_style" and n > 0:
-            cases.append(_case(label, [xs], attention_style(xs),
-                               {"sum": lambda xs=xs: math.fsum(xs)}, given=("floats", n)))
-        if name == "rnn_style":
-            cases.append(_case(label, [xs], rnn_style(xs), given=("floats", n)))
-            cases.append(_case(label + ", decay 0.5", [xs, 0.5], rnn_style(xs, 0.5),
-                               {"decay": lambda xs=xs: rnn_style(xs)}, given=("floats", n)))
+def _vector_cases():
+    """Return rnn_style_vector's cases: no input, small ints at widths 1 to 4, floats."""
+    cases = [_case([[], 4], [0.0] * 4)]
+    for args in (([1, 2, 3], 1), ([1, 2, 3], 2), ([1, 0, 0, 1], 3, 0.5), ([2, 1], 4, 0.5)):
+        cases.append(_case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints"))
+    xs = _check_input("floats", 64)
+    cases.append(_case([xs, 8], rnn_style_vector(xs, 8), kind="floats"))
     return cases
 
 
@@ -2614,12 +2698,15 @@ def _mean_cases(name):
 
 def _grading_process(path, watched):
     """Run the learner's file as `python FILE` runs it, then answer each JSON line of
-    stdin with one on the first stdout; the file's prints go to stderr, input() reads
-    nothing. On POSIX, `watched` is the read end of a pipe that only check writes to
-    ("-" elsewhere): a keeper forked here, which runs none of the file's code, ends
-    the process group once it closes, so that nothing outlives check."""
-    import inspect, json, signal, tokenize, traceback, types   # noqa: F401 (see below)
-    # Imported before the file's folder is on the path: it may hold an inspect.py.
+    stdin with one on the first stdout; the file's prints go to stderr, in UTF-8,
+    and input() reads nothing. On POSIX, `watched` is the read end of a pipe that only
+    check writes to ("-" elsewhere): a keeper forked here, which runs none of the
+    file's code, ends the process group once it closes. Everywhere, the process
+    ends itself when check's requests end, so that nothing outlives check."""
+    import inspect, json, queue, signal, threading, tokenize, traceback, types  # noqa: F401
+    # Imported, and bound, before the file runs: its folder may hold an inspect.py,
+    # and its code may rebind json.dumps.
+    dumps, loads = json.dumps, json.loads
     if watched != "-":
         if os.fork() == 0:              # the keeper: it holds none of the other pipes
             for fd in (0, 1, 2):
@@ -2632,17 +2719,26 @@ def _grading_process(path, watched):
                             (resource.RLIMIT_FSIZE, CHECK_WRITES)):
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(limit, (size, size))
-    requests, answers = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "w")
+    requests, answers = queue.Queue(), os.fdopen(os.dup(1), "w", encoding="utf-8")
+    incoming = os.fdopen(os.dup(0), "rb")
+
+    def read():                         # check's requests; at their end, check has gone
+        for line in incoming:
+            requests.put(line)
+        os._exit(0)
+    threading.Thread(target=read, daemon=True).start()
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(2, 1)
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     sys.path.insert(0, os.path.dirname(path))
     state = {}
-    for line in requests:
-        answer = _child_answer(json.loads(line), path, state)
+    while True:
+        answer = _child_answer(loads(requests.get()), path, state)
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
-        answers.write(json.dumps(answer) + "\n")
+        answers.write(dumps(answer) + "\n")
         answers.flush()
 
 
@@ -2687,9 +2783,7 @@ def _child_import(path):
         with tokenize.open(path) as f:  # decoded as Python decodes a script
             code = compile(f.read(), path, "exec", dont_inherit=True)
     except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError) as exc:
-        where = ""
-        if getattr(exc, "lineno", None):
-            where = f" (line {exc.lineno})"
+        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
         return None, {"not_python": f"{where}: {getattr(exc, 'msg', exc)}"}
     module = types.ModuleType("__mp_main__")
     module.__file__ = path
@@ -2697,7 +2791,7 @@ def _child_import(path):
     with _learners_code():
         exec(code, vars(module))
     found, takes_op = {}, {}
-    for name in CHECKED:
+    for name in (*CHECKED, "benchmark"):
         function = vars(module).get(name)
         found[name] = "missing"
         if callable(function):          # defined here, or imported from this script
@@ -2721,27 +2815,25 @@ def _takes_op(function):
     return None
 
 
-def _arguments(args, op, style):
-    """Return a call's positional and keyword arguments: fresh copies of the lists in
-    args, and op (None: none) by position or by keyword, as the function takes it."""
-    given = [list(a) if type(a) is list else a for a in args]
-    if op is not None and style == "position":
-        return given + [op], {}
-    if op is not None and style == "keyword":
-        return given, {"op": op}
-    return given, {}
-
-
-def _child_call(module, name, args, op=None, style=None, count=False):
+def _child_call(module, name, args, op=None, style=None, count=False, timed=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
-    changed them, and whether a recursion dropped op; with count, how it combines."""
+    changed them and whether a recursion dropped op; with count, its answer on
+    values that count their combines (part 4's Counted); with time, its seconds."""
     function = vars(module)[name]
-    if count:
-        return _child_count(function, args[0], style)
+    if timed:
+        return {"seconds": _time_steps(function)}
     xs = args[0]
+    if count:
+        tally = Tally()
+        xs = [Counted(1 << i, tally) for i in range(args[0])]
     if op == "compose":
         xs = [tuple(x) for x in xs]     # JSON has no tuples
-    given, keywords = _arguments((xs, *args[1:]), CHECK_OPS.get(op), style)
+    given = [list(a) if type(a) is list else a for a in (xs, *args[1:])]     # fresh copies
+    keywords = {}
+    if op is not None and style == "position":
+        given.append(CHECK_OPS[op])
+    elif op is not None:
+        keywords["op"] = CHECK_OPS[op]
     without_op = []
 
     def spy(*a, **k):                   # a recursion calls the function by its own name
@@ -2754,113 +2846,71 @@ def _child_call(module, name, args, op=None, style=None, count=False):
             got = function(*given, **keywords)
     finally:
         vars(module)[name] = function
-    changed = False
-    if type(xs) is list:
-        changed = len(given[0]) != len(xs) or any(map(operator.is_not, given[0], xs))
+    if count:
+        return _counted_answer(got, xs)
+    changed = type(xs) is list and (len(given[0]) != len(xs)
+                                    or any(map(operator.is_not, given[0], xs)))
     return {"got": _plain(got), "changed": changed, "lost_op": any(without_op)}
 
 
-# What a traced scan did in this process: its combines, and whether it converted
-# an input to a float (then there is nothing left to trace). Called without op, a
-# scan adds numbers, which commute: then b + a combines as well as a + b.
-_TRACE = {"combines": 0, "converted": False, "commutes": False}
-
-
-class _Traced:
-    """A scan's input or a combine of two: it covers the inputs first to last (None
-    if its parts were not neighbours, in order), at `depth` combines above them."""
-
-    __slots__ = ("first", "last", "depth")
-
-    def __init__(self, first, last, depth=0):
-        self.first, self.last, self.depth = first, last, depth
-
-    def __add__(self, other):
-        return _combine(self, other)
-
-    def __radd__(self, other):
-        return _combine(other, self)
-
-    def __float__(self):
-        _TRACE["converted"] = True
-        raise TypeError("a traced value is not a float")
-
-
-def _combine(a, b):
-    """Return the combine of two traced values; a 0 (where sum() starts) is no combine."""
-    if type(a) is not _Traced or type(b) is not _Traced:
-        if a == 0:
-            return b
-        if b == 0:
-            return a
-        raise TypeError("only traced values combine")
-    _TRACE["combines"] += 1
-    if _TRACE["commutes"] and b.last < a.last:
-        a, b = b, a
-    first = None
-    if b.first == a.last + 1:           # neighbours, in order: a block of inputs
-        first = a.first
-    return _Traced(first, b.last, 1 + max(a.depth, b.depth))
-
-
-def _child_count(function, n, style):
-    """Return how function scans n traced inputs: whether each out[i] covers inputs
-    0 to i, the depth of each and the combines made."""
-    _TRACE.update(combines=0, converted=False, commutes=style is None)
-    given, keywords = _arguments([[_Traced(i, i) for i in range(n)]], _combine, style)
-    try:
-        with _learners_code():
-            got = function(*given, **keywords)
-    except Exception:
-        if _TRACE["converted"]:
-            return {"converted": True}
-        raise
-    if _TRACE["converted"]:
-        return {"converted": True}
-    if not isinstance(got, (list, tuple)) or not all(isinstance(v, _Traced) for v in got):
+def _counted_answer(got, xs):
+    """Return whether each out[i] of a scan of Counted 2**i adds up inputs 0 to i,
+    the depth of each, and the combines made."""
+    if not isinstance(got, (list, tuple)) or not all(type(v) is Counted for v in got):
         return {"untraced": True}
-    right = len(got) == n and all(v.first == 0 and v.last == i for i, v in enumerate(got))
-    return {"right": right, "depths": [v.depth for v in got], "combines": _TRACE["combines"]}
+    right = len(got) == len(xs) and all(v.value == (2 << i) - 1 for i, v in enumerate(got))
+    work = xs[0].tally.work if xs else 0
+    return {"right": right, "depths": [v.depth for v in got], "combines": work}
+
+
+def _time_steps(function):
+    """Return the best seconds per step of function(xs, width) at each of HIDDEN_WIDTHS,
+    timed as hidden_rows times rnn_style_vector: each width in turn with the first."""
+    xs = seed_input(HIDDEN_STEPS)
+    calls = [functools.partial(function, list(xs), w) for w in HIDDEN_WIDTHS]
+    seconds = []
+    with _learners_code():
+        for k, call in enumerate(calls):
+            samples = sample_per_call([calls[0], call] if k else [call], TIMING_REPS)
+            seconds.append(min(samples[-1]) / HIDDEN_STEPS)
+    return seconds
 
 
 def _plain(value):
     """Return value as plain data for JSON, as Python compares values: any integer an
-    int, any other real number a float, any str a str, any list a list, any tuple (a
-    namedtuple too) {"tuple": [...]}; anything else {"object": its description},
-    marked "iterator" or "array" if it is one. At most CHECK_SENT items and characters."""
-    left = [CHECK_SENT]
+    int, any other real number a float, a str a str, a list a list, a tuple (a
+    namedtuple too) {"tuple": [...]}; anything else {"object": its description,
+    "kind": an iterator, an array or its type}. At most CHECK_SENT items."""
+    if isinstance(value, (str, list, tuple)) and len(value) > CHECK_SENT:
+        return {"object": f"a {type(value).__name__} of {len(value):,} items, too long to show",
+                "kind": f"a {type(value).__name__}"}
+    if value is None or type(value) in (bool, float, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_plain(item) for item in value]
+        return items if isinstance(value, list) else {"tuple": items}
+    if isinstance(value, numbers.Integral) and int(value).bit_length() > 4_000:
+        return {"object": f"an int of about {int(value).bit_length() * 0.30103:,.0f} digits",
+                "kind": "a number"}
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    kind = f"a {type(value).__name__}"
+    if hasattr(value, "__next__"):
+        kind = "an iterator"
+    elif hasattr(value, "tolist") and hasattr(value, "shape"):
+        kind = "an array"
+    try:
+        text = repr(value)[:2 * ECHO_CHARS]
+    except Exception:
+        text = "an object whose repr() raised"
+    return {"object": text, "kind": kind}
 
-    def plain(v):
-        size = len(v) if isinstance(v, (str, list, tuple)) else 1
-        left[0] -= size
-        if v is None or type(v) in (bool, float):
-            return v
-        if left[0] < 0:
-            what = "characters" if isinstance(v, str) else "items"
-            return {"object": f"a {type(v).__name__} of {size:,} {what}, too long to show"}
-        if isinstance(v, str) or type(v) is list and all(type(x) is float for x in v):
-            return v                    # a str, or a list of floats: most answers
-        if isinstance(v, (list, tuple)):
-            items = [plain(item) for item in v]
-            return items if isinstance(v, list) else {"tuple": items}
-        if isinstance(v, numbers.Integral) and int(v).bit_length() <= 4_000:
-            return int(v)
-        if isinstance(v, numbers.Integral):
-            return {"object": f"an int of about {int(v).bit_length() * 0.30103:,.0f} digits"}
-        if isinstance(v, numbers.Real):
-            return float(v)
-        try:
-            text = repr(v)[:2 * ECHO_CHARS]
-        except Exception:
-            text = "an object whose repr() raised"
-        return {"object": f"{type(v).__name__}: {text}", "iterator": hasattr(v, "__next__"),
-                "array": hasattr(v, "tolist") and hasattr(v, "shape")}
-    return plain(value)
 
 # ----------------------------------------------------------------------------
 # In this process: each grading process started, asked, judged and ended.
 
-CHECK_START = 5                 # seconds for a fresh Python and main.py to start, when busy
 # The grading process's first lines: main.py loaded as module main, whatever its
 # file's name, without the current folder on the path (it may hold an inspect.py).
 CHECK_CHILD = """import sys
@@ -2871,7 +2921,6 @@ main = sys.modules["main"] = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(main)
 main._grading_process(*sys.argv[2:])
 """
-CHECK_BUDGET = 3                # a function's calls take at most this many times --seconds
 
 
 class _Grader:
@@ -2888,7 +2937,8 @@ class _Grader:
         self.ends, self.printed = math.inf, None      # when its calls must have ended
         self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
         watched, self.watch, posix = "-", None, {}
-        if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
+        self.limited = hasattr(os, "killpg")    # limits are set where there is a keeper
+        if self.limited:       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
             posix = {"start_new_session": True, "pass_fds": (watched,)}
         self.process = subprocess.Popen(
@@ -2932,10 +2982,8 @@ class _Grader:
         if line is None:                # no answer in time
             self.close()
             if limit < seconds:
-                return {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all",
-                        "slow": True}
-            return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)",
-                    "slow": True}
+                return {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all"}
+            return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)"}
         status = self.process.wait()    # it ended by itself
         self.close()
         if status >= 0:
@@ -2945,16 +2993,17 @@ class _Grader:
 
     def close(self):
         """End the process and all it started (on POSIX, its group); then read what
-        it printed, as `printed`: (the import's, the calls')."""
+        it printed, as `printed`: (the import's, the calls'). Each step is done once,
+        however often a Ctrl-C interrupts it."""
         import signal
         if self.printed is not None:
             return
-        if self.watch is not None:
-            os.close(self.watch)        # the keeper ends the group, should this fail
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            os.close(watch)             # the keeper ends the group, should this fail
             with contextlib.suppress(OSError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-        else:
-            self.process.kill()
+        self.process.kill()
         self.process.wait()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
@@ -2976,28 +3025,29 @@ def _printed(data):
 def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     """Return the grades of the learner's file at path: {"file": {"verdict", "detail",
     "printed"}, "functions": [{"name", "verdict", "detail", "printed", "mirror"}]}. A
-    function is pass, FAIL, not parallel, not written yet or not in the file; a right
-    scan's mirror is the depth of each of its outputs at N = MIRROR_N. Each is
-    graded in a fresh Python of its own, `seconds` a call and CHECK_BUDGET x `seconds`
-    in all; on POSIX, what it started ends with it."""
+    function is pass, FAIL, not parallel, not written yet, not in the file, or (for
+    benchmark) not graded; a right scan's mirror is the depth of each of its outputs
+    at N = MIRROR_N. Each is graded in a fresh Python of its own, `seconds` a call
+    and CHECK_BUDGET x `seconds` in all; what it started ends with it."""
     import stat
     names = list(dict.fromkeys(names))
     if not names or not set(names) <= set(CHECKED):
         raise ValueError(f"check_solutions requires names among {', '.join(CHECKED)}, "
                          f"got {names!r:.80}")
-    if type(seconds) not in (int, float) or not 0 < seconds <= 600:
-        raise ValueError(f"check_solutions requires 0 < seconds <= 600, got {seconds!r:.20}")
+    if type(seconds) not in (int, float) or not (
+            CHECK_MIN_SECONDS <= seconds <= CHECK_MAX_SECONDS):
+        raise ValueError(f"check_solutions requires seconds from {CHECK_MIN_SECONDS} to "
+                         f"{CHECK_MAX_SECONDS}, got {seconds!r:.20}")
     path = os.path.abspath(path)
-    info = os.stat(path)                # not open(): a FIFO would wait for a writer
+    info = os.stat(path)                # not open() first: a FIFO would wait for a writer
     if not stat.S_ISREG(info.st_mode) or info.st_size > 1 << 20:
         raise ValueError(f"check_solutions requires a regular file of at most 1 MiB, "
                          f"got {path!r:.80}")
+    open(path, "rb").close()            # an unreadable file: PermissionError, here
     first = _Grader(path, seconds)
     opened, functions, grader = first.opened, [], first
     try:
-        for name in names:
-            if "found" not in opened:   # no file to grade
-                break
+        for name in names if "found" in opened else []:
             where = opened["found"][name]
             grade = {"name": name, "verdict": "not in the file", "detail": "", "printed": None,
                      "mirror": None}
@@ -3010,11 +3060,15 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
             functions.append(grade)
     finally:
         first.close()
+    if "found" in opened and opened["found"]["benchmark"] == "here":
+        functions.append({"name": "benchmark", "verdict": "not graded", "printed": None,
+                          "mirror": None, "detail": "a time has no right answer; python "
+                          f"{PROG} wallclock times the lesson's two functions"})
     file = {"verdict": "imported", "detail": "", "printed": first.printed[0]}
     if "not_python" in opened:
         file.update(verdict="not Python", detail=opened["not_python"])
     elif "found" not in opened:
-        file.update(verdict="FAIL", detail=_stop_words(opened))
+        file.update(verdict="FAIL", detail=_stop_words(opened, first.limited))
     return {"file": file, "functions": functions}
 
 
@@ -3023,7 +3077,8 @@ def _graded(grader, name, style, seconds):
     grade = {"name": name, "verdict": "FAIL", "mirror": None}
     try:
         if "found" not in grader.opened:    # an import that failed only now
-            grade["detail"] = "importing it again, " + _stop_words(grader.opened)
+            grade["detail"] = "importing it again, " + _stop_words(grader.opened,
+                                                                   grader.limited)
         else:
             grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name, style,
                                                                         seconds)
@@ -3034,101 +3089,176 @@ def _graded(grader, name, style, seconds):
 
 
 def _grade(grader, name, style, seconds):
-    """Return (verdict, detail, mirror) of one function. A wrong answer names the one
-    known mistake whose answers are the function's at every input it is known for."""
-    answers = []                        # (case, answer, what is wrong) of each case answered
+    """Return (verdict, detail, mirror) of one function: its first wrong answer, with the
+    slips whose answers are its own at every small case."""
+    answered, stopped = [], None        # (case, answer, what is wrong) of each case answered
     for case in _check_cases(name, style is not None):
-        wrong_already = any(wrong and not c["empty"] for c, _, wrong in answers)
-        if wrong_already and not case["mistakes"]:
-            break                       # past the inputs whose mistakes are known
+        if case["slips"] is None and any(wrong for _, _, wrong in answered):
+            break                       # past the small cases, with a wrong answer already
         answer = grader.ask({"name": name, "args": case["args"], "op": case["op"],
                              "style": style}, seconds)
-        if "got" not in answer:
-            if not answers and answer.get("raised") == "NotImplementedError":
-                return "not written yet", "", None
-            if case["empty"] and "raised" in answer:
-                answers.append((case, answer, _stop_words(answer, case)))
-                continue                # the empty list is told apart
-            if wrong_already:
-                break                   # judged on what it answered
-            detail = _at(case) + _stop_words(answer, case)
-            if answer.get("slow") and len(answers) == 1:
-                detail += "; the case before it was right"
-            elif answer.get("slow") and answers:
-                detail += f"; the {len(answers):,} cases before it were right"
-            return "FAIL", detail, None
-        answers.append((case, answer, _wrong(answer, case["expected"])))
-    failed = [(case, wrong) for case, _, wrong in answers if wrong]
+        if not answered and answer.get("raised") == "NotImplementedError":
+            return "not written yet", "", None
+        if "stopped" in answer:
+            stopped = (case, answer)
+            break
+        answered.append((case, answer, _wrong(answer, case, grader.limited)))
+    failed = [(case, answer, wrong) for case, answer, wrong in answered if wrong]
+    if not failed and stopped:
+        detail = _at(name, stopped[0]) + stopped[1]["stopped"]
+        if len(answered) == 1:
+            detail += "; the case before it was right"
+        elif answered:
+            detail += f"; the {len(answered):,} cases before it were right"
+        return "FAIL", detail, None
     if not failed:
         return _right(grader, name, style, seconds)
-    not_empty = [(case, wrong) for case, wrong in failed if not case["empty"]]
-    if not not_empty:
-        verdict, detail, _ = _right(grader, name, style, seconds)
-        if verdict == "FAIL":
-            return verdict, detail, None
-        case, wrong = failed[0]
-        return "FAIL", (f"wrong only for the empty list; otherwise {detail or 'correct'}\n"
-                        f"{_at(case)}{wrong}"), None
-    case, wrong = not_empty[0]
-    detail = _at(case) + wrong
-    mistake = _known_mistake(answers)
-    if mistake:
-        detail += ": " + mistake
+    case, answer, wrong = next((f for f in failed if not f[0]["empty"]), failed[0])
+    detail = _at(name, case) + wrong
+    slips = _slips(name, answered)
+    if slips:                           # in the answer's line, or below a traceback
+        detail += ("\n" if "raised" in answer else ": ") + "; and ".join(
+            CHECK_SLIPS[s] for s in slips)
     return "FAIL", detail, None
 
 
-def _at(case):
-    return f"at {case['label']}{_input_words(case)}: "
+def _slips(name, answered):
+    """Return the fewest slips whose answers are the function's at every small,
+    non-empty case it answered, if one set of them does; else a pattern that the
+    wrong answers fit: only the empty input, or (a scan) only N not a power of two."""
+    fits = None                         # the slips that fit every case so far
+    for case, answer, _ in answered:
+        if case["slips"] is None or case["empty"]:
+            continue
+        if answer.get("changed") or answer.get("lost_op"):
+            return ()                   # a slip of its own, said already
+        fits = {slips for slips, answer_of in case["slips"].items()
+                if (fits is None or slips in fits) and _same_outcome(answer, answer_of)}
+    fewest = sorted(fits or (), key=len)
+    if fewest and (len(fewest) == 1 or len(fewest[0]) < len(fewest[1])):
+        return fewest[0]
+    wrong = [case for case, _, w in answered if w]
+    if all(case["empty"] for case in wrong):
+        return ("empty only",)
+    if not name.endswith("_scan"):
+        return ()
+    right = [len(case["args"][0]) for case, _, w in answered if not w]
+    wrong = [len(case["args"][0]) for case in wrong]
+    if (max((n for n in right if n & (n - 1) == 0), default=0) >= 8 and min(wrong) <= 8
+            and all(n & (n - 1) for n in wrong)):
+        return ("powers of two",)
+    return ()
 
 
-def _known_mistake(answers):
-    """Return the words of the one known mistake that gives the function's answer at
-    every non-empty input where that mistake is known, or None if no one mistake does."""
-    fits = {}
-    for case, answer, _ in answers:
-        if case["empty"]:
-            continue                    # the empty list is told apart
-        if answer["changed"] or answer["lost_op"]:
-            return None                 # a mistake of its own, said already
-        for mistake, answer_of in case["mistakes"].items():
-            if fits.get(mistake, True):
-                fits[mistake] = _same(answer["got"], answer_of())
-    named = {CHECK_MISTAKES[mistake] for mistake, fit in fits.items() if fit}
-    if len(named) == 1:
-        return named.pop()
-    return None
+def _same_outcome(answer, answer_of):
+    """Return whether a slip's answer (a function, which may raise) is the learner's."""
+    try:
+        expected = answer_of()
+    except Exception as exc:
+        return answer.get("raised") == type(exc).__name__
+    return "got" in answer and _same(answer["got"], expected)
 
 
-def _wrong(answer, expected):
-    """Return what is wrong with an answer, in words, or "" if it is right."""
+def _at(name, case):
+    """Return 'at xs = [...], decay = 0.5: ', the arguments as given, a long input as
+    how to make it, and the kind of input and op where an op is given."""
+    names = [p.split("=")[0].strip() for p in CHECK_TASKS[name][0].split(",")]
+    shown = [f"{p} = {_show(a)}" for p, a in zip(names, case["args"])]
+    words = []
+    if len(shown[0]) > 2 * ECHO_CHARS:
+        n = len(case["args"][0])
+        recipe = CHECK_INPUTS[case["kind"]][2].replace("N", str(n))
+        shown[0] = f"xs = {recipe} with rng = random.Random({n})"
+        words.append(f"{n:,} {CHECK_INPUTS[case['kind']][0]}")
+    if case["op"] is not None:
+        words.append("op: " + {"add": "+", "compose": "their composition"}[case["op"]])
+    said = f"at {', '.join(shown)}"
+    if words:
+        said += f" ({', '.join(words)})"
+    return said + ": "
+
+
+def _wrong(answer, case, limited):
+    """Return what is wrong with an answer (or an exception) in words, "" if it is right."""
+    if "raised" in answer:
+        return _stop_words(answer, limited)
     if answer["changed"]:
         return "it changed its input: leave xs as it is"
-    got = answer["got"]
+    got, expected = answer["got"], case["expected"]
     if _same(got, expected):
         return ""
-    said = f"got {_show(got)}, expected {_show(expected)}"
     if answer["lost_op"]:
-        return said + ": your recursion calls itself without op: pass op on"
-    if {type(got), type(expected)} == {list, tuple}:
-        return f"{said}: return a {type(expected).__name__}, not a {type(got).__name__}"
-    if isinstance(got, _Described) and got.array:
-        return f"{said}: return a list (an array's .tolist() makes one)"
-    if isinstance(got, _Described) and got.iterator:
-        return f"{said}: return a list (list(...) makes one)"
-    pairs = [(got, expected)]
-    if isinstance(got, (list, tuple)):
-        pairs = zip(got, expected)
-    if any(type(g) is float and type(e) is int for g, e in pairs):
-        return f"{said}: a float where an int belongs (ints are exact, floats round)"
+        return _difference(got, expected) + ": your recursion calls itself without op: pass on op"
+    return _difference(got, expected)
+
+
+SHAPE_HINTS = {
+    ("a list", "a number"): "return one number, not a list of them",
+    ("a tuple", "a number"): "return one number, not a tuple of them",
+    ("a number", "a list"): "return the list of every total, not one number",
+    ("a list", "a tuple"): "return a tuple, as (n, depth) makes one",
+    ("an iterator", "a list"): "return a list: list(...) makes one",
+    ("an array", "a list"): "return a list: an array's .tolist() makes one",
+    ("an array", "a number"): "return one number: float(...) makes one",
+    ("None", "a number"): "does it end with return?",
+    ("None", "a list"): "does it end with return?",
+    ("None", "a tuple"): "does it end with return?",
+}
+
+
+def _kind(value):
+    """Return what a value is, in words: a number, a list, None, an iterator, ..."""
+    if isinstance(value, _Described):
+        return value.kind
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {list: "a list", tuple: "a tuple", str: "a str"}.get(type(value), "an object")
+
+
+def _difference(got, expected):
+    """Return how got differs from expected, as unittest says it: a kind where another
+    belongs, or the first position that differs, with both values and the lengths."""
+    kind, wanted = _kind(got), _kind(expected)
+    if kind != wanted:
+        said = f"got {kind}, {_show(got)}, where {wanted} belongs"
+        if got is None:
+            said = f"got None where {wanted} belongs"
+        hint = SHAPE_HINTS.get((kind, wanted))
+        return f"{said}: {hint}" if hint else said
+    said = f"got {_show(got)}, expected {_show(expected)}"
+    if not isinstance(got, (list, tuple)):
+        return said + _number_hint(got, expected)
+    first = next((i for i, (g, e) in enumerate(zip(got, expected)) if not _same(g, e)), None)
+    if first is not None:
+        g, e = got[first], expected[first]
+        if len(said) > 2 * ECHO_CHARS:  # too long to read whole: the first difference alone
+            said = f"got {_show(g)} at [{first:,}], expected {_show(e)}"
+        else:
+            said += f": first difference at [{first:,}]"
+        if _kind(g) != _kind(e):
+            said += f", {_kind(g)} where {_kind(e)} belongs"
+        said += _number_hint(g, e)
+    if len(got) != len(expected):
+        said += f"; {len(got):,} values where {len(expected):,} belong"
     return said
 
 
-class _Described:
-    """A value the grading process could only describe: what it is, and whether it is
-    an iterator or an array (numpy's: it has .tolist())."""
+def _number_hint(got, expected):
+    """Return the words for a float where an int belongs, or ""."""
+    if type(got) is float and type(expected) is int:
+        return ": a float where an int belongs (ints are exact, floats round)"
+    return ""
 
-    def __init__(self, object, iterator=False, array=False):
-        self.text, self.iterator, self.array = _visible(object), iterator, array
+
+class _Described:
+    """A value the grading process could only describe: what it is, and its kind."""
+
+    def __init__(self, object, kind):
+        self.text, self.kind = _visible(object), kind
 
     def __repr__(self):
         return self.text
@@ -3159,43 +3289,57 @@ def _same(got, expected):
 
 
 def _right(grader, name, style, seconds):
-    """Return (verdict, detail, mirror) of a function that gave every answer right; a
-    scan's mirror is its answer on MIRROR_N inputs that count their combines."""
-    note = ""
+    """Return (verdict, detail, mirror) of a function that gave every answer right: a
+    scan's depth counted, rnn_style_vector's step timed."""
+    notes = []
     if name.endswith("_scan") and style is None:
-        note = ("graded on sums only: with op=operator.add as a parameter it would be "
-                "checked with other combines too")
+        notes.append("graded on sums only: with op=operator.add as a parameter it would be "
+                     "checked with other combines too")
     if name == "depth":                 # past 2**48, where a float log2 rounds
         n = 2 ** 49 + 1
         if grader.ask({"name": "depth", "args": [n]}, seconds).get("got") == (n, 49):
-            note = ("a float log2 is exact only up to about 2**48, and gives 49 at 2**49 + 1: "
-                    "(n - 1).bit_length() is exact at every n")
+            notes.append("a float log2 is exact only up to about 2**48, and gives 49 at "
+                         "2**49 + 1: (n - 1).bit_length() is exact at every n")
+    if name == "rnn_style_vector":
+        timed = grader.ask({"name": name, "args": [], "timed": True}, seconds)
+        notes.append(_step_words(timed.get("seconds"))
+                     or "its step was not timed: " + _stop_words(timed, grader.limited))
     if not name.endswith("_scan"):
-        return "pass", note, None
-    mirror = grader.ask({"name": name, "args": [MIRROR_N], "style": style, "count": True},
-                        seconds)
+        return "pass", "\n".join(notes), None
+    mirror = grader.ask({"name": name, "args": [MIRROR_N], "op": _counted_op_name(style),
+                         "style": style, "count": True}, seconds)
     verdict, detail = "pass", _not_counted(mirror)
-    if "stopped" in mirror and name == "parallel_scan":
-        verdict = "FAIL"
-        detail = f"at N = {MIRROR_N}, on inputs that count their combines: {mirror['stopped']}"
-    elif "stopped" in mirror:
-        detail = f"its depth was not counted: {mirror['stopped']}"
-    elif name == "parallel_scan" and not detail:
+    if name == "parallel_scan" and not detail:
         verdict, detail = _parallel_verdict(grader, style, seconds)
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
-    return verdict, "; ".join(d for d in (detail, note) if d), mirror
+    return verdict, "; ".join(d for d in (detail, *notes) if d), mirror
+
+
+def _step_words(seconds):
+    """Return the learner's time per step at each width, beside the growth in madds."""
+    if not seconds:
+        return ""
+    said = [f"width {w}: {format_seconds(s)}" + (
+        f" ({s / seconds[0]:,.1f}x, for {combine_madds(w)[0] / combine_madds(1)[0]:,.0f}x "
+        "the madds)" if k else "") for k, (w, s) in enumerate(zip(HIDDEN_WIDTHS, seconds))]
+    return "your step, timed: " + "; ".join(said)
+
+
+def _counted_op_name(style):
+    """Return the op a scan gets on counted values: + where it takes op, else none."""
+    return None if style is None else "add"
 
 
 def _not_counted(answer):
     """Return why a scan's combines could not be counted, in words, or ""."""
-    if answer.get("converted"):
-        return "its depth was not counted: it turns its inputs into floats"
+    if "stopped" in answer:
+        return "its depth was not counted: " + answer["stopped"]
     if answer.get("untraced"):
         return "its depth was not counted: its answer is not made of the values it was given"
     if "raised" in answer:
-        return (f"its depth was not counted: on inputs that can only be combined, it raised "
-                f"{answer['raised']}")
+        return (f"its depth was not counted: on values that count their combines (not "
+                f"numbers), it raised {answer['raised']}")
     return ""
 
 
@@ -3204,8 +3348,8 @@ def _parallel_verdict(grader, style, seconds):
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
     for n in CHECK_DEPTH_LENGTHS:
         answer = grader.ask({"name": "parallel_scan", "args": [n], "style": style,
-                             "count": True}, seconds)
-        at = f"at N = {n:,}, on inputs that count their combines"
+                             "op": _counted_op_name(style), "count": True}, seconds)
+        at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"
         if _not_counted(answer):
@@ -3229,17 +3373,7 @@ def _parallel_verdict(grader, style, seconds):
     return "pass", detail
 
 
-def _input_words(case):
-    """Return ' (xs = [...])' for a short input, or how to rebuild a long one."""
-    if case["input"] is None or case["input"][1] == 0:
-        return ""
-    shown, (kind, n) = _show(case["args"][0]), case["input"]
-    if not shown.endswith("..."):
-        return f" (xs = {shown})"
-    return f" (xs: rng = random.Random({n}); {CHECK_INPUTS[kind][2].replace('N', str(n))})"
-
-
-def _stop_words(answer, case=None):
+def _stop_words(answer, limited):
     """Return why a call gave no answer (it stopped, or raised), in words."""
     kind, text = answer.get("raised"), answer.get("text", "")
     if "stopped" in answer:
@@ -3249,18 +3383,11 @@ def _stop_words(answer, case=None):
     if kind == "EOFError":
         return ("it read input (input()?), which check does not give: read nothing when "
                 "imported, or only under if __name__ == \"__main__\":")
-    if f"[Errno {errno.EFBIG}]" in text:
+    if f"[Errno {errno.EFBIG}]" in text and limited:
         return f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
-    if kind == "MemoryError":
+    if kind == "MemoryError" and limited:
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
-    said = "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
-    no_zero = re.search(r"'(int|float)' and 'str'|'(int|float)' object is not subscriptable|"
-                        r"can only concatenate str \(not \"(int|float)\"\)", text)
-    if kind == "TypeError" and case and case["op"] in ("concat", "compose") and no_zero:
-        said += "\nyour total starts from 0, which op cannot take: start from xs[0]"
-    if kind == "TypeError" and case and "can only concatenate str (not" in text:
-        said += ("; and the total goes first, op(total, x): the earlier values go left")
-    return said
+    return "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
 
 
 def _show(value):
@@ -3288,15 +3415,17 @@ def render_check(path, report):
         lines += [f"  {line}" for line in rest]
         return "\n".join(lines + ["Nothing graded."])
     width = max(len(r["name"]) for r in functions)
+    indent = " " * (width + 4)
     for r in functions:
         first, *rest = r["detail"].split("\n")
         head = f"{r['name']:<{width}}  {r['verdict']}"
         if first:
             head += f": {first}"
-        lines += textwrap.wrap(head, 79, subsequent_indent=" " * (width + 4),
-                               break_on_hyphens=False)
-        lines += [f"{'':<{width}}  {line}" for line in rest]
-        lines += _mirror_lines(r["mirror"], " " * (width + 4))
+        lines += textwrap.wrap(head, 79, subsequent_indent=indent, break_on_hyphens=False)
+        for line in rest:               # a traceback's lines as Python prints them
+            lines += [indent + line] if line.startswith(" ") else textwrap.wrap(
+                line, 79, initial_indent=indent, subsequent_indent=indent)
+        lines += _mirror_lines(r["mirror"], indent)
         lines += _printed_lines("it", r["printed"], " " * (width + 2))
     return "\n".join(lines + [_check_summary(functions)])
 
@@ -3310,8 +3439,9 @@ def _mirror_lines(mirror, indent):
     theirs = " ".join(map(str, lesson))
     if depths == lesson:
         theirs = "the same"
-    return [f"{indent}depth of out[0..{MIRROR_N - 1}]: " + " ".join(map(str, depths)),
-            f"{indent}{'Hillis-Steele:':<21}{theirs}"]
+    return [f"{indent}depth of out[i], N = {MIRROR_N}, in combines on its longest chain:",
+            f"{indent}{'yours:':<15}" + " ".join(map(str, depths)),
+            f"{indent}{'Hillis-Steele:':<15}{theirs}"]
 
 
 def _printed_lines(who, what, indent):
@@ -3667,7 +3797,8 @@ CHECK_ABOUT = (
     "Grades your solutions: FILE.py runs as python FILE.py runs it, except that its "
     "if __name__ == \"__main__\": block does not run. Each of {names} that it defines runs on "
     "inputs whose answers are known, and a right scan also on values that count its combines, "
-    "to show the depth of each output beside Hillis-Steele's. Each function runs in a process "
+    "to show the depth of each output beside Hillis-Steele's; a right rnn_style_vector has "
+    "its step timed at widths 1, 8 and 64. Each function runs in a process "
     "of its own, with S seconds a call; what it prints is shown. On Linux and macOS it also "
     "gets {memory} of memory, and what it starts ends with its grading, or with check, "
     "however check ends.")
@@ -3682,7 +3813,8 @@ def _check_command(argv):
         "is written), 2 if FILE.py cannot be read or is not Python."))
     parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")
     parser.add_argument("--seconds", type=_check_seconds, default=CHECK_SECONDS, metavar="S",
-                        help=(f"seconds a call may take (above 0, at most 600; default "
+                        help=(f"seconds a call may take ({CHECK_MIN_SECONDS} to "
+                              f"{CHECK_MAX_SECONDS}; default "
                               f"{CHECK_SECONDS}); a function's calls take {CHECK_BUDGET} x S "
                               "in all at most"))
     parser.add_argument("--template", action="store_true", help=(
@@ -3710,15 +3842,15 @@ def _check_command(argv):
 
 
 def _check_seconds(text):
-    """Return text as check's --seconds: a number above 0 and at most 600."""
+    """Return text as check's --seconds: a number from CHECK_MIN_SECONDS to CHECK_MAX_SECONDS."""
     import argparse
     try:
         seconds = float(text)
     except ValueError:
         seconds = math.nan
-    if not 0 < seconds <= 600:
-        raise argparse.ArgumentTypeError(f"needs a number above 0 and at most 600, got "
-                                         f"{_echo(text)}")
+    if not CHECK_MIN_SECONDS <= seconds <= CHECK_MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"needs a number from {CHECK_MIN_SECONDS} to "
+                                         f"{CHECK_MAX_SECONDS}, got {_echo(text)}")
     return seconds
 
 

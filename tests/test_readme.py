@@ -33,6 +33,7 @@ def readme_samples(header="=== "):
 # The solution whose grades the README shows: right, not written, wrong, missing.
 MINE = """\
 import operator
+from main import hidden_weights
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
@@ -53,6 +54,12 @@ def parallel_scan(xs, op=operator.add):
         out = out[:step] + [op(out[i], out[i - step]) for i in range(step, len(out))]
         step *= 2
     return out
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    for x in xs:
+        h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for row, bi in zip(A, b)]
+    return h
 """
 
 
