@@ -3640,10 +3640,13 @@ def main(argv=None):
         sys.stdout.reconfigure(errors="backslashreplace")      # µ on an ASCII terminal
     try:
         if argv[:1] == ["terms"]:
-            return _terms_command(argv[1:])
-        if argv[:1] == ["check"]:
-            return _check_command(argv[1:])
-        return _sections_command(argv)
+            status = _terms_command(argv[1:])
+        elif argv[:1] == ["check"]:
+            status = _check_command(argv[1:])
+        else:
+            status = _sections_command(argv)
+        sys.stdout.flush()              # here, where a closed pipe is caught, not at exit
+        return status
     except SystemExit as exc:           # argparse's: --help (0), a bad argument (2)
         return exc.code
     except KeyboardInterrupt:           # Ctrl-C: Python's own status for it, no traceback
@@ -3808,7 +3811,8 @@ def _check_command(argv):
     """Run `check [--seconds S] FILE.py` or `check --template`; return the
     exit status: 0 if every function written passed, 1 if not, 2 for a bad argument."""
     parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
-        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79), epilog=(
+        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79,
+        break_on_hyphens=False), epilog=(
         "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
         "is written), 2 if FILE.py cannot be read or is not Python."))
     parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")

@@ -834,11 +834,15 @@ class TestGrading(unittest.TestCase):
         self.assertIn(f"({main.CHECK_MIN_SECONDS} to {main.CHECK_MAX_SECONDS}; default "
                       f"{main.CHECK_SECONDS})", flat(out))
 
-    def test_unreadable_file_refused_before_any_grading(self):
-        with mock.patch("builtins.open", side_effect=PermissionError(13, "Permission denied",
-                                                                     "mine.py")):
-            with self.assertRaises(PermissionError):
-                main.check_solutions(self.write("mine.py", "x = 1\n"))
+    def test_a_file_it_may_not_read_is_status_2_before_any_grading(self):
+        # as a file with no read permission is to anyone but root
+        path = self.write("mine.py", "x = 1\n")
+        denied = PermissionError(13, "Permission denied", path)
+        with mock.patch("builtins.open", side_effect=denied), \
+             mock.patch.object(main, "_Grader") as grader:
+            status, out, err = run_main("check", path)
+        self.assertEqual((status, out, grader.called), (2, "", False))
+        self.assertTrue(err.endswith(f"error: {path!r}: Permission denied\n"), err)
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "processes read from /proc")

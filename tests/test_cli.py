@@ -302,7 +302,7 @@ class TestSubprocess(unittest.TestCase):
     `python main.py` ends on a signal or a closed pipe, and its exit status and
     stderr with its stdout an ASCII terminal or short of memory."""
 
-    def test_an_ascii_terminal_gets_escapes_and_a_closed_pipe_ends_quietly(self):
+    def test_an_ascii_terminal_gets_escapes_and_importing_main_loads_little(self):
         # every sample fixed at 20 us; the first line lists the heavy modules
         # that importing main alone brought in
         code = ("import sys, main\n"
@@ -317,14 +317,23 @@ class TestSubprocess(unittest.TestCase):
         self.assertEqual((child.returncode, child.stderr), (0, b""))
         self.assertEqual(out.splitlines()[0], "imported: []")
         self.assertRegex(out, r"1,000 +20\.0 \\xb5s +20\.0 \\xb5s +1\.0x")
-        # a closed pipe ends quietly with status 1: no BrokenPipeError noise on stderr
-        child = subprocess.Popen([*PYTHON, "main.py", "depth", "scan"], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        child.stdout.close()            # the reader is gone before any write
-        err = child.stderr.read()
-        child.wait(60)
-        child.stderr.close()
-        self.assertEqual((child.returncode, err), (1, b""))
+
+    def test_a_closed_pipe_ends_every_command_quietly_buffered_or_not(self):
+        # issue 66: status 1 and nothing on stderr, stdout buffered as on a learner's
+        # machine (no PYTHONUNBUFFERED) or not; the reader is gone before any write
+        quick = ("--sizes", "1000", "--reps", "1", "--lengths", "2", "--steps", "1",
+                 "--seeds", "1")
+        plain = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        for env in (plain, dict(plain, PYTHONUNBUFFERED="1")):
+            for argv in (FAST, ("all", *quick), ("terms",), ("check", "--template")):
+                child = subprocess.Popen([*PYTHON, "main.py", *argv], cwd=ROOT, env=env,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                child.stdout.close()
+                err = child.stderr.read()
+                child.wait(60)
+                child.stderr.close()
+                self.assertEqual((child.returncode, err), (1, b""),
+                                 (argv, "PYTHONUNBUFFERED" in env))
 
     def test_output_reaches_a_stdout_that_is_not_a_file(self):
         class Notebook:                 # a notebook's stdout: write and flush, nothing more
