@@ -225,7 +225,7 @@ TIMING_REPS = 3                 # timings per function: the fastest is kept
 SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
-MAX_SIZE = 10_000_000           # the longest sequence accepted: 320 MB of floats
+MAX_SIZE = 10_000_000           # the longest sequence accepted: 80 MB of references
 MAX_REPS = 20                   # timings at most
 
 
@@ -246,7 +246,8 @@ def render_depth(rows):
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap("A recurrence is a chain: step t waits for step t-1, so its depth is N. "
+        *_wrap("A recurrence run step by step is a chain: step t waits for step t-1, so "
+               "its depth is N. "
                "A sum can be a tree of pairwise additions, of depth ceil(log2 N)."),
         table,
         "depth ratio: how many times longer the chain is.",
@@ -293,8 +294,8 @@ def render_wallclock(result):
                "both": f"Neither was the slower at every N (rnn / attn {span}, {best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap(opening[found["slower"]] + " Both ran on one core: Python's loop against "
-               "sum() in C, not parallelism."),
+        *_wrap(opening[found["slower"]] + " Both ran on one core: Python's loop against C's "
+               "sum(), not parallelism."),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
     ])
@@ -329,8 +330,8 @@ def render_scan(result):
     r = result
     same = ("gives serial_scan's numbers, up to rounding" if r["mismatches"] == 0 else
             f"differs from serial_scan at {_quantity(r['mismatches'], 'position')}")
-    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, where "
-              f"serial_scan chains {_quantity(r['serial_steps'], 'combine')}"
+    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, against "
+              f"{r['serial_steps']:,} chained"
               if r["length"] > 1 else "with one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -508,8 +509,8 @@ def _format_ratio(ratio):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence, as written, is a chain of N steps; a sum is a tree of
-depth log2 N. Attention over all pairs costs N^2 work, but few steps."""
+takeaway: a recurrence, as written, is a chain of N steps; a sum can be a tree
+of depth ceil(log2 N). Attention over all pairs costs N^2 work, but few steps."""
 
 
 
@@ -563,7 +564,7 @@ def figure_depth(rows):
                     fig.line(xs[i - rounds[r - 1]], y - 43, x, y - 9, color=PALETTE[0], width=1.0)
             fig.node(x, y, "", "scan", color="#fff" if r == 0 else "#fde0c5")
         fig.text(xs[-1] + 18, y + 4, f"x_1 ... x_{n}" if r == 0 else
-                 f"step {rounds[r - 1]}", size=10)
+                 f"round {r}", size=10)
     y += 32
     fig.line(20, y, 44, y, color=PALETTE[0], width=1.0)
     fig.text(50, y + 4, f"adds the value {', '.join(map(str, rounds[:-1]))} or {rounds[-1]} "
@@ -587,7 +588,7 @@ MAX_LIST = 20                   # how many values a list option (--sizes, --widt
 
 SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
     f"sequence lengths, up to {MAX_LIST} separated by commas, each 1 to {MAX_SIZE:,} "
-    "(default: each section's own); a million floats take about 32 MB"))
+    "(default: each section's own); a million take about 8 MB, 16 MB at peak"))
 REPS = Option("--reps", "K", 1, MAX_REPS, False, (
     f"timings of each function, the fastest kept (1 to {MAX_REPS}; default {TIMING_REPS})"))
 LENGTH = Option("--length", "N", 1, MAX_SIZE, False, (
@@ -682,7 +683,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
-                     "spread": max(s) / min(s)})
+                     "spread": max(max(s) / min(s), max(base) / min(base))})
     return rows
 
 
@@ -705,9 +706,9 @@ def render_hidden(rows):
                f"{first['depth']:,} steps."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap("A scan of this step would combine width x width matrices: width^3 + width^2 "
-               "madds each. Scanned state-space models, Mamba for one, keep it diagonal: 2 x "
-               "width."),
+        *_wrap("Two steps compose into one whose matrix is the product of theirs, so a scan of "
+               "this step would combine width x width matrices: width^3 + width^2 madds each. "
+               "Scanned state-space models, Mamba for one, keep it diagonal: 2 x width."),
     ])
 
 
@@ -835,8 +836,11 @@ def render_sweep(result):
         *_wrap("Modelled: " + result["modelled"]),
         table,
         fit,
+        *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in rows]),
         *_wrap("steps: one addition per lane per step, each lane adding up its share, then "
-               "the shares in a tree (lane_steps)."),
+               "the shares in a tree (lane_steps). A real GPU also pays a fixed cost to start "
+               "a call, which dominates at these lengths: its measured curve stays flat where "
+               "this count rises as log2 N."),
     ])
 
 
@@ -1197,9 +1201,11 @@ def render_work(result):
                f"({least_work['work']:,} operations) and {least_depth['algorithm']} has the "
                f"least depth ({least_depth['depth']:,})."),
         main_table,
-        *_wrap("Work counts every add and multiply; depth, the longest chain of them "
+        *_wrap("Work counts every add and multiply of a value that comes from the input, "
+               "not those of constants alone (0.9 x 0); depth, the longest chain of them "
                "(formulas for N a power of two). So rnn_style's N steps, a multiply and an add "
-               "each, are 2N - 1 deep; the depth section counts a step as one. Python's sum() "
+               "each, are 2N - 1 deep: its first multiply is 0.9 x 0. The depth section counts "
+               "a step as one. Python's sum() "
                "is a chain too; tree_reduce adds the same values as a tree, as a GPU would, "
                "in log2 N. blelloch_scan is exclusive; its 2N - 2 include log2 N combines "
                "with the identity. Selective: each step's decay is a computed value, so each "
@@ -1766,8 +1772,11 @@ def render_generate(rows):
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap(f"Where the whole sequence is known, as in training, attention and the linear "
                f"recurrence by its scan run in parallel: depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN cannot: "
-               f"{rnn['train_depth']:,}, 3N - 1 (a multiply, an add and a tanh a step). "
+               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN, run step by step, "
+               f"is a chain: {rnn['train_depth']:,}, 3N - 1 (a multiply, an add and a tanh a "
+               f"step, the first multiply {GENERATE_W:g} x 0). Its step has no combine of "
+               "fixed size for "
+               "a scan. "
                f"Generating, {generating}"),
         table,
         *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "
@@ -2140,9 +2149,11 @@ def render_train(result):
         "=== problem 2, learned: three models trained on the adding problem ===",
         *_wrap(headline[0].upper() + headline[1:] + "."),
         table,
-        *_wrap(f"T: the sequence length. Learned: a held-out MSE under a tenth of answering "
-               f"1's in each of the {result['seeds']} initializations; nothing: 0.9 of it or "
-               f"more in each. {result['steps']:,} steps of Adam per run, all in "
+        *_wrap(f"T: the sequence length. Learned: a held-out MSE at most a tenth of "
+               f"answering 1's, in each of the {result['seeds']} initializations. Nothing: 0.9 "
+               "of it or more in each. Some: under 0.9 in each, not a tenth in all. Varied: "
+               f"nothing in some, more in others. {result['steps']:,} steps of Adam per run, "
+               "all in "
                f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
                "examples."),
     ])

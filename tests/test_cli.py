@@ -92,7 +92,7 @@ class TestCommandLine(unittest.TestCase):
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("not parallelism", flat(out))
-        self.assertIn("1 round of side-by-side combines, where serial_scan chains 1 combine.",
+        self.assertIn("1 round of side-by-side combines, against 1 chained.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_named_sections_print_in_their_order_options_anywhere(self):
@@ -262,7 +262,8 @@ class TestCommandLine(unittest.TestCase):
             self.assertIn(f"{o.low:,} to {o.high:,}", flat(self.option_help(option)), option)
         self.assertIn("(1 to 20; default 3)", flat(self.option_help("--reps")))
         self.assertIn("(each 2 to 100; default 5,10,20)", flat(self.option_help("--lengths")))
-        self.assertIn("a million floats take about 32 MB", flat(self.option_help("--sizes")))
+        self.assertIn("a million take about 8 MB, 16 MB at peak",
+                      flat(self.option_help("--sizes")))
 
     # The README's rule: a new part is one block in main.py. Registered here at run time, the
     # toy part gets everything else without another edit.

@@ -20,7 +20,8 @@ class TestSweep(unittest.TestCase):
         self.assertIn("far from 1", main.slope_reading(1.6, 0.9))
         self.assertIn("no slope", main.slope_reading(None, None))
         rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
-                 "chain_steps": n, "tree_steps": main.lane_steps(n, 4)} for n in (1, 4, 16)]
+                 "chain_steps": n, "tree_steps": main.lane_steps(n, 4), "spread": 1.0}
+                for n in (1, 4, 16)]
         text = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
                                   "fit_from_n": 1, "reading": small, "lanes": 4,
                                   "modelled": main.modelled_reading(rows, 4)})
