@@ -1762,7 +1762,8 @@ def render_generate(rows):
     generating = ("some model makes its tokens in fewer steps than tokens."
                   if not in_turn else
                   "every model makes one token after another, each waiting for the one "
-                  "before; the generating column adds up what each token adds. A token adds "
+                  "before. The generating depth, the longest chain from the first token to the "
+                  "last, adds up what each token adds. A token adds "
                   f"{rnn['last_token_depth']} for the tanh RNN and {scan['last_token_depth']} "
                   "for the scan (the first token less). For attention it adds more as tokens "
                   f"pile up, from {attention['first_token_depth']} for the first to "
@@ -3501,6 +3502,7 @@ GLOSSARY = {
     "ceil": "ceil(x): the smallest whole number at or above x.",
     "candidate": ("a gated RNN's proposed new state, h~ in the minGRU, which its gate z mixes "
                   "in: h = (1 - z)*h + z*h~."),
+    "chain": "steps that each wait for the one before: its depth is its length.",
     "chain rule": "the derivative of a chain of steps is the product of its steps' derivatives.",
     "closed form": "a formula that gives a number without running the process it describes.",
     "combine": "one use of a scan's operation on two partial results.",
@@ -3518,12 +3520,15 @@ GLOSSARY = {
     "dot product": "s.k: the sum of the products of two vectors' matching entries.",
     "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",
     "exp, e": "exp(x) = e^x, e = 2.718...: the softmax weighs each score by its exp.",
+    "e-notation, e": "3.3e-11 is 3.3 x 10^-11: the e and the number after it are a power of ten.",
     "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
     "Flash Attention": "attention tile by tile, never storing the n x n scores: O(n) memory.",
     "float": "a number with a fraction, in 64 bits (Python's): exact to about 16 digits, then "
-             "rounded.",
+             "rounded; a very small or large one is printed in e-notation.",
     "forget gate": "an LSTM's gate that scales how much of the state it keeps.",
     "forward pass": "computing a model's outputs from its inputs.",
+    "generating depth": ("the longest chain of operations from the first token to the last one "
+                         "generated, each token waiting for the one before."),
     "fp16": "16-bit floats: 2 bytes a number, as model weights and caches are often stored.",
     "gate": "a number from 0 to 1, computed by the model, that scales how much passes.",
     "gated cell": "a cell whose forget gate keeps a fraction f of its state a step.",
@@ -3542,11 +3547,20 @@ GLOSSARY = {
     "interpreter": "CPython, running Python an instruction at a time: tens of nanoseconds a step.",
     "kernel": "a convolution's k weights, slid along the sequence.",
     "key": "what a position offers to be matched (attention), or what a value is stored under.",
-    "KiB, MiB, GiB, TiB": "2^10, 2^20, 2^30 and 2^40 bytes.",
+    "B, KiB, MiB, GiB, TiB": "bytes: B is one; KiB, MiB, GiB and TiB are 2^10, 2^20, 2^30 "
+                             "and 2^40 of them.",
+    "K, M, G, T, P": "a count's thousands: 10^3, 10^6, 10^9, 10^12 and 10^15 (8.80T: 8.8 x "
+                     "10^12 operations).",
     "MB, GB": "a million and a billion bytes: 10^6 and 10^9, a little less than MiB and GiB.",
     "KV cache": "the keys and values of every past token a transformer keeps while it generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
+    "learned": "a verdict of `train`: a held-out MSE at most a tenth of answering 1's, in every "
+               "initialization.",
+    "learned nothing": "a verdict of `train`: 0.9 of answering 1's held-out MSE or more, in "
+                       "every initialization.",
+    "learned some": "a verdict of `train`: under 0.9 of answering 1's MSE in every "
+                    "initialization, but not a tenth in all.",
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan runs it.",
     "log2": "log2 N: how many halvings take N down to 1 (log_k N: divisions by k).",
     "loss": "the number training lowers: here the MSE on a training example.",
@@ -3560,6 +3574,8 @@ GLOSSARY = {
     "MSE": "mean squared error: the average of (prediction - target)^2.",
     "N": ("a sequence's length: its number of values or tokens (n in the functions' "
           "arguments)."),
+    "ns, µs, ms, s": "times: a nanosecond is 10^-9 seconds, a microsecond 10^-6, a millisecond "
+                     "10^-3.",
     "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
     "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
             "bounded).",
@@ -3603,6 +3619,7 @@ GLOSSARY = {
                    " al. 2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",
     "value": "what a position offers to be read: attention sums the values, weighted.",
+    "varied": "a verdict of `train`: some initializations learned nothing, others more.",
     "wall-clock": "time as a clock on the wall measures it: what a run takes, waits included.",
     "weight": "attention's: a score after the softmax, 0 to 1, all summing to 1; a model's: a "
               "parameter.",
@@ -3612,20 +3629,25 @@ GLOSSARY = {
 
 
 def render_term(word, glossary=GLOSSARY):
-    """Return word's entry, whatever its case, or the one entry whose term holds it
-    (Hillis: Hillis-Steele); else raise ValueError naming the nearest term."""
+    """Return word's entry, whatever its case, and every entry that lists it among
+    others (T: the length, and the counts K, M, G, T, P); else the one entry whose
+    term holds it (Hillis: Hillis-Steele); else raise ValueError naming the nearest."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}
     folded = word.casefold()
     folded = folded[:-1] if folded not in by_case and folded[:-1] in by_case else folded
-    holding = [t for t in by_case if folded in re.split(r"[\s,-]+", t)]
-    term = by_case.get(folded) or (by_case[holding[0]] if len(holding) == 1 else None)
-    if term is None:
-        near = holding or difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75)
-        hint = f"; did you mean {by_case[near[0]]!r}?" if near else ""
+    found = [term for key, term in by_case.items() if key == folded or folded in key.split(", ")]
+    holding = [term for key, term in by_case.items() if folded in re.split(r"[\s,-]+", key)]
+    if not found and len(holding) == 1:
+        found = holding
+    if not found:
+        near = holding or [by_case[key] for key in
+                           difflib.get_close_matches(folded, by_case, n=1, cutoff=0.75)]
+        hint = f"; did you mean {near[0]!r}?" if near else ""
         raise ValueError(f"no term {_echo(word)} in the glossary{hint} "
-                          f"(every term: python {PROG} terms)")
-    return "\n".join(textwrap.wrap(f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
+                         f"(every term: python {PROG} terms)")
+    return "\n".join(line for term in found for line in textwrap.wrap(
+        f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
 
 
 def render_terms(glossary=GLOSSARY):

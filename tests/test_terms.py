@@ -15,15 +15,17 @@ TERMS = {
     "associative": "associative", "associative recall": "associative recall",
     "attention": "attention", "binomial": "binomial", "blelloch": "Blelloch",
     "blelloch_scan": "Blelloch", "brent_kung_scan": "Brent-Kung", "brent-kung": "Brent-Kung",
-    "causal": "causal", "ceil": "ceil", "chain rule": "chain rule", "closed form": "closed form",
+    "causal": "causal", "ceil": "ceil", "chain rule": "chain rule",
+    "closed form": "closed form",
     "combine": "combine", "combines": "combine", "convolution": "convolution",
     "convolutional": "convolution", "core": "core", "cpu": "CPU", "crosstalk": "crosstalk",
     "decay": "decay", "depth": "depth", "derivative": "derivative", "diagonal": "diagonal",
     "dilated": "dilated", "exclusive": "exclusive", "fitted growth": "fitted growth",
     "slope": "slope", "flash attention": "Flash Attention", "forget gate": "forget gate",
     "forward pass": "forward pass", "fp16": "fp16", "gate": "gate", "gated cell": "gated cell",
-    "gib": "KiB, MiB, GiB, TiB", "mib": "KiB, MiB, GiB, TiB", "kib": "KiB, MiB, GiB, TiB",
-    "tib": "KiB, MiB, GiB, TiB", "gpu": "GPU", "gradient": "gradient",
+    "gib": "B, KiB, MiB, GiB, TiB", "mib": "B, KiB, MiB, GiB, TiB",
+    "kib": "B, KiB, MiB, GiB, TiB", "tib": "B, KiB, MiB, GiB, TiB", "gpu": "GPU",
+    "gradient": "gradient",
     "head": "head", "held-out": "held-out", "hillis-steele": "Hillis-Steele",
     "identity": "identity", "inductive bias": "inductive bias", "init": "init",
     "initialization": "initialization", "interpreter": "interpreter", "key": "key",
@@ -50,6 +52,10 @@ TERMS = {
     # issue 60, item 4: printed, and now each with its entry
     "t": "T", "n": "N", "exp": "exp, e", "e": "exp, e", "sign": "sign", "mb": "MB, GB",
     "gb": "MB, GB", "candidate": "candidate",
+    # issue 65: printed, and now each with its entry
+    "chain": "chain", "learned some": "learned some", "varied": "varied",
+    "learned nothing": "learned nothing", "generating depth": "generating depth",
+    "µs": "ns, µs, ms, s", "ms": "ns, µs, ms, s", "ns": "ns, µs, ms, s",
 }
 
 # Capitals that are no term: the program's own words, units, emphasis.
@@ -108,6 +114,51 @@ class TestGlossary(unittest.TestCase):
         entries = [line.split(":")[0] for line in lines[1:] if not line.startswith(" ")]
         self.assertEqual(entries, sorted(main.GLOSSARY, key=str.casefold))
         self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
+
+
+# Every section with options that keep it short, as CI's quick run has them.
+QUICK = ("all", "--sizes", "1000,2000", "--reps", "1", "--lengths", "2,3", "--steps", "2",
+         "--seeds", "2")
+
+
+class TestWhatIsPrinted(unittest.TestCase):
+    """The glossary against what the sections really print: each unit, count and
+    verdict read out of the output has an entry that `terms` finds."""
+
+    @classmethod
+    def setUpClass(cls):
+        status, cls.out, _ = run_main(*QUICK)
+        assert status == 0
+        cls.help = run_main("--help")[1] + run_main("check", "--help")[1]
+
+    def entries(self, word):
+        """Return the terms `terms WORD` shows."""
+        return [line.split(": ")[0] for line in main.render_term(word).splitlines()
+                if not line.startswith(" ")]
+
+    def test_every_unit_and_count_printed_after_a_number_has_an_entry(self):
+        text = self.out + self.help
+        units = set(re.findall(r"\d ?(ns|µs|ms|s|B|KiB|MiB|GiB|TiB|MB|GB)(?![\w/])", text))
+        counts = set(re.findall(r"\d([KMGTP])(?![\w/])", text))
+        self.assertGreaterEqual(units, {"ns", "µs", "ms", "MB", "GiB"})
+        self.assertGreaterEqual(counts, {"M", "G", "T"})
+        for word in units | counts:
+            with self.subTest(word):
+                self.assertTrue(self.entries(word))
+        # T as a count beside T as the length; e in 3.3e-11 beside e = 2.718
+        self.assertEqual(self.entries("T"), ["K, M, G, T, P", "T"])
+        self.assertRegex(self.out, r"\de-\d")
+        self.assertEqual(self.entries("e"), ["exp, e", "e-notation, e"])
+        self.assertEqual(self.entries("chain"), ["chain"])
+
+    def test_every_verdict_of_train_has_an_entry(self):
+        verdicts = {v for v in (main.LEARNED, main.PART, main.NOTHING, main.VARIES)}
+        for verdict in verdicts:
+            self.assertEqual(self.entries(verdict), [verdict])
+        printed = set(re.findall(r"  (learned some|learned nothing|learned|varied)$",
+                                 self.out, re.M))
+        self.assertTrue(printed)
+        self.assertLessEqual(printed, verdicts)
 
 
 if __name__ == "__main__":
