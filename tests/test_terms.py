@@ -56,7 +56,7 @@ TERMS = {
     "chain": "chain", "learned some": "learned some", "varied": "varied",
     "learned nothing": "learned nothing", "generating depth": "generating depth",
     "µs": "ns, µs, ms, s", "ms": "ns, µs, ms, s", "ns": "ns, µs, ms, s",
-    "G": "K, M, G, T, P", "TiB": "B, KiB, MiB, GiB, TiB",
+    "g": "K, M, G, T, P",
 }
 
 # Capitals that are no term: the program's own words, units, emphasis.
