@@ -396,8 +396,8 @@ def _require_size(func, name, n, low=1, high=MAX_SIZE):
     if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
         shown = f"about 2**{n.bit_length() - 1}" if isinstance(n, int) and abs(n) > 10**15 else (
             repr(n)[:ECHO_CHARS])
-        raise ValueError(f"{func} requires {name} to be a whole number from {low:,} to "
-                         f"{high:,}, got {shown}")
+        limit = f"from {low:_} to {high:_}" if high < math.inf else f"of at least {low:_}"
+        raise ValueError(f"{func} requires {name} to be a whole number {limit}, got {shown}")
     return n
 
 
@@ -587,12 +587,12 @@ SECTIONS = {}
 MAX_LIST = 20                   # how many values a list option (--sizes, --widths) takes
 
 SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
-    f"sequence lengths, up to {MAX_LIST} separated by commas, each 1 to {MAX_SIZE:,} "
+    f"sequence lengths, up to {MAX_LIST} separated by commas, each 1 to {MAX_SIZE:_} "
     "(default: each section's own); a million take about 8 MB, 16 MB at peak"))
 REPS = Option("--reps", "K", 1, MAX_REPS, False, (
     f"timings of each function, the fastest kept (1 to {MAX_REPS}; default {TIMING_REPS})"))
 LENGTH = Option("--length", "N", 1, MAX_SIZE, False, (
-    f"the scan's length (1 to {MAX_SIZE:,}; default {SCAN_LENGTH:,})"))
+    f"the scan's length (1 to {MAX_SIZE:_}; default {SCAN_LENGTH:_})"))
 
 
 SECTIONS["depth"] = Section(
@@ -713,7 +713,7 @@ def render_hidden(rows):
 
 
 WIDTHS = Option("--widths", "W,W,...", 1, MAX_WIDTH, True, (
-    f"hidden-state widths (each 1 to {MAX_WIDTH:,}; default "
+    f"hidden-state widths (each 1 to {MAX_WIDTH:_}; default "
     f"{','.join(map(str, HIDDEN_WIDTHS))})"))
 
 SECTIONS["hidden"] = Section(
@@ -879,7 +879,7 @@ def sweep_headline(result):
 
 
 LANES = Option("--lanes", "P", 1, MAX_LANES, False, (
-    f"lanes P of the parallel machine modelled (1 to {MAX_LANES:,}; default {SWEEP_LANES:,})"))
+    f"lanes P of the parallel machine modelled (1 to {MAX_LANES:_}; default {SWEEP_LANES:_})"))
 SECTIONS["sweep"] = Section(
     summary=f"exercise (hard): lengths {SWEEP_SIZES[0]:,} ... {SWEEP_SIZES[-1]:,}, fitted",
     compute=lambda o: sweep(o.sizes or SWEEP_SIZES, o.reps or TIMING_REPS,
@@ -2184,9 +2184,9 @@ LENGTHS = Option("--lengths", "T,T,...", 2, MAX_TRAIN_LENGTH, True, (
     f"sequence lengths T to train on (each 2 to {MAX_TRAIN_LENGTH}; default "
     f"{','.join(map(str, TRAIN_LENGTHS))})"))
 STEPS = Option("--steps", "K", 1, MAX_TRAIN_WORK // 2, False, (    # one seed, one T of 2
-    f"training steps per run (1 to {MAX_TRAIN_WORK // 2:,}; default {TRAIN_STEPS:,}); steps x "
-    f"seeds x the sum of the lengths at most {MAX_TRAIN_WORK:,}, so "
-    f"{MAX_TRAIN_WORK // (TRAIN_SEEDS * sum(TRAIN_LENGTHS)):,} with the default lengths and "
+    f"training steps per run (1 to {MAX_TRAIN_WORK // 2:_}; default {TRAIN_STEPS:_}); steps x "
+    f"seeds x the sum of the lengths at most {MAX_TRAIN_WORK:_}, so "
+    f"{MAX_TRAIN_WORK // (TRAIN_SEEDS * sum(TRAIN_LENGTHS)):_} with the default lengths and "
     "seeds"))
 SEEDS = Option("--seeds", "S", 1, MAX_TRAIN_SEEDS, False, (
     f"initializations of each model, seeded 1 to S (1 to {MAX_TRAIN_SEEDS}; default "
@@ -3714,8 +3714,8 @@ def _option_type(option):
                                              f"0-9, got {_echo(text)}")
         digits = text.replace("_", "").lstrip("0") or "0"
         if len(digits) > len(str(option.high)) or not option.low <= int(digits) <= option.high:
-            raise argparse.ArgumentTypeError(f"each must be from {option.low:,} to "
-                                             f"{option.high:,}")
+            raise argparse.ArgumentTypeError(f"each must be from {option.low:_} to "
+                                             f"{option.high:_}")
         return int(digits)
 
     def parse(text):

@@ -220,7 +220,7 @@ class TestCommandLine(unittest.TestCase):
                      "-5"):
             self.assert_usage_error(["--sizes", text], "digits 0-9")     # ASCII digits only
         self.assert_usage_error(["--sizes", "1,000,000"], "each must be from 1 to")   # 000
-        err = self.assert_usage_error(["--sizes", "9" * 5_000], "from 1 to 10,000,000")
+        err = self.assert_usage_error(["--sizes", "9" * 5_000], "from 1 to 10_000_000")
         self.assertNotIn("9" * main.ECHO_CHARS, err)
         self.assert_usage_error(["--", "--json"], "unknown section '--json'")     # after --
         err = self.assert_usage_error(["x" * 5_000])
@@ -259,7 +259,11 @@ class TestCommandLine(unittest.TestCase):
         for option, users in OPTION_USERS.items():
             section = main.SECTIONS[min(users)]
             o = next(o for o in section.options if o.flag == option)
-            self.assertIn(f"{o.low:,} to {o.high:,}", flat(self.option_help(option)), option)
+            self.assertIn(f"{o.low:_} to {o.high:_}", flat(self.option_help(option)), option)
+            # written as they are typed: the parser takes the limits as --help writes them
+            parse = main._option_type(o)
+            self.assertEqual([parse(f"{o.low:_}"), parse(f"{o.high:_}")],
+                             [[o.low], [o.high]] if o.many else [o.low, o.high], option)
         self.assertIn("(1 to 20; default 3)", flat(self.option_help("--reps")))
         self.assertIn("(each 2 to 100; default 5,10,20)", flat(self.option_help("--lengths")))
         self.assertIn("a million take about 8 MB, 16 MB at peak",
