@@ -3767,11 +3767,20 @@ def _sections_command(argv):
     if "all" in opts.sections:
         opts.sections = list(SECTIONS)
     opts.sections = list(dict.fromkeys(opts.sections or DEFAULT_SECTIONS))
+    read = {o for name in opts.sections for o in SECTIONS[name].options}
+    for option in dict.fromkeys(o for s in SECTIONS.values() for o in s.options):
+        if getattr(opts, option.flag[2:].replace("-", "_")) is not None and option not in read:
+            readers = [name for name, s in SECTIONS.items() if option in s.options]
+            parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
+                         "the sections chosen")
     if opts.svg is not None:
-        try:
+        import tempfile
+        try:                            # made, and written to once, before any work
             os.makedirs(opts.svg, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=opts.svg):
+                pass
         except (OSError, ValueError) as exc:
-            parser.error(f"argument --svg: cannot make the directory {_echo(opts.svg)}: "
+            parser.error(f"argument --svg: cannot write to the directory {_echo(opts.svg)}: "
                          f"{getattr(exc, 'strerror', None) or exc}")
     try:
         _run(opts)

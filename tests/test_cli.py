@@ -228,6 +228,11 @@ class TestCommandLine(unittest.TestCase):
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
         self.assert_usage_error(["train", "--steps", "100000", "--seeds", "20"],
                                 "train_section requires steps x seeds x the sum of the lengths")
+        # an option that no section chosen reads is said, not ignored; one that some does is fine
+        self.assert_usage_error(["depth", "--reps", "3"], "argument --reps: read by wallclock, "
+                                                          "hidden and sweep, none of the sections "
+                                                          "chosen")
+        self.assert_usage_error(["--lengths", "5"], "argument --lengths: read by train")
 
     def test_help_fits_79_columns_and_lists_each_section_with_its_options(self):
         self.assertEqual(self.status, 0)

@@ -85,18 +85,21 @@ class TestFigures(unittest.TestCase):
                          ["1", "0.01", "10⁻⁴", "100,000", "10⁶", "250"])
         self.assertEqual(main._tick_label(1e-5, seconds=True), "10 µs")
 
-    def test_a_directory_that_cannot_be_made_is_a_bad_argument_before_any_work(self):
+    def test_a_directory_that_cannot_be_made_or_written_is_a_bad_argument_before_work(self):
         untouched = main.SECTIONS["depth"]._replace(compute=raising(AssertionError("ran")))
         with tempfile.TemporaryDirectory() as directory:
             a_file, link = os.path.join(directory, "a_file"), os.path.join(directory, "link")
             open(a_file, "w").close()
             os.symlink(os.path.join(directory, "nowhere"), link)
-            for path in ("", a_file, os.path.join(a_file, "figures"), link, "a\nb" * 500):
+            paths = ["", a_file, os.path.join(a_file, "figures"), link, "a\nb" * 500]
+            if os.path.isdir("/proc/1"):
+                paths.append("/proc/1")         # it exists, and not even root may write there
+            for path in paths:
                 with mock.patch.dict(main.SECTIONS, depth=untouched):
                     status, out, err = run_main("depth", "--svg", path)
                 self.assertEqual((status, out), (2, ""))
                 self.assertRegex(err.splitlines()[-1], "^main\\.py: error: argument --svg: "
-                                                       "cannot make the directory '")
+                                                       "cannot write to the directory '")
 
     def test_figures_written_named_and_whole_and_none_said(self):
         with tempfile.TemporaryDirectory() as directory:
