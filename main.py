@@ -227,6 +227,7 @@ SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
 MAX_SIZE = 10_000_000           # the longest sequence accepted: 80 MB of references
 MAX_REPS = 20                   # timings at most
+MAX_LIST = 20                   # how many values a list of sizes (--sizes, --widths) takes
 
 
 def depth_rows(sizes=DEPTH_SIZES):
@@ -407,10 +408,10 @@ def _require_seed(func, seed):
 
 
 def _require_sizes(func, name, values, low=1, high=MAX_SIZE):
-    """Return values as a list if it holds at least one int, each from low to high."""
-    values = list(values)
-    if not values:
-        raise ValueError(f"{func} requires at least one {name}")
+    """Return values as a list of 1 to MAX_LIST ints, each from low to high."""
+    values = list(itertools.islice(values, MAX_LIST + 1))
+    if not 1 <= len(values) <= MAX_LIST:
+        raise ValueError(f"{func} requires from 1 to {MAX_LIST} values of {name}")
     return [_require_size(func, name, v, low, high) for v in values]
 
 
@@ -584,7 +585,6 @@ def figure_depth(rows):
 Section = collections.namedtuple("Section", "summary compute render figure options headline")
 Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
-MAX_LIST = 20                   # how many values a list option (--sizes, --widths) takes
 
 SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
     f"sequence lengths, up to {MAX_LIST} separated by commas, each 1 to {MAX_SIZE:_} "
@@ -1100,7 +1100,10 @@ class Counted:
     __slots__ = ("value", "depth", "tally")
 
     def __init__(self, value, tally, depth=0):
-        self.value, self.tally, self.depth = value, tally, depth
+        if type(tally) is not Tally:
+            raise ValueError(f"Counted requires a Tally to count in, got {tally!r:.40}")
+        self.value, self.tally = value, tally
+        self.depth = _require_size("Counted", "depth", depth, low=0, high=math.inf)
 
     __add__, __radd__ = _counted(operator.add), _counted(operator.add, reverse=True)
     __mul__, __rmul__ = _counted(operator.mul), _counted(operator.mul, reverse=True)
@@ -3668,7 +3671,10 @@ DEFAULT_SECTIONS = ("depth", "wallclock", "scan")
 
 def main(argv=None):
     """Run the command line with argv (default sys.argv[1:]); return the exit status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if isinstance(argv, str) or not all(isinstance(arg, str) for arg in argv):
+        raise TypeError(f"main requires a list of strings, as sys.argv[1:], got {argv!r:.40}")
+    argv = list(argv)
     with contextlib.suppress(AttributeError):   # not a file: a notebook's, a StringIO
         sys.stdout.reconfigure(errors="backslashreplace")      # µ on an ASCII terminal
     try:

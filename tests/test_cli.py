@@ -233,6 +233,10 @@ class TestCommandLine(unittest.TestCase):
                                                           "hidden and sweep, none of the sections "
                                                           "chosen")
         self.assert_usage_error(["--lengths", "5"], "argument --lengths: read by train")
+        # main() itself takes a list of strings, as sys.argv[1:] is one
+        for argv in ("depth", [5], [None]):
+            with self.assertRaisesRegex(TypeError, r"^main requires a list of strings"):
+                main.main(argv)
 
     def test_help_fits_79_columns_and_lists_each_section_with_its_options(self):
         self.assertEqual(self.status, 0)

@@ -9,12 +9,15 @@ import random
 import unittest
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
+from tests.support import (AWKWARD_LENGTHS, HUGE, NAN, ScanContract, close, matmul2, random_floats,
                            random_matrices)
 
 BAD_CALLS = {
     "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
-    "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {})],
+    "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {}),
+                     ((range(1, 100),), {})],         # more sizes than a list option takes
+    "Counted": [((1.0, None), {}), ((1.0, main.Tally()), {"depth": NAN}),
+                ((1.0, main.Tally()), {"depth": -5}), ((1.0, main.Tally()), {"depth": True})],
 }
 NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
 
