@@ -251,7 +251,7 @@ def render_depth(rows):
                "its depth is N. "
                "A sum can be a tree of pairwise additions, of depth ceil(log2 N)."),
         table,
-        "depth ratio: how many times longer the chain is.",
+        "depth ratio: the chain's depth over the tree's.",
     ])
 
 
@@ -343,7 +343,7 @@ def render_scan(result):
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
-        "The last digits differ: float rounding depends on the order of the additions.",
+        "The last digits differ: float rounding depends on the order of additions.",
     ])
 
 
@@ -838,9 +838,9 @@ def render_sweep(result):
         fit,
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in rows]),
         *_wrap("steps: one addition per lane per step, each lane adding up its share, then "
-               "the shares in a tree (lane_steps). A real GPU also pays a fixed cost to start "
-               "a call, which dominates at these lengths: its measured curve stays flat where "
-               "this count rises as log2 N."),
+               "the shares in a tree (lane_steps). On a real GPU, a call's fixed cost to start "
+               "dominates at these lengths: a measured curve stays flat where this count "
+               "rises."),
     ])
 
 
@@ -1204,10 +1204,9 @@ def render_work(result):
                f"({least_work['work']:,} operations) and {least_depth['algorithm']} has the "
                f"least depth ({least_depth['depth']:,})."),
         main_table,
-        *_wrap("Work counts every add and multiply of a value that comes from the input, "
-               "not those of constants alone (0.9 x 0); depth, the longest chain of them "
-               "(formulas for N a power of two). So rnn_style's N steps, a multiply and an add "
-               "each, are 2N - 1 deep: its first multiply is 0.9 x 0. The depth section counts "
+        *_wrap("Work counts every add and multiply of a value from the input: rnn_style's "
+               "first multiply, 0.9 x 0, is not counted, so its N steps are 2N - 1 deep. Depth "
+               "is the longest chain (formulas for N a power of two); the depth section counts "
                "a step as one. Python's sum() "
                "is a chain too; tree_reduce adds the same values as a tree, as a GPU would, "
                "in log2 N. blelloch_scan is exclusive; its 2N - 2 include log2 N combines "
@@ -1765,8 +1764,7 @@ def render_generate(rows):
     generating = ("some model makes its tokens in fewer steps than tokens."
                   if not in_turn else
                   "every model makes one token after another, each waiting for the one "
-                  "before. The generating depth, the longest chain from the first token to the "
-                  "last, adds up what each token adds. A token adds "
+                  "before: the generating depth adds up what each token adds. A token adds "
                   f"{rnn['last_token_depth']} for the tanh RNN and {scan['last_token_depth']} "
                   "for the scan (the first token less). For attention it adds more as tokens "
                   f"pile up, from {attention['first_token_depth']} for the first to "
@@ -1776,11 +1774,10 @@ def render_generate(rows):
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap(f"Where the whole sequence is known, as in training, attention and the linear "
                f"recurrence by its scan run in parallel: depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN, run step by step, "
-               f"is a chain: {rnn['train_depth']:,}, 3N - 1 (a multiply, an add and a tanh a "
-               f"step, the first multiply {GENERATE_W:g} x 0). Its step has no combine of "
-               "fixed size for "
-               "a scan. "
+               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN is a chain: "
+               f"{rnn['train_depth']:,}, 3N - 1, a multiply, an add and a tanh a step (the "
+               f"first multiply is {GENERATE_W:g} x 0). Its step has no combine of fixed size "
+               "for a scan. "
                f"Generating, {generating}"),
         table,
         *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "

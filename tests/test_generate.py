@@ -48,8 +48,7 @@ class TestGenerate(unittest.TestCase):
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())
         self.assertIn("attention and the linear recurrence by its scan run in parallel: depth "
-                      "12 and 16 at N = 256. The tanh RNN, run step by step, is a chain: 767, "
-                      "3N - 1", text)
+                      "12 and 16 at N = 256. The tanh RNN is a chain: 767, 3N - 1", text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
         # (issue 60, item 3: an average of 11 a token hid that it grows)
         self.assertIn("A token adds 3 for the tanh RNN and 2 for the scan (the first token "
