@@ -19,8 +19,8 @@ arranged as a tree of pairwise additions, of depth ceil(log2 N).
 
 The file reads in the lesson's order: the six functions of the lesson's own
 script (its code/main.py), its three sections and the helpers they use, all
-read without leaving that region; then parts 1-9, its exercises and other
-claims, each ending with its entry in SECTIONS; then the machinery. A part uses
+read without leaving that region; then the numbered parts, its exercises and
+other claims, each ending with its entry in SECTIONS; then the machinery. A part uses
 the lesson, earlier parts and the machinery, never a later part.
 Standard library only; Python 3.9 or newer.
 """
@@ -516,7 +516,7 @@ of depth ceil(log2 N). Attention over all pairs costs N^2 work, but few steps.""
 
 
 # ============================================================================
-# The lesson ends here. Parts 1-9 work its exercises and measure its other
+# The lesson ends here. The numbered parts work its exercises and measure its other
 # claims, each a section of the command line. Short names used below: N a
 # sequence's length (n in arguments); x, h an input and a state; decay the
 # linear step's factor, w the tanh step's; op an associative combine, and a

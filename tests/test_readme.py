@@ -2,6 +2,7 @@
 a sample (a fenced block that opens with a section header) must be a line the
 program prints, digits and time units aside, so that a sample cannot drift."""
 
+import json
 import os
 import re
 import tempfile
@@ -145,6 +146,112 @@ class TestWordsThatWereLoose(unittest.TestCase):
         lines = main.render_capacity(main.capacity_rows(reads=64)).splitlines()
         self.assertEqual(lines[1], "Associative recall: write n key-value pairs into one state, "
                                    "then ask for each")
+
+
+def readme():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def table_rows(heading):
+    """Return the rows of the README's table under heading, each a list of cells, the
+    header and its rule left out."""
+    text = readme().split(heading, 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in text.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[1:]]
+
+
+def part_of_each_definition():
+    """Return {name: its part} for main.py's top-level definitions: 0 the lesson,
+    1 to N the numbered parts, None the machinery."""
+    part, found = 0, {}
+    with open(os.path.join(ROOT, "main.py"), encoding="utf-8") as f:
+        for line in f:
+            banner = re.match(r"# (\d+)\. ", line)
+            if banner:
+                part = int(banner.group(1))
+            elif line.startswith("# Machinery"):
+                part = None
+            definition = re.match(r"(?:def|class) (\w+)|([A-Z_]+) = ", line)
+            if definition:
+                found[definition.group(1) or definition.group(2)] = part
+    return found
+
+
+# Each classic slip check names, as the README's list of them says it.
+README_SLIPS = {
+    "decay ignored": "an ignored decay", "decay inside": "`decay * (h + x)`",
+    "decay on x": "`h + decay * x`", "first twice": "the first x counted twice",
+    "sum": "the sum", "n - 1": "a mean over N - 1", "floor division": "`//`",
+    "at least 1": 'a missing "at least 1"', "floor": "a floor",
+    "float log": "`math.log(n, 2)`", "natural log": "the natural log", "log10": "`log10`",
+    "bit_length": "`n.bit_length()`", "swapped": "operands swapped", "plus": "an ignored `op`",
+    "exclusive": "the exclusive scan", "from 0": "a total from 0", "padded 0": "a padding of 0",
+    "first missing": "the first or the last total missing",
+    "last missing": "the first or the last total missing",
+    "floats": "values turned into floats", "step 2": "a round short or off by one",
+    "round short": "a round short", "half rounds": "a round short",
+    "floor rounds": "a round short", "late start": "off by one", "early end": "off by one",
+    "step + 1": "`step += 1`", "in place": "an in-place round",
+    "powers of two": "right only where N is a power of two",
+    "empty only": "wrong only for the empty list", "shared row": "one row of A for every unit",
+    "transposed": "A transposed", "in place, vector": "h updated in place",
+}
+
+
+class TestReadmeFacts(unittest.TestCase):
+    """What the README says of main.py, held against main.py: a fact written twice
+    fails here when one copy changes."""
+
+    def test_the_map_names_every_part_and_where_each_name_is_defined(self):
+        parts = part_of_each_definition()
+        mentioned = set()
+        for lesson, where in table_rows("## Where each step of the lesson lives"):
+            numbers = {int(n) for n in re.findall(r"\bparts? (\d+)(?: and (\d+))?", where)
+                       for n in n if n}
+            mentioned |= numbers
+            for name in re.findall(r"`(\w+)`", where):
+                if name in parts:
+                    self.assertIn(parts[name], numbers | {0, None}, (lesson, name))
+        self.assertEqual(mentioned, {p for p in parts.values() if p})
+
+    def test_the_section_table_reads_its_numbers_from_the_sections(self):
+        rows = {row[0].strip("`"): row[2] for row in
+                table_rows("## Every other section")}
+        data = {name: json.loads(run_main(name, "--json")[1])[name]
+                for name in ("ssm", "work", "cost", "gradient", "capacity", "generate",
+                             "hidden")}
+        work = {(r["algorithm"], r["n"]): r for r in data["work"]["rows"]}
+        gradient = {r["k"]: r for r in data["gradient"]["rows"]}
+        capacity, generate = data["capacity"][0], {(r["model"], r["n"]): r
+                                                   for r in data["generate"]}
+        ssm, hidden = data["ssm"], data["hidden"]
+        memory = next(r for r in data["cost"]["memory"] if r["n"] == 131_072)    # 128K tokens
+        said = {
+            "ssm": f"in {ssm['scan_rounds']} rounds at N = {ssm['length']:,}, within "
+                   f"{ssm['max_rel_diff']:.0e}",
+            "work": f"Hillis–Steele {work['parallel_scan', 1024]['work']:,} combines at depth "
+                    f"{work['parallel_scan', 1024]['depth']}, Brent–Kung "
+                    f"{work['brent_kung_scan', 1024]['work']:,} at depth "
+                    f"{work['brent_kung_scan', 1024]['depth']}",
+            "cost": f"one {memory['n']:,}-token attention matrix is {memory['bytes'] / 2**30:g} "
+                    "GiB",
+            "gradient": f"50 steps back is {gradient[50]['tanh']:.1e}",
+            "capacity": f"from {capacity['exact_recall']:.2f} at {capacity['n']} pairs",
+            "generate": f"({generate['attention', 256]['train_depth']} at N = 256) against a "
+                        f"tanh RNN's 3N - 1",
+            "hidden": f"for {hidden[-1]['madds_per_step'] // hidden[0]['madds_per_step']:,} "
+                      "times the multiply-adds",
+        }
+        for name, words in said.items():
+            self.assertIn(words, rows[name], name)
+        self.assertEqual(set(rows), set(main.SECTIONS) - set(main.DEFAULT_SECTIONS))
+
+    def test_the_readme_names_every_slip_check_names(self):
+        text = " ".join(readme().split())
+        self.assertEqual(set(README_SLIPS), set(main.CHECK_SLIPS))
+        for slip, words in README_SLIPS.items():
+            self.assertIn(words, text, slip)
 
 
 if __name__ == "__main__":

@@ -125,6 +125,9 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(data["steps"], 20)
         self.assertEqual({r["model"] for r in data["rows"]}, {"tanh_rnn", "mingru", "attention"})
         self.assertEqual(len(data["rows"]), 3 * 2 * 2)               # models x lengths x seeds
+        # --seeds S: "seeded 1 to S", as --help says
+        self.assertIn("seeded 1 to S", main.SEEDS.help)
+        self.assertEqual(sorted({r["seed"] for r in data["rows"]}), [1, 2])
         for row in data["rows"]:
             self.assertEqual(set(row), {"model", "length", "seed", "test_mse"})
             with mock.patch.multiple(main, TRAIN_TEST=20):
