@@ -2835,8 +2835,8 @@ def _child_call(module, name, args, op=None, style=None, count=False, timed=Fals
     if timed:
         return {"seconds": _time_steps(function)}
     xs = args[0]
-    if count:
-        tally = Tally()
+    if count:                           # + on values that count it, where op is taken
+        tally, op = Tally(), "add" if style else None
         xs = [Counted(1 << i, tally) for i in range(args[0])]
     if op == "compose":
         xs = [tuple(x) for x in xs]     # JSON has no tuples
@@ -3140,7 +3140,7 @@ def _slips(name, answered):
     wrong answers fit: only the empty input, or (a scan) only N not a power of two."""
     fits = None                         # the slips that fit every case so far
     for case, answer, _ in answered:
-        if case["slips"] is None or case["empty"]:
+        if case["slips"] is None:       # a large case, or the empty one: no slips there
             continue
         if answer.get("changed") or answer.get("lost_op"):
             return ()                   # a slip of its own, said already
@@ -3318,8 +3318,8 @@ def _right(grader, name, style, seconds):
                      or "its step was not timed: " + _stop_words(timed, grader.limited))
     if not name.endswith("_scan"):
         return "pass", "\n".join(notes), None
-    mirror = grader.ask({"name": name, "args": [MIRROR_N], "op": _counted_op_name(style),
-                         "style": style, "count": True}, seconds)
+    mirror = grader.ask({"name": name, "args": [MIRROR_N], "style": style, "count": True},
+                        seconds)
     verdict, detail = "pass", _not_counted(mirror)
     if name == "parallel_scan" and not detail:
         verdict, detail = _parallel_verdict(grader, style, seconds)
@@ -3336,11 +3336,6 @@ def _step_words(seconds):
         f" ({s / seconds[0]:,.1f}x, for {combine_madds(w)[0] / combine_madds(1)[0]:,.0f}x "
         "the madds)" if k else "") for k, (w, s) in enumerate(zip(HIDDEN_WIDTHS, seconds))]
     return "your step, timed: " + "; ".join(said)
-
-
-def _counted_op_name(style):
-    """Return the op a scan gets on counted values: + where it takes op, else none."""
-    return None if style is None else "add"
 
 
 def _not_counted(answer):
@@ -3360,7 +3355,7 @@ def _parallel_verdict(grader, style, seconds):
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
     for n in CHECK_DEPTH_LENGTHS:
         answer = grader.ask({"name": "parallel_scan", "args": [n], "style": style,
-                             "op": _counted_op_name(style), "count": True}, seconds)
+                             "count": True}, seconds)
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"

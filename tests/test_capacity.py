@@ -41,7 +41,7 @@ class TestCapacity(unittest.TestCase):
         cls.reads, cls.rows = READS, main.capacity_rows(reads=READS)
 
     def test_recall_draw_is_a_recomputation_and_exact_recall_the_binomial_tail(self):
-        for n, d in ((1, 8), (5, 8), (40, 16), (50, 64)):
+        for n, d in ((1, 8), (5, 8), (40, 16), (50, 64), (2, 2), (3, 4)):     # ties: 2, 2
             self.assertEqual(main.recall_draw(n, d, random.Random(n)),
                              recall_reference(n, d, random.Random(n)))
         # The sum written out over each count b of +1s among the (n - 1) d crosstalk
@@ -74,6 +74,14 @@ class TestCapacity(unittest.TestCase):
                              (r["d"], r["n"] * (r["d"] + 1)))
         out = main.render_capacity(self.rows)
         self.assertIn("toward a coin flip", " ".join(out.split()))
+        # the table's columns in their order, each the number it names
+        lines = out.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("pairs n"))
+        for r, line in zip(self.rows, lines[header + 1:]):
+            self.assertEqual(line.split(), [
+                f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
+                f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}", f"{r['d']:,}",
+                f"{r['n'] * (r['d'] + 1):,}"])
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
 
 

@@ -639,6 +639,33 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(eval(detail.split("xs = ")[1].split(" with")[0],
                               {"rng": random.Random(1025)}), case["args"][0])
 
+    def test_a_float_off_by_a_millionth_fails_and_a_raise_after_right_answers_is_shown(self):
+        # floats compare within 1e-9 of the largest, not 1e-6
+        off = replaced(LESSON, "    return h\n", "    return h * (1 + 1e-6)\n")
+        self.assertEqual(grade(off, "rnn_style")[0], "FAIL")
+        # NotImplementedError after right answers is a failure, not "not written yet"
+        partly = replaced(SERIAL, "    out = []", "    if len(xs) > 3:\n"
+                          "        raise NotImplementedError\n    out = []")
+        verdict, detail = grade(partly, "serial_scan")
+        self.assertEqual(verdict, "FAIL")
+        self.assertIn("at xs = [5, 6, 9, 1, 8] (op: +): it raised:", detail)
+        self.assertTrue(detail.endswith("NotImplementedError"), detail)
+
+    def test_where_two_slips_explain_the_answers_equally_neither_is_named(self):
+        # at xs = [3], decay 0.5, decay * (h + x) and h + decay * x both give 1.5; the
+        # grading process stops before a case tells them apart
+        class StopsAfterOne(InProcess):
+            def ask(self, request, seconds):
+                if request.get("args") and request["args"][0] != [] and self.state.get("done"):
+                    return {"stopped": "it did not finish in 10 s (--seconds)"}
+                answer = super().ask(request, seconds)
+                self.state["done"] = bool(request.get("args") and request["args"][0])
+                return answer
+        inside = replaced(LESSON, "decay * h + x", "decay * (h + x)")
+        graded = graded_here(inside, ["rnn_style"], StopsAfterOne)["functions"][0]
+        self.assertEqual((graded["verdict"], graded["detail"]),
+                         ("FAIL", "at xs = [3], decay = 0.5: got 1.5, expected 3.0"))
+
     def test_a_right_scan_shows_its_depths_with_a_legend_and_its_work(self):
         hillis_steele = self.right["Hillis-Steele"]["parallel_scan"]
         self.assertEqual((hillis_steele["verdict"], hillis_steele["detail"]), (
@@ -743,6 +770,8 @@ class TestGrading(unittest.TestCase):
         text = main.render_check("f.py", self.report(depth="not written yet"))
         self.assertTrue(text.endswith("Nothing written yet: each function still raises "
                                       "NotImplementedError."))
+        text = main.render_check("f.py", self.report(depth="pass", parallel_scan="not parallel"))
+        self.assertTrue(text.endswith("1 of 2 written passed."))
         text = main.render_check("f.py", self.report(depth="not in the file"))
         self.assertTrue(text.endswith("None of the lesson's functions is in this file."))
         report = self.report(depth="pass")
@@ -755,6 +784,7 @@ class TestGrading(unittest.TestCase):
         # 0 only if every function written passed; 1 for FAIL, not parallel, nothing
         # written or nothing in the file; not graded (benchmark) does not count
         files = {0: [LESSON], 1: [WRONG["a loop"][0], WRONG["the sum"][0], "x = 1\n",
+                                  LESSON + WRONG["a loop"][0],      # a pass beside not parallel
                                   "def depth(n):\n    raise NotImplementedError\n",
                                   "def benchmark(n):\n    return 1.0, 1.0\n"]}
         for status, sources in files.items():

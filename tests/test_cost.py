@@ -64,6 +64,9 @@ class TestCost(unittest.TestCase):
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 1_024)
+        # the ratio printed is self-attention's operations over a recurrent layer's: n/d
+        ratios = ", ".join(f"{n / 512:g}x at {n:,}" for n in main.COST_SIZES)
+        self.assertIn(f"Self-attention / recurrent = n/d: {ratios}.", " ".join(out.split()))
 
 
 if __name__ == "__main__":

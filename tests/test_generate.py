@@ -37,6 +37,12 @@ class TestGenerate(unittest.TestCase):
         n = 16
         self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 3 * n - 1)
         self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
+        # the sentence follows the depths: a model faster than a token at a time is said
+        rows = [dict(r) for r in self.at.values()]
+        self.assertIn("every model makes one token after another", main.render_generate(rows))
+        rows[0]["generate_depth"] = rows[0]["n"] - 1
+        self.assertIn("some model makes its tokens in fewer steps than tokens",
+                      " ".join(main.render_generate(rows).split()))
         # Each token needs the one before, then its own depth, 4 + ceil(log2 t): the
         # total grows as N log N, not as N.
         self.assertEqual(self.at["attention", n]["generate_depth"],

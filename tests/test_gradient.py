@@ -69,6 +69,14 @@ class TestGradient(unittest.TestCase):
         self.assertLess(rows[50]["tanh"], 1e-10)                 # the lesson's 50 tokens back
         self.assertGreater(rows[100]["gated"], 0.3)
         self.assertIn("3.3e-11", out)
+        # the share read out: input 50 back against the last input, by central differences
+        def last(values):
+            return main.rnn_tanh(values, data["w"])
+        n = data["n"]
+        share = (central_difference(last, xs, n - 1 - 50, eps=0.01)    # eps: 3e-13 shows
+                 / central_difference(last, xs, n - 1))
+        self.assertIn(f"is 3.3e-11: {share:.0e} of its derivative in the last input",
+                      " ".join(out.split()))
         self.assertIn("attention's weight 0.43 at n = 200", " ".join(out.split()))
 
 

@@ -5,6 +5,7 @@ import json
 import math
 import random
 import unittest
+from unittest import mock
 
 import main
 from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_main
@@ -107,6 +108,28 @@ class TestHidden(unittest.TestCase):
                               r["madds_per_diagonal_combine"]),
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
         self.assertIn("266,240", out)           # 64^3 + 64^2
+
+
+    def test_the_growth_column_and_the_reading_follow_scripted_times(self):
+        # the step of width w is scripted to take w**power microseconds a step, so the
+        # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself
+        for power, says in ((0.5, "At small widths the interpreter's cost of a step, not its "
+                                  "madds, sets the time"),
+                            (math.log(2080, 64), "The time grew about as the madds")):
+            def samples(calls, reps):
+                times = [1e-6 * len(call.args[2]) ** power * main.HIDDEN_STEPS for call in calls]
+                return [[t] * reps for t in times]
+            with self.subTest(power=power), mock.patch.object(main, "sample_per_call", samples):
+                rows = main.hidden_rows((1, 8, 64), reps=2)
+                text = " ".join(main.render_hidden(rows).split())
+            self.assertEqual([r["growth"] for r in rows], [w ** power for w in (1, 8, 64)])
+            self.assertIn(says, text)
+            # the table's columns in their order: width, time, growth, madds
+            line = next(l for l in main.render_hidden(rows).splitlines() if l.startswith("   64"))
+            cells = line.split()
+            self.assertEqual(cells[0], "64")
+            self.assertEqual(" ".join(cells[1:3]), main.format_seconds(64 ** power * 1e-6))
+            self.assertEqual(cells[3:5], [f"{64 ** power:,.1f}x", "4,160"])
 
 
 if __name__ == "__main__":

@@ -129,6 +129,8 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
         # 1e6 and 1e6 + 1e-4 differ by 1e-10 relative: not a mismatch; 0.1 apart is.
         self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6 + 1e-4, 0.0]), 0)
         self.assertEqual(main.count_mismatches([1e6, 0.0], [1e6, 0.1]), 1)
+        # all zeros: no tolerance at all, and equal values still agree
+        self.assertEqual(main.count_mismatches([0.0, 0.0], [0.0, 0.0]), 0)
         # a broken scan's NaN or infinity is no pass; an infinity widens no tolerance
         self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [1.0, NAN, 3.0]), 1)
         self.assertEqual(main.count_mismatches([1.0, 2.0, 3.0], [INF, 2.0, -INF]), 2)

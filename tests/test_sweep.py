@@ -19,6 +19,9 @@ class TestSweep(unittest.TestCase):
         self.assertNotIn("slope about 1", small)
         self.assertIn("far from 1", main.slope_reading(1.6, 0.9))
         self.assertIn("no slope", main.slope_reading(None, None))
+        # the edges of "about 1": 0.8 to 1.2, each included
+        for low, high, about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
+            self.assertEqual("slope about 1" in main.slope_reading(low, high), about, (low, high))
         rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
                  "chain_steps": n, "tree_steps": main.lane_steps(n, 4), "spread": 1.0}
                 for n in (1, 4, 16)]
@@ -44,6 +47,9 @@ class TestSweep(unittest.TestCase):
         self.assertIn("about log2 N up to N = P, then N / P + log2 P", reading((64, 65_536),
                                                                                10_000))
         self.assertIn("every N being past P", reading((1_024, 4_096), 16))
+        # the largest N equal to P: still "since N <= P"
+        self.assertIn("since N <= P", reading((64, 1_024), 1_024))
+        self.assertIn("up to N = P", reading((64, 1_025), 1_024))
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]

@@ -178,6 +178,23 @@ class TestTrain(unittest.TestCase):
         result["rows"][2]["test_mse"] = 0.148
         result["rows"][0]["test_mse"] = result["rows"][1]["test_mse"] = 0.15
         self.assertEqual(main.train_verdicts(result), {("tanh_rnn", 10): main.NOTHING})
+        # the edges as the legend words them: "at most a tenth", "0.9 of it or more"
+        self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
+                         [main.LEARNED, main.PART, main.NOTHING, main.PART])
+
+    def test_the_table_shows_each_model_and_t_with_its_best_and_worst_in_order(self):
+        result = {"widths": {"tanh_rnn": 4, "mingru": 4}, "seeds": 2, "steps": 10, "wall_s": 1.0,
+                  "test_examples": 20, "constant": [{"length": 5, "test_mse": 0.16}],
+                  "rows": [{"model": m, "length": 5, "seed": s, "test_mse": mse}
+                           for m in main.MODEL_NAMES for s, mse in ((1, 0.05), (2, 0.002))]}
+        result["verdicts"] = [{"model": m, "length": 5, "verdict": main.PART}
+                              for m in main.MODEL_NAMES]
+        lines = main.render_train(result).splitlines()
+        header = next(i for i, line in enumerate(lines) if line.startswith("model"))
+        self.assertEqual([cell.strip() for cell in lines[header].split("  ") if cell.strip()],
+                         ["model", "T", "answering 1", "best init", "worst init", "verdict"])
+        self.assertEqual(lines[header + 1].split()[-6:],                 # best is the least
+                         ["5", "0.16", "0.0020", "0.050", "learned", "some"])
 
     # .ci/run also compares a short run on the oldest and the newest Python
     def test_a_short_run_gives_known_numbers(self):

@@ -6,6 +6,7 @@ import json
 import math
 import operator
 import random
+import re
 import unittest
 
 import main
@@ -20,6 +21,14 @@ BAD_CALLS = {
                 ((1.0, main.Tally()), {"depth": -5}), ((1.0, main.Tally()), {"depth": True})],
 }
 NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
+
+
+def evaluate(formula, n):
+    """Return a printed formula ("2N - log2 N - 2", "2(N log2 N - N + 1)") at N = n, a
+    power of two: read as Python reads it once products are written out."""
+    python = formula.replace("log2 N", "k").replace("N", "n")
+    python = re.sub(r"(\d|n|k|\))\s*(?=[nk(])", r"\1*", python)    # 2n, n k, 2( are products
+    return eval(python, {"n": n, "k": n.bit_length() - 1})
 
 
 def hillis_steele_combines(n):
@@ -85,6 +94,13 @@ class TestCountedWorkAndDepth(unittest.TestCase):
             }
             for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
+        # each formula the section prints, evaluated at N, is the count measured there
+        for k in (3, 6, 10):
+            n = 2 ** k
+            for name, (algorithm, work_formula, depth_formula) in main.WORK_ALGORITHMS.items():
+                measured = main.measure_work_depth(algorithm, n)
+                self.assertEqual((evaluate(work_formula, n), evaluate(depth_formula, n)),
+                                 measured, (name, n))
         for n in AWKWARD_LENGTHS[1:]:
             work, dep = main.measure_work_depth(main.tree_reduce, n)
             self.assertEqual(work, n - 1)
