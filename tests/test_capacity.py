@@ -58,6 +58,13 @@ class TestCapacity(unittest.TestCase):
         got = [round(main.exact_recall(n, 64), 4) for n in (16, 32, 64, 128, 256, 512)]
         self.assertEqual(got, [0.979, 0.9214, 0.8394, 0.7577, 0.689, 0.6362])
 
+    def test_a_tie_is_a_wrong_read_where_ties_are_common(self):
+        # n = 2, d = 2: the read is 2 + v1 v2 (k1.k2), and k1.k2 = -2, 0 or 2; a tie (0)
+        # comes a quarter of the time, and counts as wrong: recall 3/4, not 1
+        row = main.capacity_rows(sizes=(2,), d=2, reads=4_000)[0]
+        self.assertEqual(row["exact_recall"], 0.75)
+        self.assertLess(abs(row["state_recall"] - 0.75), 0.03)     # 4.4 standard errors
+
     def test_measured_recall_follows_the_exact_share_toward_a_coin_flip(self):
         # 800 reads or more a row: a standard error of at most sqrt(0.25 / 800) = 0.018,
         # so 0.053 is three of them.

@@ -185,6 +185,9 @@ def tree(values, op):
 def parallel_scan(xs, op=operator.add):
     return [tree(list(xs[:i + 1]), op) for i in range(len(xs))]
 ''', "parallel_scan"),
+    "op after another parameter, so by keyword": (
+        replaced(SERIAL, "def serial_scan(xs, op=operator.add):",
+                 "def serial_scan(xs, reverse=False, op=operator.add):"), "serial_scan"),
     "keyword-only op, extra keyword arguments, a generator inside": ('''
 import operator
 def serial_scan(xs, *, op=operator.add, **options):

@@ -71,6 +71,8 @@ class TestSweep(unittest.TestCase):
         self.assertEqual([(r["chain_steps"], r["tree_steps"]) for r in data["rows"]],
                          [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)
+        self.assertTrue(main.sweep_headline(data).endswith(
+            "modelled on 10,000 lanes, the tree takes 6 to 11 steps"))
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
         self.assertIn("fitted growth: n/a (the fit needs two sizes)", out)
