@@ -571,6 +571,7 @@ class TestGrading(unittest.TestCase):
     def setUpClass(cls):                # each right solution graded once, read by the tests
         cls.right = {label: {r["name"]: r for r in graded_here(source, names.split())[
             "functions"]} for label, (source, names) in RIGHT.items()}
+        cls.wrong = {label: grade(source, name) for label, (source, name, _, _) in WRONG.items()}
 
     def test_every_right_solution_passes(self):
         for label, graded in self.right.items():
@@ -583,14 +584,14 @@ class TestGrading(unittest.TestCase):
     def test_every_classic_slip_is_named_in_the_learners_terms(self):
         for label, (source, name, verdict, words) in WRONG.items():
             with self.subTest(label):
-                got, detail = grade(source, name)
+                got, detail = self.wrong[label]
                 self.assertEqual(got, verdict, detail)
                 self.assertNotRegex(detail, r"Counted|Tally|_child|_grade|main\.py\"")
                 self.assertIn(words, flat(detail) if "\n" not in words else detail)
 
     def test_every_word_of_a_slip_is_used_and_the_readme_lists_them(self):
         # each slip is named by some wrong solution above
-        named = " ".join(grade(source, name)[1] for source, name, _, _ in WRONG.values())
+        named = " ".join(detail for _, detail in self.wrong.values())
         for slip, words in main.CHECK_SLIPS.items():
             with self.subTest(slip):
                 self.assertIn(flat(words), flat(named))
@@ -1033,10 +1034,11 @@ class TestGradingProcesses(unittest.TestCase):
 
     def test_an_import_that_never_ends_is_the_files_verdict(self):
         path = write(tempfile.mkdtemp(dir=self.folder), "hangs.py", "while True:\n    pass\n")
-        with mock.patch.object(main, "CHECK_START", 0):     # it fails however fast it starts
-            report = main.check_solutions(path, seconds=0.5)
+        # it fails however fast it starts; a tenth of a second is enough to see it
+        with mock.patch.multiple(main, CHECK_START=0, CHECK_MIN_SECONDS=0.1):
+            report = main.check_solutions(path, seconds=0.1)
         found = report["file"]["verdict"], report["file"]["detail"], report["functions"]
-        self.assertEqual(found, ("FAIL", "it did not finish in 0.5 s (--seconds)", []))
+        self.assertEqual(found, ("FAIL", "it did not finish in 0.1 s (--seconds)", []))
 
     def test_check_ended_by_sigkill_or_two_ctrl_cs_leaves_nothing_running(self):
         # while the learner's C code holds the GIL: the keeper ends its group. A
