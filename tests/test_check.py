@@ -1074,9 +1074,7 @@ json.dumps = None                       # the learner's own business: check keep
 def attention_style(xs):                # right, and it prints a check mark
     print("\\u2713")
     return sum(xs) / len(xs)
-def serial_scan(xs, op=None):
-    return [0] + list(xs[:-1])
-def parallel_scan(xs, op=None):         # a flood: no limit, so none is stated
+def serial_scan(xs, op=None):           # out of memory: no limit is set, so none is stated
     raise MemoryError
 def rnn_style(xs, decay=0.9):
     with open(os.environ["STARTED"], "a") as f:
@@ -1113,13 +1111,12 @@ class TestAsOnWindows(unittest.TestCase):
         (cls.stdout, cls.stderr), cls.status = run.communicate(timeout=60), run.returncode
         cls.out = " ".join(cls.stdout.split())
 
-    def test_a_right_a_wrong_and_a_hanging_function_are_graded_nothing_left_running(self):
+    def test_a_right_a_failing_and_a_hanging_function_are_graded_nothing_left_running(self):
         self.assertEqual((self.status, self.stderr), (1, ""))
         self.assertIn("rnn_style FAIL: at xs = []: it did not finish in 0.5 s (--seconds)",
                       self.out)
-        self.assertIn("serial_scan FAIL: at xs = [3] (op: +): got [0], expected [3]", self.out)
-        self.assertRegex(self.out, r"parallel_scan FAIL: at xs = \[3\] \(op: \+\): it raised: "
-                                   r"File .* MemoryError rnn_style_vector")
+        self.assertRegex(self.out, r"serial_scan FAIL: at xs = \[3\] \(op: \+\): it raised: "
+                                   r"File .* MemoryError parallel_scan not in the file")
         self.assertNotIn("the limit is", self.out)
         self.assertTrue(gone_within(pids(self.path), 1))
 

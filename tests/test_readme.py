@@ -11,6 +11,7 @@ from unittest import mock
 
 import main
 from tests.support import ROOT, run_main
+from tests.test_check import VECTOR, InProcess
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
 
@@ -31,10 +32,10 @@ def readme_samples(header="=== "):
             for line in block.splitlines() if line.strip()]
 
 
-# The solution whose grades the README shows: right, not written, wrong, missing.
+# The solution whose grades the README shows: right, not written, wrong, and the Easy
+# exercise right (tests/test_check.py's).
 MINE = """\
 import operator
-from main import hidden_weights
 def rnn_style(xs, decay=0.9):
     h = 0.0
     for x in xs:
@@ -55,13 +56,7 @@ def parallel_scan(xs, op=operator.add):
         out = out[:step] + [op(out[i], out[i - step]) for i in range(step, len(out))]
         step *= 2
     return out
-def rnn_style_vector(xs, width=64, decay=0.9):
-    A, b = hidden_weights(width, decay)
-    h = [0.0] * width
-    for x in xs:
-        h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for row, bi in zip(A, b)]
-    return h
-"""
+""" + VECTOR
 
 
 def fixed_samples(n, reps):
@@ -87,7 +82,6 @@ class TestReadmeSamples(unittest.TestCase):
         self.assertNotEqual(masked("depth: serial scan 1,023 dependent combines"),
                             masked("depth: serial scan 1,023 independent combines"))
         # graded in this process, with the grading process's own code (tests/test_check.py)
-        from tests.test_check import InProcess
         samples = readme_samples("=== check")
         self.assertGreater(len(samples), 5)
         here = os.getcwd()
