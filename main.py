@@ -2580,13 +2580,15 @@ def _scan_slips(name, xs, op):
                           "floor rounds": {"rounds": n.bit_length() - 1},
                           "in place": {"in_place": True}, "late start": {"start": 1},
                           "early end": {"end": 1}}.items():
-            shapes[slip, ] = functools.partial(_hillis_steele, **how)
-        shapes["padded 0", ] = _padded
+            shapes[(slip,)] = functools.partial(_hillis_steele, **how)
+        shapes[("padded 0",)] = _padded
     return {a + b: functools.partial(shape, xs, f) for a, f in ops.items()
             for b, shape in shapes.items() if a + b}
 
 
 def _rnn_slips(xs, decay=0.9):
+    """Return {slips: the answer they give} of rnn_style on xs: a step written wrong,
+    the first x taken twice, the decay ignored, and each two or three of them together."""
     steps = {(): lambda h, x, a: a * h + x, ("decay inside",): lambda h, x, a: a * (h + x),
              ("decay on x",): lambda h, x, a: h + a * x}
     slips = {}
@@ -2600,11 +2602,14 @@ def _rnn_slips(xs, decay=0.9):
 
 
 def _mean_slips(xs):
+    """Return {slips: the answer they give} of attention_style on xs."""
     return {("sum",): lambda: sum(xs), ("n - 1",): lambda: sum(xs) / (len(xs) - 1),
             ("floor division",): lambda: sum(xs) // len(xs)}
 
 
 def _depth_slips(n):
+    """Return {slips: the answer they give} of depth(n): each wrong rounding of log2 n,
+    with and without the "at least 1"."""
     bases = {(): (n - 1).bit_length(), ("floor",): n.bit_length() - 1,
              ("float log",): math.ceil(math.log(n, 2)), ("natural log",): math.ceil(math.log(n)),
              ("log10",): math.ceil(math.log10(n)), ("bit_length",): n.bit_length()}
@@ -2617,8 +2622,16 @@ def _depth_slips(n):
 
 
 def _vector_slips(xs, width=64, decay=0.9):
+    """Return {slips: the answer they give} of rnn_style_vector: one row of A for
+    every unit, A transposed, h updated in place, each with the decay ignored or not."""
+    def right(A, b):
+        return _vector_recurrence(xs, A, b)
+
     def shared_row(A, b):
         return _vector_recurrence(xs, [A[0]] * len(A), b)
+
+    def transposed(A, b):
+        return _vector_recurrence(xs, [list(column) for column in zip(*A)], b)
 
     def in_place(A, b):
         h = [0.0] * len(b)
@@ -2626,12 +2639,13 @@ def _vector_slips(xs, width=64, decay=0.9):
             for i, (row, bi) in enumerate(zip(A, b)):
                 h[i] = sum(map(operator.mul, row, h)) + bi * x
         return h
-    kinds = {("shared row",): shared_row, ("transposed",): lambda A, b: _vector_recurrence(
-        xs, [list(column) for column in zip(*A)], b), ("in place, vector",): in_place,
-        (): lambda A, b: _vector_recurrence(xs, A, b)}
-    return {kind + slip: functools.partial(f, *hidden_weights(width, a)) for kind, f in
-            kinds.items() for slip, a in {(): decay, ("decay ignored",): 0.9}.items()
-            if kind + slip}
+    slips = {}
+    for kind, f in {(): right, ("shared row",): shared_row, ("transposed",): transposed,
+                    ("in place, vector",): in_place}.items():
+        for slip, a in {(): decay, ("decay ignored",): 0.9}.items():
+            slips[kind + slip] = functools.partial(f, *hidden_weights(width, a))
+    del slips[()]
+    return slips
 
 
 def _check_input(kind, n):
