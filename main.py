@@ -2844,7 +2844,7 @@ def _takes_op(function):
 def _child_call(module, name, args, op=None, style=None, count=False, timed=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
     changed them and whether a recursion dropped op; with count, its answer on
-    values that count their combines (part 4's Counted); with time, its seconds."""
+    values that count their combines (part 4's Counted); with timed, its seconds per step."""
     function = vars(module)[name]
     if timed:
         return {"seconds": _time_steps(function)}
