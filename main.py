@@ -1100,10 +1100,10 @@ class Counted:
     __slots__ = ("value", "depth", "tally")
 
     def __init__(self, value, tally, depth=0):
-        if type(tally) is not Tally:
-            raise ValueError(f"Counted requires a Tally to count in, got {tally!r:.40}")
-        self.value, self.tally = value, tally
-        self.depth = _require_size("Counted", "depth", depth, low=0, high=math.inf)
+        if type(tally) is not Tally or type(depth) is not int or depth < 0:
+            raise ValueError(f"Counted requires a Tally and a whole depth >= 0, got "
+                             f"{tally!r:.40} and {depth!r:.20}")
+        self.value, self.tally, self.depth = value, tally, depth
 
     __add__, __radd__ = _counted(operator.add), _counted(operator.add, reverse=True)
     __mul__, __rmul__ = _counted(operator.mul), _counted(operator.mul, reverse=True)
@@ -2822,7 +2822,7 @@ def _child_import(path):
         found[name] = "missing"
         if callable(function):          # defined here, or imported from this script
             found[name] = "main.py" if getattr(function, "__module__", "") == __name__ else "here"
-        takes_op[name] = _takes_op(function)
+        takes_op[name] = _takes_op(function) is not None
     return module, {"found": found, "takes_op": takes_op}
 
 
@@ -2841,11 +2841,12 @@ def _takes_op(function):
     return None
 
 
-def _child_call(module, name, args, op=None, style=None, count=False, timed=False):
+def _child_call(module, name, args, op=None, count=False, timed=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
     changed them and whether a recursion dropped op; with count, its answer on
     values that count their combines (part 4's Counted); with timed, its seconds per step."""
     function = vars(module)[name]
+    style = _takes_op(function)
     if timed:
         return {"seconds": _time_steps(function)}
     xs = args[0]
@@ -3098,7 +3099,7 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     return {"file": file, "functions": functions}
 
 
-def _graded(grader, name, style, seconds):
+def _graded(grader, name, takes_op, seconds):
     """Return the grade of one function, in a grading process that has imported the file."""
     grade = {"name": name, "verdict": "FAIL", "mirror": None}
     try:
@@ -3106,23 +3107,22 @@ def _graded(grader, name, style, seconds):
             grade["detail"] = "importing it again, " + _stop_words(grader.opened,
                                                                    grader.limited)
         else:
-            grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name, style,
-                                                                        seconds)
+            grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name,
+                                                                        takes_op, seconds)
     finally:
         grader.close()
     grade["printed"] = grader.printed[1]
     return grade
 
 
-def _grade(grader, name, style, seconds):
+def _grade(grader, name, takes_op, seconds):
     """Return (verdict, detail, mirror) of one function: its first wrong answer, with the
     slips whose answers are its own at every small case."""
     answered, stopped = [], None        # (case, answer, what is wrong) of each case answered
-    for case in _check_cases(name, style is not None):
+    for case in _check_cases(name, takes_op):
         if case["slips"] is None and any(wrong for _, _, wrong in answered):
             break                       # past the small cases, with a wrong answer already
-        answer = grader.ask({"name": name, "args": case["args"], "op": case["op"],
-                             "style": style}, seconds)
+        answer = grader.ask({"name": name, "args": case["args"], "op": case["op"]}, seconds)
         if not answered and answer.get("raised") == "NotImplementedError":
             return "not written yet", "", None
         if "stopped" in answer:
@@ -3138,7 +3138,7 @@ def _grade(grader, name, style, seconds):
             detail += f"; the {len(answered):,} cases before it were right"
         return "FAIL", detail, None
     if not failed:
-        return _right(grader, name, style, seconds)
+        return _right(grader, name, takes_op, seconds)
     case, answer, wrong = next((f for f in failed if not f[0]["empty"]), failed[0])
     detail = _at(name, case) + wrong
     slips = _slips(name, answered)
@@ -3226,9 +3226,6 @@ SHAPE_HINTS = {
     ("an iterator", "a list"): "return a list: list(...) makes one",
     ("an array", "a list"): "return a list: an array's .tolist() makes one",
     ("an array", "a number"): "return one number: float(...) makes one",
-    ("None", "a number"): "does it end with return?",
-    ("None", "a list"): "does it end with return?",
-    ("None", "a tuple"): "does it end with return?",
 }
 
 
@@ -3252,7 +3249,7 @@ def _difference(got, expected):
     if kind != wanted:
         said = f"got {kind}, {_show(got)}, where {wanted} belongs"
         if got is None:
-            said = f"got None where {wanted} belongs"
+            return f"got None where {wanted} belongs: does it end with return?"
         hint = SHAPE_HINTS.get((kind, wanted))
         return f"{said}: {hint}" if hint else said
     said = f"got {_show(got)}, expected {_show(expected)}"
@@ -3314,11 +3311,11 @@ def _same(got, expected):
     return type(got) is type(expected) and got == expected
 
 
-def _right(grader, name, style, seconds):
+def _right(grader, name, takes_op, seconds):
     """Return (verdict, detail, mirror) of a function that gave every answer right: a
     scan's depth counted, rnn_style_vector's step timed."""
     notes = []
-    if name.endswith("_scan") and style is None:
+    if name.endswith("_scan") and not takes_op:
         notes.append("graded on sums only: with op=operator.add as a parameter it would be "
                      "checked with other combines too")
     if name == "depth":                 # past 2**48, where a float log2 rounds
@@ -3332,11 +3329,10 @@ def _right(grader, name, style, seconds):
                      or "its step was not timed: " + _stop_words(timed, grader.limited))
     if not name.endswith("_scan"):
         return "pass", "\n".join(notes), None
-    mirror = grader.ask({"name": name, "args": [MIRROR_N], "style": style, "count": True},
-                        seconds)
+    mirror = grader.ask({"name": name, "args": [MIRROR_N], "count": True}, seconds)
     verdict, detail = "pass", _not_counted(mirror)
     if name == "parallel_scan" and not detail:
-        verdict, detail = _parallel_verdict(grader, style, seconds)
+        verdict, detail = _parallel_verdict(grader, seconds)
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, *notes) if d), mirror
@@ -3364,12 +3360,11 @@ def _not_counted(answer):
     return ""
 
 
-def _parallel_verdict(grader, style, seconds):
+def _parallel_verdict(grader, seconds):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
     for n in CHECK_DEPTH_LENGTHS:
-        answer = grader.ask({"name": "parallel_scan", "args": [n], "style": style,
-                             "count": True}, seconds)
+        answer = grader.ask({"name": "parallel_scan", "args": [n], "count": True}, seconds)
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"

@@ -589,7 +589,7 @@ class TestGrading(unittest.TestCase):
                 self.assertNotRegex(detail, r"Counted|Tally|_child|_grade|main\.py\"")
                 self.assertIn(words, flat(detail) if "\n" not in words else detail)
 
-    def test_every_word_of_a_slip_is_used_and_the_readme_lists_them(self):
+    def test_every_slip_is_named_by_some_wrong_solution(self):
         # each slip is named by some wrong solution above
         named = " ".join(detail for _, detail in self.wrong.values())
         for slip, words in main.CHECK_SLIPS.items():
