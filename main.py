@@ -3679,16 +3679,17 @@ def main(argv=None):
     with contextlib.suppress(AttributeError):   # not a file: a notebook's, a StringIO
         sys.stdout.reconfigure(errors="backslashreplace")      # µ on an ASCII terminal
     try:
-        if argv[:1] == ["terms"]:
-            status = _terms_command(argv[1:])
-        elif argv[:1] == ["check"]:
-            status = _check_command(argv[1:])
-        else:
-            status = _sections_command(argv)
+        try:
+            if argv[:1] == ["terms"]:
+                status = _terms_command(argv[1:])
+            elif argv[:1] == ["check"]:
+                status = _check_command(argv[1:])
+            else:
+                status = _sections_command(argv)
+        except SystemExit as exc:       # argparse's: --help (0), a bad argument (2)
+            status = exc.code
         sys.stdout.flush()              # here, where a closed pipe is caught, not at exit
         return status
-    except SystemExit as exc:           # argparse's: --help (0), a bad argument (2)
-        return exc.code
     except KeyboardInterrupt:           # Ctrl-C: Python's own status for it, no traceback
         return 130
     except BrokenPipeError:             # the reader has gone: end quietly (Python's recipe)

@@ -333,8 +333,8 @@ class TestSubprocess(unittest.TestCase):
         self.assertRegex(out, r"1,000 +20\.0 \\xb5s +20\.0 \\xb5s +1\.0x")
 
     def test_a_closed_pipe_ends_every_command_quietly_buffered_or_not(self):
-        # issue 66: status 1 and nothing on stderr, stdout buffered as on a learner's
-        # machine (no PYTHONUNBUFFERED) or not; the reader is gone before any write
+        # status 1 and nothing on stderr, stdout buffered as on a learner's machine
+        # (no PYTHONUNBUFFERED) or not; the reader is gone before any write
         # `all` over cheap stand-ins for the sections: what it prints goes out as in
         # `python main.py all`, from main() under __main__, in a fraction of the time
         toy = ("import sys, main\n"
@@ -343,18 +343,20 @@ class TestSubprocess(unittest.TestCase):
                "main.SECTIONS = dict.fromkeys(main.SECTIONS, section)\n"
                "sys.exit(main.main())")
         plain = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-        for env in (plain, dict(plain, PYTHONUNBUFFERED="1")):
-            for argv in (("main.py", *FAST), ("-c", toy, "all"), ("main.py", "terms"),
-                         ("main.py", "check", "--template")):
+        buffered = [("main.py", *FAST), ("-c", toy, "all"), ("main.py", "terms"),
+                    ("main.py", "check", "--template"), ("main.py", "--help"),
+                    ("main.py", "check", "--help")]
+        unbuffered = [("main.py", *FAST), ("main.py", "depth", "-h")]
+        for env, argvs in ((plain, buffered), (dict(plain, PYTHONUNBUFFERED="1"), unbuffered)):
+            for argv in argvs:
                 child = subprocess.Popen([*PYTHON, *argv], cwd=ROOT, env=env,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 child.stdout.close()
-                try:
-                    _, err = child.communicate(timeout=30)
-                finally:
-                    child.kill()                # a hang found by the suite ends with it
-                self.assertEqual((child.returncode, err), (1, b""),
-                                 (argv, "PYTHONUNBUFFERED" in env))
+                _, err = child.communicate()
+                # --help: argparse ignores a failed write and exits 0, as Python's own
+                statuses = (0, 1) if argv[-1] in ("--help", "-h") else (1,)
+                self.assertIn(child.returncode, statuses, argv)
+                self.assertEqual(err, b"", (argv, "PYTHONUNBUFFERED" in env))
 
     def test_output_reaches_a_stdout_that_is_not_a_file(self):
         class Notebook:                 # a notebook's stdout: write and flush, nothing more
