@@ -3782,14 +3782,7 @@ def _sections_command(argv):
             parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
                          "the sections chosen")
     if opts.svg is not None:
-        import tempfile
-        try:                            # made, and written to once, before any work
-            os.makedirs(opts.svg, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=opts.svg):
-                pass
-        except (OSError, ValueError) as exc:
-            parser.error(f"argument --svg: cannot write to the directory {_echo(opts.svg)}: "
-                         f"{getattr(exc, 'strerror', None) or exc}")
+        _require_figure_files(parser, opts.svg, [n for n in opts.sections if SECTIONS[n].figure])
     try:
         _run(opts)
     except ValueError as exc:           # what a section's function refuses (train's work)
@@ -3906,6 +3899,28 @@ def _check_seconds(text):
         raise argparse.ArgumentTypeError(f"needs a number from {CHECK_MIN_SECONDS} to "
                                          f"{CHECK_MAX_SECONDS}, got {_echo(text)}")
     return seconds
+
+
+def _require_figure_files(parser, directory, names):
+    """Refuse --svg DIR before any work unless DIR and each DIR/NAME.svg can be written:
+    each is opened once for appending, and a file made only to try is removed."""
+    import tempfile
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory):
+            pass
+    except (OSError, ValueError) as exc:
+        parser.error(f"argument --svg: cannot write to the directory {_echo(directory)}: "
+                     f"{getattr(exc, 'strerror', None) or exc}")
+    for name in names:
+        path = os.path.join(directory, f"{name}.svg")
+        existed = os.path.lexists(path)
+        try:
+            open(path, "a").close()
+        except OSError as exc:
+            parser.error(f"argument --svg: cannot write {_echo(path)}: {exc.strerror or exc}")
+        if not existed:
+            os.remove(path)
 
 
 def _write_figure(directory, name, svg):

@@ -101,6 +101,19 @@ class TestFigures(unittest.TestCase):
                 self.assertRegex(err.splitlines()[-1], "^main\\.py: error: argument --svg: "
                                                        "cannot write to the directory '")
 
+    def test_a_figure_file_that_cannot_be_written_is_a_bad_argument_before_work(self):
+        untouched = {name: main.SECTIONS[name]._replace(compute=raising(AssertionError("ran")))
+                     for name in ("depth", "gradient")}
+        with tempfile.TemporaryDirectory() as directory:
+            os.mkdir(os.path.join(directory, "gradient.svg"))   # a folder where a file goes
+            with mock.patch.dict(main.SECTIONS, untouched):
+                status, out, err = run_main("depth", "gradient", "--svg", directory)
+            self.assertEqual((status, out), (2, ""))
+            self.assertRegex(err.splitlines()[-1], r"^main\.py: error: argument --svg: cannot "
+                                                   r"write '.*gradient\.svg': Is a directory$")
+            # depth.svg, tried first and not there before, is not left behind
+            self.assertEqual(os.listdir(directory), ["gradient.svg"])
+
     def test_figures_written_named_and_whole_and_none_said(self):
         with tempfile.TemporaryDirectory() as directory:
             status, _, err = run_main("scan", "--svg", directory)
