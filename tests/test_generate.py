@@ -8,8 +8,7 @@ import main
 from tests.support import HUGE, run_section
 
 BAD_CALLS = {
-    "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {}),
-                      (((8,), 4, None), {})],
+    "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {})],
     "kv_cache_bytes": [((-1, 1, 1, 1), {}), ((1, 1, 1, 1, -2), {})],
     "ssm_state_bytes": [((-1, 1, 1), {}), ((1, 1, 1), {"d_conv": -4})],
 }

@@ -128,49 +128,37 @@ class TestGlossary(unittest.TestCase):
         self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
 
 
-# Every section with options that keep it short, as CI's quick run has them.
-QUICK = ("all", "--sizes", "1000,2000", "--reps", "1", "--lengths", "2,3", "--steps", "2",
-         "--seeds", "2")
-
-
 class TestWhatIsPrinted(unittest.TestCase):
-    """The glossary against what the sections really print: each unit, count and
-    verdict read out of the output has an entry that `terms` finds."""
-
-    @classmethod
-    def setUpClass(cls):
-        status, cls.out, _ = run_main(*QUICK)
-        assert status == 0
-        cls.help = run_main("--help")[1] + run_main("check", "--help")[1]
+    """The glossary against what the program can print: every unit and count prefix
+    in the formatters' own tables, every verdict of train, and what --help and check
+    --help print, each with an entry that `terms` finds. No timing is run: which
+    unit a time takes depends on the machine."""
 
     def entries(self, word):
         """Return the terms `terms WORD` shows."""
         return [line.split(": ")[0] for line in main.render_term(word).splitlines()
                 if not line.startswith(" ")]
 
-    def test_every_unit_and_count_printed_after_a_number_has_an_entry(self):
-        text = self.out + self.help
-        units = set(re.findall(r"\d ?(ns|µs|ms|s|B|KiB|MiB|GiB|TiB|MB|GB)(?![\w/])", text))
-        counts = set(re.findall(r"\d([KMGTP])(?![\w/])", text))
-        self.assertGreaterEqual(units, {"ns", "µs", "ms", "MB", "GiB"})
-        self.assertGreaterEqual(counts, {"M", "G", "T"})
+    def test_every_unit_and_count_prefix_the_formatters_print_has_an_entry(self):
+        units = {u.strip() for u in main.SECOND_UNITS.values()}
+        units |= {u.strip() for u, _ in main.BYTE_UNITS} | {"B"}
+        counts = set(main.COUNT_UNITS.values())
+        self.assertEqual(units >= {"ns", "µs", "ms", "s", "GiB"}, True)
         for word in units | counts:
             with self.subTest(word):
                 self.assertTrue(self.entries(word))
+        # what --help prints: MB, GB
+        help_text = run_main("--help")[1] + run_main("check", "--help")[1]
+        for word in re.findall(r"\d ?(MB|GB|MiB|GiB)\b", help_text):
+            self.assertTrue(self.entries(word), word)
         # T as a count beside T as the length; e in 3.3e-11 beside e = 2.718
         self.assertEqual(self.entries("T"), ["K, M, G, T, P", "T"])
-        self.assertRegex(self.out, r"\de-\d")
         self.assertEqual(self.entries("e"), ["exp, e", "e-notation, e"])
         self.assertEqual(self.entries("chain"), ["chain"])
 
     def test_every_verdict_of_train_has_an_entry(self):
-        verdicts = {v for v in (main.LEARNED, main.PART, main.NOTHING, main.VARIES)}
-        for verdict in verdicts:
+        for verdict in (main.LEARNED, main.PART, main.NOTHING, main.VARIES):
             self.assertEqual(self.entries(verdict), [verdict])
-        printed = set(re.findall(r"  (learned some|learned nothing|learned|varied)$",
-                                 self.out, re.M))
-        self.assertTrue(printed)
-        self.assertLessEqual(printed, verdicts)
 
 
 if __name__ == "__main__":
