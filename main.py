@@ -358,7 +358,7 @@ def _spread_note(spreads):
     if round(worst, 2) <= SPREAD_WARNING:          # as printed: 4.004 reads 4.00, not noisy
         return []
     return _wrap(f"noisy: at {what}, the slowest sample took {worst:.2f}x the fastest; the "
-                 "table shows the fastest.")
+                 "fastest is shown.")
 
 
 def _timing_table(rows):
@@ -686,6 +686,13 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     return rows
 
 
+def growth_reading(growth, madds):
+    """Return what a step's growth in time says beside its growth in madds."""
+    if growth < madds / 2:
+        return "At small widths the interpreter's cost of a step, not its madds, sets the time"
+    return "The time grew about as the madds"
+
+
 def render_hidden(rows):
     """Return the hidden-width table as text, with the exercise's answer."""
     first, last = rows[0], rows[-1]
@@ -695,13 +702,12 @@ def render_hidden(rows):
                      f"{r['madds_per_step']:,}", f"{r['madds_per_combine']:,}",
                      f"{r['madds_per_diagonal_combine']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
-    why = ("At small widths the interpreter's cost of a step, not its madds, sets the time"
-           if last["growth"] < madds / 2 else "The time grew about as the madds")
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         *_wrap(f"From width {first['width']} to {last['width']}, a step took "
                f"{last['growth']:,.1f}x as long, for {madds:,.0f}x the multiply-adds (madds). "
-               f"{why}. At every width, the {first['depth']:,} inputs timed are a chain of "
+               f"{growth_reading(last['growth'], madds)}. At every width, the "
+               f"{first['depth']:,} inputs timed are a chain of "
                f"{first['depth']:,} steps."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
@@ -2433,9 +2439,10 @@ CHECK_START = 5                 # seconds for a fresh Python and main.py to star
 CHECK_MEMORY = 1 << 30          # the grading process's heap (RLIMIT_DATA: threads fit)
 CHECK_WRITES = 1 << 26          # the most it may print, or write to one file
 CHECK_SENT = 1 << 22            # the most items of an answer sent back
+CHECK_NESTED = 20               # the most lists within lists of an answer sent back
 CHECK_SMALL = (1, 2, 3, 5, 8)   # lengths where the slips are told apart
 CHECK_LARGE = (1_023, 1_024, 1_025)
-CHECK_DEPTH_LENGTHS = (*range(1, 71), 1_025)    # where a right parallel_scan's depth is counted
+CHECK_DEPTH_LENGTHS = (*range(1, 71), 1_025, 2_049)     # where parallel_scan's depth is counted
 MIRROR_N = 16                   # the mirror: each output's depth at this length
 
 # What a learner writes: each function's parameters, and what the template says of it.
@@ -2445,13 +2452,24 @@ CHECK_TASKS = {
     "depth": ("n", "Return (n, ceil(log2 n) but at least 1): a chain's and a tree's depth."),
     "serial_scan": ("xs, op=operator.add", "Return the list [xs[0], op(xs[0], xs[1]), ...], "
                     "leaving xs as it is."),
-    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list in "
-                      "ceil(log2 N) rounds (Hillis-Steele)."),
+    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
+                      "rounds of side-by-side combines, about log2 N of them (Hillis-Steele, "
+                      "say)."),
     "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of "
-                         "h = A.h + b*x, from h = [0.0] * width, where A, b = "
-                         "hidden_weights(width, decay)."),
+                         "h = A.h + b*x, from h = [0.0] * width, with the weights of "
+                         "hidden_weights(width, decay): A, width rows of width floats, and b, "
+                         "width floats."),
 }
 CHECKED = tuple(CHECK_TASKS)
+
+
+def _docstring(text):
+    """Return text as a function's docstring, indented, wrapped to 76 columns."""
+    lines = textwrap.wrap(text, 72)
+    if len(lines) == 1:
+        return f'    """{text}"""\n'
+    return '    """' + "\n    ".join(lines) + '\n    """\n'
+
 CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
 "Why Transformers - The Problems with RNNs".
 
@@ -2462,7 +2480,7 @@ leave it out.
 import operator
 
 from main import hidden_weights     # rnn_style_vector's weights
-''' + "".join(f'\n\ndef {name}({parameters}):\n    """{says}"""\n    raise NotImplementedError\n'
+''' + "".join(f"\n\ndef {name}({parameters}):\n{_docstring(says)}    raise NotImplementedError\n"
               for name, (parameters, says) in CHECK_TASKS.items())
 
 
@@ -2477,34 +2495,48 @@ def compose_maps(f, g):
 CHECK_INPUTS = {
     "ints": ("small ints", "add", "[rng.randrange(1, 10) for _ in range(N)]"),
     "big ints": ("ints past 2**53", "add", "[2**53 + rng.randrange(1, 10) for _ in range(N)]"),
+    "huge ints": ("ints past 2**62, whose totals overflow 64 bits", "add",
+                  "[rng.randrange(-2**62, 2**62) for _ in range(N)]"),
     "letters": ("letters", "add",
                 "[chr(97 + i % 26) for i in range(N)]"),
     "maps": ("affine maps", "compose",
              "[(rng.randrange(2, 6), rng.randrange(1, 6)) for _ in range(N)]"),
     "floats": ("random floats", "add", "[rng.uniform(-1, 1) for _ in range(N)]"),
 }
-CHECK_OPS = {"add": operator.add, "compose": compose_maps}
+def _plus(a, b):
+    """a + b, by a function that is not operator.add: a scan counted with it runs as
+    it runs for any op, not by a path kept for operator.add."""
+    return a + b
+
+
+CHECK_OPS = {"add": operator.add, "compose": compose_maps, "plus": _plus}
 
 # The classic slips, each in the learner's terms; check names one (or two
 # together) only where its answers are the function's at every small case.
 CHECK_SLIPS = {
     "decay ignored": "this is the answer for decay = 0.9: use the decay you are given",
+    "no decay": "h += x leaves the decay out: h = decay * h + x",
     "decay inside": "decay * (h + x) where decay * h + x belongs: only h decays",
     "decay on x": "h + decay * x where decay * h + x belongs: the decay scales h",
     "first twice": "the first x is counted twice: start from h = 0, then step over every x",
     "sum": "this is the sum: the mean divides it by len(xs)",
     "n - 1": "this divides by len(xs) - 1: the mean divides by len(xs)",
     "floor division": "// rounds down to a whole number: the mean divides with /",
-    "at least 1": "one value still takes depth 1: ceil(log2 n), but at least 1",
+    "at least 1": ("one value still takes depth 1 here: the lesson's depth is "
+                   "ceil(log2 n), but at least 1"),
+    "chain n - 1": "the chain of n steps is n deep: its depth is n, not n - 1",
     "floor": "this is floor(log2 n), rounded down; the depth is ceil(log2 n)",
     "float log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
+    "float log2": ("a float's log2 rounds for large n (math.log2, math.frexp): "
+                   "(n - 1).bit_length() is exact at every n"),
     "natural log": "math.log(n) is the natural log, base e: the depth is log2 n, rounded up",
     "log10": "math.log10(n) is base 10: the depth is log2 n, rounded up",
     "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
     "swapped": "op's operands are swapped: the earlier values go left, op(earlier, later)",
     "plus": "these are the totals of +: combine with op, which here is not +",
     "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
-    "from 0": "your total starts from 0, which op cannot take: start from xs[0]",
+    "from 0": ("your 0 meets op, which cannot take it (0 + 'a' fails): start the total from "
+               "xs[0]; a scan built on an identity, Blelloch's, needs one op takes"),
     "padded 0": ("it pads xs with 0, which op cannot take: pad with values op takes, or let "
                  "each loop stop at len(xs)"),
     "first missing": "the first total is missing: out[0] is xs[0] itself",
@@ -2513,7 +2545,7 @@ CHECK_SLIPS = {
     "step 2": "your first round combines with the value 2 back: step starts at 1",
     "step + 1": "step grows by 1: it doubles each round (step *= 2)",
     "round short": "one round short: go on while step < len(xs)",
-    "half rounds": "one round short: go on while step < len(xs), not len(xs) // 2",
+    "half rounds": "a round or two short: go on while step < len(xs), not len(xs) // 2",
     "floor rounds": ("one round short where N is not a power of two: the rounds run while "
                      "step < len(xs), which is ceil(log2 N) rounds"),
     "late start": "each round starts one place late: range(step, len(out))",
@@ -2525,18 +2557,23 @@ CHECK_SLIPS = {
     "in place, vector": ("h was updated in place, so later units read this step's values: "
                          "build the new h in a new list"),
     "empty only": "wrong only for the empty list",
+    "defaults": ("wrong only where called with its defaults: give them as the template does "
+                 "(decay=0.9, op=operator.add, width=64)"),
+    "long only": ("wrong only on the long inputs (N = 1,025): are the rounds, or a size, fixed "
+                  "where they should grow with len(xs)?"),
     "powers of two": ("wrong only where N is not a power of two: pad to one (and cut the "
                       "padding off), or stop each loop at len(xs)"),
 }
 
 
-def _hillis_steele(xs, op, step=1, rounds=None, in_place=False, start=0, end=0, grow=2):
+def _hillis_steele(xs, op, step=1, rounds=None, in_place=0, start=0, end=0, grow=2):
     """Return Hillis-Steele's scan as a learner may get it wrong: the first round
     `step` places back, at most `rounds` rounds, each from `start` past step to
-    `end` before the end, in place or not, step multiplied by `grow` (0: plus 1)."""
+    `end` before the end, in place from round `in_place` on (0: never), step
+    multiplied by `grow` (0: plus 1)."""
     out, done = list(xs), 0
     while step < len(out) and (rounds is None or done < rounds):
-        new = out if in_place else list(out)
+        new = out if in_place and done + 1 >= in_place else list(out)
         for i in range(step + start, len(out) - end):
             new[i] = op(out[i - step], out[i])
         out, done = new, done + 1
@@ -2570,30 +2607,41 @@ def _scan_slips(name, xs, op):
     n = len(xs)
     shapes = {(): serial_scan, ("exclusive",): functools.partial(_from_zero, exclusive=True),
               ("from 0",): _from_zero, ("first missing",): lambda v, f: serial_scan(v, f)[1:],
+              # an exclusive scan shifted right: 0, then every total but the last
+              ("exclusive, shifted",): lambda v, f: [0] + serial_scan(v, f)[:-1],
               ("last missing",): lambda v, f: serial_scan(v, f)[:-1],
               ("floats",): lambda v, f: serial_scan([float(x) for x in v], f)}
     if name == "parallel_scan":
         for slip, how in {"step 2": {"step": 2}, "step + 1": {"grow": 0},
                           "round short": {"rounds": (n - 1).bit_length() - 1},
+                          "round short, n - 1": {"rounds": max(0, n - 2).bit_length()},
                           "half rounds": {"rounds": max(0, n // 2 - 1).bit_length()},
                           "floor rounds": {"rounds": n.bit_length() - 1},
-                          "in place": {"in_place": True}, "late start": {"start": 1},
+                          "in place": {"in_place": 1}, "in place, 2": {"in_place": 2},
+                          "late start": {"start": 1},
                           "early end": {"end": 1}}.items():
             shapes[(slip,)] = functools.partial(_hillis_steele, **how)
         shapes[("padded 0",)] = _padded
-    return {a + b: functools.partial(shape, xs, f) for a, f in ops.items()
-            for b, shape in shapes.items() if a + b}
+    slips = {}
+    for a, f in ops.items():
+        for b, shape in shapes.items():
+            # two ways to one slip: "round short, n - 1" is "round short"
+            key = tuple(dict.fromkeys(slip.split(",")[0] for slip in a + b))
+            if key:
+                slips[key] = slips.get(key, ()) + (functools.partial(shape, xs, f),)
+    return slips
 
 
 def _rnn_slips(xs, decay=0.9):
     """Return {slips: the answer they give} of rnn_style on xs: a step written wrong,
-    the first x taken twice, the decay ignored, and each two or three of them together."""
+    the first x taken twice, the decay ignored or left out, and each two or three of
+    them together."""
     steps = {(): lambda h, x, a: a * h + x, ("decay inside",): lambda h, x, a: a * (h + x),
              ("decay on x",): lambda h, x, a: h + a * x}
     slips = {}
     for step_slip, step in steps.items():
         for start_slip, start in {(): 0.0, ("first twice",): xs[0]}.items():
-            for decay_slip, a in {(): decay, ("decay ignored",): 0.9}.items():
+            for decay_slip, a in {(): decay, ("decay ignored",): 0.9, ("no decay",): 1}.items():
                 slips[step_slip + start_slip + decay_slip] = functools.partial(
                     functools.reduce, lambda h, x, step=step, a=a: step(h, x, a), xs, start)
     del slips[()]
@@ -2602,20 +2650,31 @@ def _rnn_slips(xs, decay=0.9):
 
 def _mean_slips(xs):
     """Return {slips: the answer they give} of attention_style on xs."""
-    return {("sum",): lambda: sum(xs), ("n - 1",): lambda: sum(xs) / (len(xs) - 1),
+    return {("sum",): lambda: sum(xs),
+            ("n - 1",): (lambda: sum(xs) / (len(xs) - 1),
+                         lambda: sum(xs) / max(1, len(xs) - 1)),
             ("floor division",): lambda: sum(xs) // len(xs)}
 
 
 def _depth_slips(n):
-    """Return {slips: the answer they give} of depth(n): each wrong rounding of log2 n,
-    with and without the "at least 1"."""
-    bases = {(): (n - 1).bit_length(), ("floor",): n.bit_length() - 1,
-             ("float log",): math.ceil(math.log(n, 2)), ("natural log",): math.ceil(math.log(n)),
-             ("log10",): math.ceil(math.log10(n)), ("bit_length",): n.bit_length()}
+    """Return {slips: the answer they give} of depth(n): each wrong rounding of log2 n
+    (a float log2 written three ways), with and without the "at least 1", with the
+    chain n or n - 1 deep."""
+    float_log2 = (math.ceil(math.log2(n)), int(math.log2(n - 1)) + 1 if n > 1 else 0,
+                  math.frexp(n - 1)[1])
+    bases = {(): (n - 1).bit_length(),
+             ("floor",): n.bit_length() - 1, ("floor", "float log2"): int(math.log2(n)),
+             ("float log",): math.ceil(math.log(n, 2)), ("float log2",): float_log2,
+             ("natural log",): math.ceil(math.log(n)), ("log10",): math.ceil(math.log10(n)),
+             ("bit_length",): n.bit_length()}
     slips = {}
-    for base_slip, d in bases.items():
-        slips[base_slip] = lambda d=d: (n, max(1, d))
-        slips[base_slip + ("at least 1",)] = lambda d=d: (n, d)
+    for base_slip, trees in bases.items():
+        trees = trees if isinstance(trees, tuple) else (trees,)
+        for chain_slip, chain in {(): n, ("chain n - 1",): n - 1}.items():
+            slips[base_slip + chain_slip] = tuple(
+                lambda d=d, chain=chain: (chain, max(1, d)) for d in trees)
+            slips[base_slip + chain_slip + ("at least 1",)] = tuple(
+                lambda d=d, chain=chain: (chain, d) for d in trees)
     del slips[()]
     return slips
 
@@ -2652,12 +2711,13 @@ def _check_input(kind, n):
     return eval(CHECK_INPUTS[kind][2], {"rng": random.Random(n), "N": n})
 
 
-def _case(args, expected, slips=None, kind=None, op=None):
+def _case(args, expected, slips=None, kind=None, op=None, defaults=False):
     """Return one case: the arguments, the op's name (None: called without op), the
-    input's kind, whether it is empty, the answer expected, and the slips' answers
-    (None on a large case, where they are not computed)."""
+    input's kind, whether it is empty, whether an optional argument is left to its
+    default, the answer expected, and the slips' answers (None on a large case, or
+    one called with its defaults, where they are not computed)."""
     return {"args": args, "op": op, "kind": kind, "expected": expected, "slips": slips,
-            "empty": isinstance(args[0], list) and not args[0]}
+            "empty": isinstance(args[0], list) and not args[0], "defaults": defaults}
 
 
 @functools.lru_cache(maxsize=None)
@@ -2665,7 +2725,9 @@ def _check_cases(name, takes_op=True):
     """Return the cases a function is graded on: the empty input, then small ones
     with the classic slips' answers, then large ones."""
     if name == "depth":
-        lengths = {1, 3, 5, 9, 1_023, 1_025} | {2 ** k + j for k in range(1, 48) for j in (0, 1)}
+        # powers of two and their neighbours up to 2**64, where a float log2 rounds
+        lengths = {1, 3, 5, 9, 1_023, 1_025} | {2 ** k + j for k in range(1, 65)
+                                                for j in (-1, 0, 1)}
         return [_case([n], depth(n), _depth_slips(n)) for n in sorted(lengths)]
     if name == "rnn_style_vector":
         return _vector_cases()
@@ -2676,7 +2738,7 @@ def _check_cases(name, takes_op=True):
         xs = _check_input("ints", n)
         if name == "rnn_style":
             cases.append(_case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints"))
-            cases.append(_case([xs], rnn_style(xs), _rnn_slips(xs), "ints"))
+            cases.append(_case([xs], rnn_style(xs), _rnn_slips(xs), "ints", defaults=True))
         else:
             cases.append(_case([xs], attention_style(xs), _mean_slips(xs), "ints"))
     for n in CHECK_LARGE:
@@ -2689,13 +2751,17 @@ def _check_cases(name, takes_op=True):
 
 
 def _scan_cases(name, takes_op):
-    """Return a scan's cases: with op, on ints, ints past 2**53, letters and maps;
-    without op, on ints and floats, as the lesson's own float scan takes them."""
+    """Return a scan's cases: with op, on ints, ints past 2**53, letters and maps, then
+    maps and ints whose totals overflow 64 bits, and once without op; without op, on
+    ints and floats, as the lesson's own float scan takes them."""
     small, large = ["ints"], ["floats"]
     if takes_op:
-        small, large = ["ints", "big ints", "letters", "maps"], ["maps"]
+        small, large = ["ints", "big ints", "letters", "maps"], ["maps", "huge ints"]
     cases = [_case([[]], [], kind="ints", op="add" if takes_op else None)]
     for n, kinds in [(n, small) for n in CHECK_SMALL] + [(n, large) for n in CHECK_LARGE]:
+        if n == CHECK_LARGE[0] and takes_op:        # op left to its default
+            xs = _check_input("ints", CHECK_SMALL[-1])
+            cases.append(_case([xs], serial_scan(xs), kind="ints", defaults=True))
         for kind in kinds:
             xs, op_name = _check_input(kind, n), CHECK_INPUTS[kind][1]
             op = CHECK_OPS[op_name]
@@ -2713,6 +2779,7 @@ def _vector_cases():
     cases = [_case([[], 4], [0.0] * 4)]
     for args in (([1, 2, 3], 1), ([1, 2, 3], 2), ([1, 0, 0, 1], 3, 0.5), ([2, 1], 4, 0.5)):
         cases.append(_case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints"))
+    cases.append(_case([[1, 2]], rnn_style_vector([1, 2]), kind="ints", defaults=True))
     xs = _check_input("floats", 64)
     cases.append(_case([xs, 8], rnn_style_vector(xs, 8), kind="floats"))
     return cases
@@ -2763,7 +2830,7 @@ def _grading_process(path, watched):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
-        answers.write(dumps(answer) + "\n")
+        answers.write(f"{os.getpid()} {dumps(answer)}\n")    # a forked copy has its own pid
         answers.flush()
 
 
@@ -2812,6 +2879,7 @@ def _child_import(path):
         return None, {"not_python": f"{where}: {getattr(exc, 'msg', exc)}"}
     module = types.ModuleType("__mp_main__")
     module.__file__ = path
+    sys.argv[:] = [path]                # as `python FILE` gives it
     sys.modules["__main__"] = sys.modules["__mp_main__"] = module
     with _learners_code():
         exec(code, vars(module))
@@ -2847,10 +2915,10 @@ def _child_call(module, name, args, op=None, count=False, timed=False):
     function = vars(module)[name]
     style = _takes_op(function)
     if timed:
-        return {"seconds": _time_steps(function)}
+        return _time_steps(function)
     xs = args[0]
     if count:                           # + on values that count it, where op is taken
-        tally, op = Tally(), "add" if style else None
+        tally, op = Tally(), "plus" if style else None
         xs = [Counted(1 << i, tally) for i in range(args[0])]
     if op == "compose":
         xs = [tuple(x) for x in xs]     # JSON has no tuples
@@ -2890,30 +2958,39 @@ def _counted_answer(got, xs):
 
 
 def _time_steps(function):
-    """Return the best seconds per step of function(xs, width) at each of HIDDEN_WIDTHS,
-    timed as hidden_rows times rnn_style_vector: each width in turn with the first."""
+    """Return the best seconds per step of function(xs, width) and of main.py's
+    rnn_style_vector at each of HIDDEN_WIDTHS, the two timed in turn as benchmark times
+    its two, and the spread of their samples at each width."""
     xs = seed_input(HIDDEN_STEPS)
-    calls = [functools.partial(function, list(xs), w) for w in HIDDEN_WIDTHS]
-    seconds = []
+    timed = {"yours": [], "lesson": [], "spreads": []}
     with _learners_code():
-        for k, call in enumerate(calls):
-            samples = sample_per_call([calls[0], call] if k else [call], TIMING_REPS)
-            seconds.append(min(samples[-1]) / HIDDEN_STEPS)
-    return seconds
+        for w in HIDDEN_WIDTHS:
+            yours, lesson = sample_per_call([functools.partial(function, list(xs), w),
+                                             functools.partial(rnn_style_vector, xs, w)],
+                                            TIMING_REPS)
+            timed["yours"].append(min(yours) / HIDDEN_STEPS)
+            timed["lesson"].append(min(lesson) / HIDDEN_STEPS)
+            timed["spreads"].append((f"width {w}", max(max(yours) / min(yours),
+                                                       max(lesson) / min(lesson))))
+    return timed
 
 
-def _plain(value):
+def _plain(value, nested=0):
     """Return value as plain data for JSON, as Python compares values: any integer an
     int, any other real number a float, a str a str, a list a list, a tuple (a
     namedtuple too) {"tuple": [...]}; anything else {"object": its description,
-    "kind": an iterator, an array or its type}. At most CHECK_SENT items."""
+    "kind": an iterator, an array or its type}. At most CHECK_SENT items, and
+    CHECK_NESTED lists within lists (a list that holds itself is nested for ever)."""
     if isinstance(value, (str, list, tuple)) and len(value) > CHECK_SENT:
         return {"object": f"a {type(value).__name__} of {len(value):,} items, too long to show",
                 "kind": f"a {type(value).__name__}"}
     if value is None or type(value) in (bool, float, str):
         return value
+    if isinstance(value, (list, tuple)) and nested >= CHECK_NESTED:
+        return {"object": f"a {type(value).__name__} nested more than {CHECK_NESTED} deep "
+                          "(or holding itself)", "kind": f"a {type(value).__name__}"}
     if isinstance(value, (list, tuple)):
-        items = [_plain(item) for item in value]
+        items = [_plain(item, nested + 1) for item in value]
         return items if isinstance(value, list) else {"tuple": items}
     if isinstance(value, numbers.Integral) and int(value).bit_length() > 4_000:
         return {"object": f"an int of about {int(value).bit_length() * 0.30103:,.0f} digits",
@@ -3003,8 +3080,11 @@ class _Grader:
                 self.process.stdin.flush()
             with contextlib.suppress(queue.Empty):
                 line = self.answers.get(timeout=limit + start)
+                # a process the learner's code forked (and did not end) answers too: not heard
+                while line and not line.startswith(b"%d " % self.process.pid):
+                    line = self.answers.get(timeout=limit + start)
         if line:
-            return json.loads(line, object_hook=_python)
+            return json.loads(line.split(b" ", 1)[1], object_hook=_python)
         if line is None:                # no answer in time
             self.close()
             if limit < seconds:
@@ -3033,9 +3113,11 @@ class _Grader:
         self.process.wait()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
-        self.prints.seek(0)
-        data = self.prints.read(CHECK_WRITES)
-        self.prints.close()
+        prints, self.prints, data = self.prints, None, b""
+        if prints is not None:          # None: a Ctrl-C came while it was read
+            with prints:
+                prints.seek(0)
+                data = prints.read(CHECK_WRITES)
         self.printed = (_printed(data[:self.imported]), _printed(data[self.imported:]))
 
 
@@ -3093,7 +3175,7 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     if "not_python" in opened:
         file.update(verdict="not Python", detail=opened["not_python"])
     elif "found" not in opened:
-        file.update(verdict="FAIL", detail=_stop_words(opened, first.limited))
+        file.update(verdict="FAIL", detail=_stop_words(opened, first.limited, importing=True))
     return {"file": file, "functions": functions}
 
 
@@ -3102,8 +3184,8 @@ def _graded(grader, name, takes_op, seconds):
     grade = {"name": name, "verdict": "FAIL", "mirror": None}
     try:
         if "found" not in grader.opened:    # an import that failed only now
-            grade["detail"] = "importing it again, " + _stop_words(grader.opened,
-                                                                   grader.limited)
+            grade["detail"] = "importing it again, " + _stop_words(
+                grader.opened, grader.limited, importing=True)
         else:
             grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name,
                                                                         takes_op, seconds)
@@ -3149,7 +3231,8 @@ def _grade(grader, name, takes_op, seconds):
 def _slips(name, answered):
     """Return the fewest slips whose answers are the function's at every small,
     non-empty case it answered, if one set of them does; else a pattern that the
-    wrong answers fit: only the empty input, or (a scan) only N not a power of two."""
+    wrong answers fit: only the empty input, only a call with the defaults, only the
+    long inputs, or (a scan) only N not a power of two."""
     fits = None                         # the slips that fit every case so far
     for case, answer, _ in answered:
         if case["slips"] is None:       # a large case, or the empty one: no slips there
@@ -3162,11 +3245,17 @@ def _slips(name, answered):
     if fewest and (len(fewest) == 1 or len(fewest[0]) < len(fewest[1])):
         return fewest[0]
     wrong = [case for case, _, w in answered if w]
+    right = [case for case, _, w in answered if not w]
     if all(case["empty"] for case in wrong):
         return ("empty only",)
+    if all(case["defaults"] for case in wrong) and any(case["args"][0] for case in right):
+        return ("defaults",)
+    if all(isinstance(case["args"][0], list) and len(case["args"][0]) > max(CHECK_SMALL)
+           for case in wrong):
+        return ("long only",)
     if not name.endswith("_scan"):
         return ()
-    right = [len(case["args"][0]) for case, _, w in answered if not w]
+    right = [len(case["args"][0]) for case in right]
     wrong = [len(case["args"][0]) for case in wrong]
     if (max((n for n in right if n & (n - 1) == 0), default=0) >= 8 and min(wrong) <= 8
             and all(n & (n - 1) for n in wrong)):
@@ -3175,7 +3264,10 @@ def _slips(name, answered):
 
 
 def _same_outcome(answer, answer_of):
-    """Return whether a slip's answer (a function, which may raise) is the learner's."""
+    """Return whether a slip's answer (a function, which may raise, or a tuple of the
+    ways to make that slip) is the learner's."""
+    if isinstance(answer_of, tuple):
+        return any(_same_outcome(answer, way) for way in answer_of)
     try:
         expected = answer_of()
     except Exception as exc:
@@ -3264,7 +3356,7 @@ def _difference(got, expected):
             said += f", {_kind(g)} where {_kind(e)} belongs"
         said += _number_hint(g, e)
     if len(got) != len(expected):
-        said += f"; {len(got):,} values where {len(expected):,} belong"
+        said += f"; {_quantity(len(got), 'value')} where {len(expected):,} belong"
     return said
 
 
@@ -3304,46 +3396,52 @@ def _same(got, expected):
     if type(got) in (int, float) and type(expected) in (int, float):
         if type(expected) is int or got == expected:
             return got == expected
+        if type(got) is int and got.bit_length() > 1_000:      # past any float: never close
+            return False
         tolerance = SCAN_REL_TOL * max(1.0, abs(expected))
         return math.isfinite(expected) and abs(got - expected) <= tolerance
     return type(got) is type(expected) and got == expected
 
 
 def _right(grader, name, takes_op, seconds):
-    """Return (verdict, detail, mirror) of a function that gave every answer right: a
-    scan's depth counted, rnn_style_vector's step timed."""
+    """Return (verdict, detail, mirror) of a function that gave every answer right:
+    parallel_scan's depth counted, rnn_style_vector's step timed."""
     notes = []
     if name.endswith("_scan") and not takes_op:
         notes.append("graded on sums only: with op=operator.add as a parameter it would be "
                      "checked with other combines too")
-    if name == "depth":                 # past 2**48, where a float log2 rounds
-        n = 2 ** 49 + 1
-        if grader.ask({"name": "depth", "args": [n]}, seconds).get("got") == (n, 49):
-            notes.append("a float log2 is exact only up to about 2**48, and gives 49 at "
-                         "2**49 + 1: (n - 1).bit_length() is exact at every n")
     if name == "rnn_style_vector":
         timed = grader.ask({"name": name, "args": [], "timed": True}, seconds)
-        notes.append(_step_words(timed.get("seconds"))
-                     or "its step was not timed: " + _stop_words(timed, grader.limited))
-    if not name.endswith("_scan"):
+        notes.append(_step_words(timed) if "yours" in timed
+                     else "its step was not timed: " + _stop_words(timed, grader.limited))
+    if name != "parallel_scan":
         return "pass", "\n".join(notes), None
     mirror = grader.ask({"name": name, "args": [MIRROR_N], "count": True}, seconds)
     verdict, detail = "pass", _not_counted(mirror)
-    if name == "parallel_scan" and not detail:
+    if not detail:
         verdict, detail = _parallel_verdict(grader, seconds)
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, *notes) if d), mirror
 
 
-def _step_words(seconds):
-    """Return the learner's time per step at each width, beside the growth in madds."""
-    if not seconds:
-        return ""
-    said = [f"width {w}: {format_seconds(s)}" + (
-        f" ({s / seconds[0]:,.1f}x, for {combine_madds(w)[0] / combine_madds(1)[0]:,.0f}x "
-        "the madds)" if k else "") for k, (w, s) in enumerate(zip(HIDDEN_WIDTHS, seconds))]
-    return "your step, timed: " + "; ".join(said)
+def _step_words(timed):
+    """Return the Easy exercise's answer on the learner's own step: its time at each
+    width beside main.py's, the growth of each beside the growth of the madds."""
+    yours, lesson = timed["yours"], timed["lesson"]
+    madds = combine_madds(HIDDEN_WIDTHS[-1])[0] / combine_madds(HIDDEN_WIDTHS[0])[0]
+    grew, lesson_grew = yours[-1] / yours[0], lesson[-1] / lesson[0]
+    said = (f"How does a step's time grow with the width? Yours took "
+            f"{_readable_list([format_seconds(t) for t in yours])} at widths "
+            f"{_readable_list([str(w) for w in HIDDEN_WIDTHS])}; main.py's took "
+            f"{_readable_list([format_seconds(t) for t in lesson])}. Yours grew {grew:,.1f}x, "
+            f"main.py's {lesson_grew:,.1f}x, for {madds:,.0f}x the madds. "
+            f"{growth_reading(grew, madds)}; the chain stays {HIDDEN_STEPS} steps at every "
+            "width.")
+    if grew < lesson_grew / 10:
+        said += (" Yours grew far less than main.py's: its madds run in compiled code "
+                 "(numpy?), so the interpreter's cost per step is most of its time.")
+    return " ".join([said, *_spread_note(timed["spreads"])])
 
 
 def _not_counted(answer):
@@ -3360,8 +3458,12 @@ def _not_counted(answer):
 
 def _parallel_verdict(grader, seconds):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
-    CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is."""
+    CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is. Past
+    CHECK_LARGE, a scan already four times Hillis-Steele's work is counted no more."""
     for n in CHECK_DEPTH_LENGTHS:
+        if n > CHECK_LARGE[-1] and answer["combines"] > 4 * _hillis_steele_work(answer_n):
+            break
+        answer_n = n
         answer = grader.ask({"name": "parallel_scan", "args": [n], "count": True}, seconds)
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
@@ -3375,8 +3477,8 @@ def _parallel_verdict(grader, seconds):
             return "not parallel", (
                 f"correct, but its depth at N = {n:,} is {deepest:,}, over 2 ceil(log2 N) = "
                 f"{2 * rounds}; the exercise asks for {rounds} rounds of side-by-side combines")
-    hillis_steele = sum(n - 2 ** k for k in range(rounds))
-    work = answer["combines"]
+    n = answer_n
+    rounds, hillis_steele, work = depth(n)[1], _hillis_steele_work(n), answer["combines"]
     if work < n - 1:                    # no scan does fewer: they ran in other processes
         return "pass", (f"correct and parallel: depth {deepest:,} at N = {n:,} (its combines "
                         "ran in other processes, which check does not count)")
@@ -3387,11 +3489,19 @@ def _parallel_verdict(grader, seconds):
     return "pass", detail
 
 
-def _stop_words(answer, limited):
-    """Return why a call gave no answer (it stopped, or raised), in words."""
+def _hillis_steele_work(n):
+    """Return the combines of Hillis-Steele's scan of n values: n - 2**k in round k."""
+    return sum(n - 2 ** k for k in range(depth(n)[1]))
+
+
+def _stop_words(answer, limited, importing=False):
+    """Return why a call, or the import, gave no answer (it stopped, or raised), in words."""
     kind, text = answer.get("raised"), answer.get("text", "")
     if "stopped" in answer:
         return answer["stopped"]
+    if kind == "SystemExit" and importing:
+        return (f"it called sys.exit({_show(answer['code'])}) when imported: put that under "
+                "if __name__ == \"__main__\":")
     if kind == "SystemExit":
         return f"it called sys.exit({_show(answer['code'])}): return the value instead"
     if kind == "EOFError":
@@ -3838,22 +3948,41 @@ def _terms_command(words):
 
 
 CHECK_ABOUT = (
-    "Grades your solutions: FILE.py runs as python FILE.py runs it, except that its "
-    "if __name__ == \"__main__\": block does not run. Each of {names} that it defines runs on "
-    "inputs whose answers are known, and a right scan also on values that count its combines, "
-    "to show the depth of each output beside Hillis-Steele's; a right rnn_style_vector has "
-    "its step timed at widths 1, 8 and 64. Each function runs in a process "
-    "of its own, with S seconds a call; what it prints is shown. On Linux and macOS it also "
-    "gets {memory} of memory, and what it starts ends with its grading, or with check, "
-    "however check ends.")
+    "Grades your solutions of the exercises. FILE.py runs as python FILE.py runs it, "
+    "except its if __name__ == \"__main__\": block. Each of {names} that it defines is "
+    "called on inputs whose answers are known: small ones first (small ints, letters, ints "
+    "past 2**53, affine maps), then long ones (N = {long}), and once with its defaults.",
+    "Verdicts: pass; FAIL, shown on the smallest input that fails, with the classic slip "
+    "that explains every answer where one does; not parallel, a right parallel_scan deeper "
+    "than 2 ceil(log2 N); not written yet, it still raises NotImplementedError; not in the "
+    "file, not defined there or imported from main.py; not graded, benchmark, since a time "
+    "has no right answer. Numbers compare as Python compares them, floats to a relative "
+    "{tol:g}; a bool is no number.",
+    "A right parallel_scan is run on values that count their combines: the depth of each "
+    "output is shown beside Hillis-Steele's. A right rnn_style_vector has its step timed "
+    "beside main.py's, at widths {widths}.",
+    "Each function runs in a fresh Python process of its own, S seconds a call and "
+    "{budget} x S in all. On Linux and macOS the process and all it starts end when its "
+    "grading ends, or when check ends, however it ends; it may write at most {writes}, and "
+    "where the system enforces it (Linux) use at most {memory}. On Windows it ends soon "
+    "after check, unless stuck in C code (a regular expression that never ends, say), and "
+    "a process that your function starts may outlive it.")
 
 
 def _check_command(argv):
     """Run `check [--seconds S] FILE.py` or `check --template`; return the
     exit status: 0 if every function written passed, 1 if not, 2 for a bad argument."""
-    parser = _parser(prog=f"{PROG} check", description=textwrap.fill(CHECK_ABOUT.format(
-        names=_readable_list(CHECKED), memory=format_bytes(CHECK_MEMORY)), 79,
-        break_on_hyphens=False), epilog=(
+    # check imports what it needs as it goes: a learner's json.py saved beside main.py
+    # must not be found in place of Python's, so main.py's folder leaves the path.
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    about = [textwrap.fill(paragraph.format(
+        names=_readable_list(CHECKED), long=_readable_list([f"{n:,}" for n in CHECK_LARGE]),
+        tol=SCAN_REL_TOL, widths=_readable_list([str(w) for w in HIDDEN_WIDTHS]),
+        budget=CHECK_BUDGET, writes=format_bytes(CHECK_WRITES),
+        memory=format_bytes(CHECK_MEMORY)), 79, break_on_hyphens=False)
+        for paragraph in CHECK_ABOUT]
+    parser = _parser(prog=f"{PROG} check", description="\n\n".join(about), epilog=(
         "Exit status: 0 if every function written passed, 1 if one did not (or none\n"
         "is written), 2 if FILE.py cannot be read or is not Python."))
     parser.add_argument("file", nargs="?", metavar="FILE.py", help="your solutions")

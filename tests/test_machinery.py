@@ -85,8 +85,8 @@ class TestMachinery(unittest.TestCase):
         # past timeit's 4x, as printed: 4.004 reads 4.00x, not noisy
         self.assertEqual(main._spread_note([("a", 4.004), ("b", 1.2)]), [])
         self.assertEqual(" ".join(main._spread_note([("a", 4.006), ("b", 4.5)])),
-                         "noisy: at b, the slowest sample took 4.50x the fastest; the table "
-                         "shows the fastest.")
+                         "noisy: at b, the slowest sample took 4.50x the fastest; the fastest "
+                         "is shown.")
         # the wall-clock table flags its noisiest row (issue 60, item 7)
         rows = [dict(n=1_000, rnn_s=2e-5, attn_s=4e-6, ratio=5.0, spread=1.1),
                 dict(n=10**6, rnn_s=2e-2, attn_s=4e-3, ratio=5.0, spread=4.8)]
