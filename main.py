@@ -248,10 +248,8 @@ def render_depth(rows):
     return "\n".join([
         "=== serial-depth comparison ===",
         *_wrap("A recurrence run step by step is a chain: step t waits for step t-1, so "
-               "its depth is N. "
-               "A sum can be a tree of pairwise additions, of depth ceil(log2 N)."),
+               "its depth is N. A sum can be a tree of pairwise sums, of depth ceil(log2 N)."),
         table,
-        "depth ratio: the chain's depth over the tree's.",
     ])
 
 
@@ -295,8 +293,8 @@ def render_wallclock(result):
                "both": f"Neither was the slower at every N (rnn / attn {span}, {best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap(opening[found["slower"]] + " Both ran on one core: Python's loop against C's "
-               "sum(), not parallelism."),
+        *_wrap(opening[found["slower"]] + " On one core, that is Python's loop against C's "
+               "sum(), not parallelism, which shrinks the sum's depth, not the chain's."),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
     ])
@@ -329,8 +327,9 @@ def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
 def render_scan(result):
     """Return the scan comparison as text."""
     r = result
-    same = ("gives serial_scan's numbers, up to rounding" if r["mismatches"] == 0 else
-            f"differs from serial_scan at {_quantity(r['mismatches'], 'position')}")
+    same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
+            f"differs from serial_scan's running totals at "
+            f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, against "
               f"{r['serial_steps']:,} chained"
               if r["length"] > 1 else "with one value there is nothing to combine")
@@ -338,12 +337,11 @@ def render_scan(result):
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'random float')}, parallel_scan {same}: "
                f"{rounds}."),
-        f"mismatches (more than {r['rel_tol']:g} x the largest value apart): "
-        f"{r['mismatches']}",
+        f"mismatches (over {r['rel_tol']:g} x the largest value): {r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
-        "The last digits differ: float rounding depends on the order of additions.",
+        "The last digits differ: float rounding follows the order of additions.",
     ])
 
 
@@ -510,7 +508,7 @@ def _format_ratio(ratio):
 
 TAKEAWAY = """\
 takeaway: a recurrence, as written, is a chain of N steps; a sum can be a tree
-of depth ceil(log2 N). Attention over all pairs costs N^2 work, but few steps."""
+of depth ceil(log2 N). Attention costs N^2 work in few steps."""
 
 
 
@@ -704,7 +702,8 @@ def render_hidden(rows):
     madds = last["madds_per_step"] / first["madds_per_step"]
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
-        *_wrap(f"From width {first['width']} to {last['width']}, a step took "
+        *_wrap("How does a step's time grow with the width of the state? "
+               f"From width {first['width']} to {last['width']}, a step took "
                f"{last['growth']:,.1f}x as long, for {madds:,.0f}x the multiply-adds (madds). "
                f"{growth_reading(last['growth'], madds)}. At every width, the "
                f"{first['depth']:,} inputs timed are a chain of "
@@ -812,8 +811,8 @@ def slope_reading(rnn_exponent, attn_exponent):
     if None in exponents:
         return "With one size there is no slope to read."
     if all(0.8 <= k <= 1.2 for k in exponents):
-        return ("Both lines have slope about 1 on this core: each does N additions one after "
-                "another, sum() in C, the loop in Python.")
+        return ("Both times grow in proportion to N (fitted slope about 1) on this core: "
+                "each does N additions one after another, sum() in C, the loop in Python.")
     if max(exponents) < 0.8:
         return ("Both slopes are well below 1: at these sizes a call's fixed cost is a large "
                 "share of its time.")
@@ -854,7 +853,8 @@ def figure_sweep(result):
     rows = result["rows"]
     fitted = result["rnn_exponent"] is not None
     fig = Figure("Measured on one core (top), modelled on P lanes (bottom)",
-                 MEASURED if fitted else MEASURED + "; one size: no line to fit", height=740)
+                 "top: the same slope, a constant gap: one core runs no sum in parallel"
+                 if fitted else MEASURED + "; one size: no line to fit", height=740)
 
     def label(name, key):
         return f"{name}, N^{result[key]:.2f}" if fitted else name
@@ -984,8 +984,9 @@ def render_ssm(result):
     r = result
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap(f"The lesson's step h = a*h + x is linear, so two steps compose into one. All "
-               f"{r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
+        *_wrap("The lesson's step h = a*h + x is linear, so two steps compose into one: "
+               "(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2). That combine is associative, "
+               f"so all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
                "as state-space models such as Mamba train. Two tanh steps compose to "
                "tanh(w*tanh(w*h + x1) + x2), not to one step tanh(a*h + b): a scan has no "
                "combine of fixed size for them."),
@@ -1203,47 +1204,42 @@ def render_work(result):
     lanes = _table(("lanes P", "tree sum: steps", "rnn_style: steps"),
                    [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['recurrence_steps']:,}")
                     for r in result["lanes"]])
+    lanes_of = {r["lanes"]: r for r in result["lanes"]}
+    most = lanes_of[max(lanes_of)]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
-        *_wrap(f"Among the scans at N = {n:,}, {least_work['algorithm']} does the least work "
-               f"({least_work['work']:,} operations) and {least_depth['algorithm']} has the "
-               f"least depth ({least_depth['depth']:,})."),
-        main_table,
-        *_wrap("Work counts every add and multiply of a value from the input: rnn_style's "
-               "first multiply, 0.9 x 0, is not counted, so its N steps are 2N - 1 deep. Depth "
-               "is the longest chain (formulas for N a power of two); the depth section counts "
-               "a step as one. Python's sum() "
-               "is a chain too; tree_reduce adds the same values as a tree, as a GPU would, "
-               "in log2 N. blelloch_scan is exclusive; its 2N - 2 include log2 N combines "
-               "with the identity. Selective: each step's decay is a computed value, so each "
-               "combine also multiplies two decays, 3 operations instead of 2."),
-        "",
-        *_wrap(f"On a modelled machine of P lanes, each lane does one operation a step. A tree "
-               f"sum of N = {n:,} then takes from max(work / P, depth) to work / P + depth steps "
-               "(Brent 1974). The recurrence takes its depth at every P: one lane busy."),
+        *_wrap(f"Depth, not work, sets the time once there are enough lanes. On P lanes, each "
+               f"doing one operation a step, a tree sum of N = {n:,} values takes "
+               f"{most['sum_steps']:,} steps at P = {most['lanes']:,}; the recurrence takes "
+               f"{most['recurrence_steps']:,} at every P, one lane busy."),
         lanes,
+        *_wrap("A tree sum takes from max(work / P, depth) to work / P + depth steps (Brent "
+               "1974)."),
+        "",
+        *_wrap(f"Every operation below was counted as it ran. Among the scans at N = {n:,}, "
+               f"{least_work['algorithm']} does the least work ({least_work['work']:,} "
+               f"operations) and {least_depth['algorithm']} has the least depth "
+               f"({least_depth['depth']:,})."),
+        main_table,
+        *_wrap("Work counts each add and multiply of a value from the input, depth the longest "
+               "chain of them (formulas for N a power of two). rnn_style does a multiply and an "
+               "add a step, but its first multiply, 0.9 x 0, touches no input and is not "
+               "counted: 2N - 1. Python's sum() is a chain too; tree_reduce adds the same values "
+               "as a tree. blelloch_scan is exclusive; its 2N - 2 include log2 N combines with "
+               "the identity. Selective: each combine also multiplies two decays, 3 operations "
+               "instead of 2."),
     ])
 
 
 def figure_work(result):
-    """Return work against depth of the scans, log-log; and steps against lanes P."""
-    shown = ("tree_reduce", "serial_scan", "parallel_scan", "brent_kung_scan")
-    rows = [r for r in result["rows"] if r["algorithm"] in shown]
-    sizes = _readable_list([f"{n:,}" for n in sorted({r["n"] for r in rows})])
-    fig = Figure("Work against depth, counted on the code that runs",
-                 f"points at N = {sizes} from lower left; lower left is cheap and short",
-                 height=760)
-    series = [(name, sorted((r["depth"], r["work"]) for r in rows if r["algorithm"] == name))
-              for name in shown]
-    _chart(fig, CHART_BOX, series, _axis_for("depth (log)", [r["depth"] for r in rows], log=True),
-           _axis_for("work (log)", [r["work"] for r in rows], log=True))
+    """Return the steps on P lanes of a tree sum and of the recurrence, log-log."""
     n = result["findings"]["n"]
-    fig.text(CHART_BOX[0], 405, f"Steps on P lanes, N = {n:,}", size=12, weight="bold")
+    fig = Figure(f"Steps on P lanes, N = {n:,}, each lane one operation a step",
+                 "the tree sum falls to its depth; the recurrence stays a chain at every P")
     lanes = [r["lanes"] for r in result["lanes"]]
     steps = [("rnn_style", [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
              ("tree sum", [(r["lanes"], r["sum_steps"]) for r in result["lanes"]])]
-    _chart(fig, (CHART_BOX[0], 420, CHART_BOX[2], 272), steps,
-           _axis_for("lanes P (log)", lanes, log=True, at_data=True),
+    _chart(fig, CHART_BOX, steps, _axis_for("lanes P (log)", lanes, log=True, at_data=True),
            _axis_for("steps (log)", [v for _, s in steps for _, v in s], log=True))
     return fig.svg()
 
@@ -1615,13 +1611,14 @@ def figure_capacity(rows):
     fig = Figure(f"Recall from a state of {rows[0]['d']} numbers, against pairs per number",
                  "measured: random draws; exact: a binomial tail; a coin flip scores 0.5")
     at = [r["n"] / r["d"] for r in rows]
-    series = [("measured", list(zip(at, (r["state_recall"] for r in rows)))),
-              ("exact", list(zip(at, (r["exact_recall"] for r in rows)))),
+    d = rows[0]["d"]
+    series = [(f"state of {d}, measured", list(zip(at, (r["state_recall"] for r in rows)))),
+              (f"state of {d}, exact", list(zip(at, (r["exact_recall"] for r in rows)))),
               ("KV cache", list(zip(at, (r["cache_recall"] for r in rows)))),
               ("coin flip, 0.5", [(at[0], 0.5), (at[-1], 0.5)])]
     _chart(fig, CHART_BOX, series, _axis_for("pairs n / numbers d (log)", at, log=True,
                                              at_data=True),
-           _axis_for("recall", [0.5, 1.0]), points_only=("measured",))
+           _axis_for("recall", [0.5, 1.0]), points_only=(series[0][0],))
     return fig.svg()
 
 
@@ -1766,24 +1763,26 @@ def render_generate(rows):
                    [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
                      f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
                    left=1)
-    generating = ("some model makes its tokens in fewer steps than tokens."
+    generating = ("Generating, some model makes its tokens in fewer steps than tokens."
                   if not in_turn else
-                  "every model makes one token after another, each waiting for the one "
-                  "before: the generating depth adds up what each token adds. A token adds "
+                  "Generating, every model makes one token after another: each token is the "
+                  "next input, so the depths add up. " + (
+                      "Attention's adds up most" if attention["generate_depth"] == max(
+                          r["generate_depth"] for r in (attention, rnn, scan)) else
+                      "Attention's grows fastest") +
+                  ": each new token reads every token before it, a tree that grows from "
+                  f"{attention['first_token_depth']} steps deep for the first token to "
+                  f"{attention['last_token_depth']} for token {big:,}. A token adds "
                   f"{rnn['last_token_depth']} for the tanh RNN and {scan['last_token_depth']} "
-                  "for the scan (the first token less). For attention it adds more as tokens "
-                  f"pile up, from {attention['first_token_depth']} for the first to "
-                  f"{attention['last_token_depth']} for token {big:,}: it reads every past "
-                  "token, as a tree.")
+                  "for the scan.")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
-        *_wrap(f"Where the whole sequence is known, as in training, attention and the linear "
-               f"recurrence by its scan run in parallel: depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN is a chain: "
-               f"{rnn['train_depth']:,}, 3N - 1, a multiply, an add and a tanh a step (the "
-               f"first multiply is {GENERATE_W:g} x 0). Its step has no combine of fixed size "
-               "for a scan. "
-               f"Generating, {generating}"),
+        *_wrap(f"Training knows the whole sequence, so attention and the linear recurrence "
+               f"(by its scan) run in parallel: depth {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN stays a chain even "
+               f"then: {rnn['train_depth']:,} deep, a multiply, an add and a tanh a token, "
+               f"less its first multiply ({GENERATE_W:g} x 0, not counted)."),
+        *_wrap(generating),
         table,
         *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "
                f"each. Held at width d = {d} in fp16: the KV cache grows by "
@@ -2151,9 +2150,12 @@ def render_train(result):
     table = _table(("model", "T", "answering 1", "best init", "worst init", "verdict"), body,
                    left=1)
     headline = train_headline(result)
+    opening = headline[0].upper() + headline[1:] + "."
+    if short_run(result):
+        opening += f" This run had {short_run(result)}."
     return "\n".join([
         "=== problem 2, learned: three models trained on the adding problem ===",
-        *_wrap(headline[0].upper() + headline[1:] + "."),
+        *_wrap(opening),
         table,
         *_wrap(f"T: the sequence length. Learned: a held-out MSE at most a tenth of "
                f"answering 1's, in each of the {result['seeds']} initializations. Nothing: 0.9 "
@@ -2165,14 +2167,25 @@ def render_train(result):
     ])
 
 
+def short_run(result):
+    """Return a warning where the run had fewer steps than TRAIN_STEPS, or ""."""
+    if result["steps"] >= TRAIN_STEPS:
+        return ""
+    return (f"{result['steps']:,} steps, not {TRAIN_STEPS:,}: too few to judge what a model "
+            "can learn")
+
+
 def figure_train(result):
     """Return held-out MSE against T: each model's median over its initializations,
     and the held-out constant's score."""
     import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
-                 f"the median over initializations (the table has each); below {floor:g} "
-                 f"drawn at {floor:g}")
+                 f"{result['steps']:,} steps, median of {result['seeds']} initializations; "
+                 f"below {floor:g} drawn at {floor:g}")
+    if short_run(result):
+        fig.text(FIGURE_WIDTH / 2, 56, short_run(result), size=11, anchor="middle",
+                 color="#D55E00")
     lengths = [c["length"] for c in result["constant"]]
     series = [(MODEL_NAMES[m], [(t, max(statistics.median(
         r["test_mse"] for r in rows if r["model"] == m and r["length"] == t), floor))
@@ -3619,6 +3632,7 @@ GLOSSARY = {
     "closed form": "a formula that gives a number without running the process it describes.",
     "combine": "one use of a scan's operation on two partial results.",
     "context window": "how many tokens a model reads at once: attention's n.",
+    "compose": "to do one step, then another: composed, two affine steps are again one.",
     "convolution": "each output a weighted sum of the k nearest inputs, the same weights for all.",
     "core": "one processor of the CPU.",
     "CPU": "the computer's main processor: a few cores.",
@@ -3661,6 +3675,15 @@ GLOSSARY = {
     "key": "what a position offers to be matched (attention), or what a value is stored under.",
     "B, KiB, MiB, GiB, TiB": "bytes: B is one; KiB, MiB, GiB and TiB are 2^10, 2^20, 2^30 "
                              "and 2^40 of them.",
+    "inclusive": "an inclusive scan's output i includes x_i; an exclusive one leaves it out.",
+    "k": ("a distance back in the sequence (`gradient`), or a convolution's kernel width "
+          "(`cost`); as a count's suffix K, a thousand."),
+    "log-log": "a plot whose two axes are both logarithmic: a power law N^k is a line of slope k.",
+    "matmul": "a matrix multiply.",
+    "nonlinear": "not of the form a*h + b: tanh, a gate; such steps do not compose into one.",
+    "epoch": "one pass of training over the whole data set.",
+    "GIL": "CPython's global interpreter lock: one thread runs Python code at a time.",
+    "work-efficient": "a parallel algorithm that does about as many operations as the serial one.",
     "K, M, G, T, P": "a count's thousands: 10^3, 10^6, 10^9, 10^12 and 10^15 (8.80T: 8.8 x "
                      "10^12 operations).",
     "MB, GB": "a million and a billion bytes: 10^6 and 10^9, a little less than MiB and GiB.",
@@ -3684,11 +3707,23 @@ GLOSSARY = {
     "minGRU": "a minimal GRU whose gate and candidate read only the input (Feng et al. 2024): a "
               "linear recurrence.",
     "MSE": "mean squared error: the average of (prediction - target)^2.",
+    "d": "a width: of a state, or of a model's vectors (`cost`, `capacity`, `generate`).",
+    "r": "the window of restricted self-attention: each position reads r positions (`cost`).",
+    "window": "restricted self-attention's r positions; for a model, see context window.",
+    "w": "the tanh RNN's recurrent weight, in h = tanh(w*h + x).",
+    "f": "a gated cell's forget gate: the share of its state it keeps a step.",
+    "h": "a state, the h of h = decay*h + x; h_t is the state after step t.",
+    "x": "an input value; x_t is the one at step t, xs the list of them.",
+    "a": "the decay of the linear step h = a*h + x (a_t when each step has its own).",
+    "v": "a value: in `capacity` +1 or -1, stored under its key k.",
+    "s": ("`capacity`'s state, s = the sum of v*k; after a time, seconds (see ns, µs, ms, "
+          "s)."),
     "N": ("a sequence's length: its number of values or tokens (n in the functions' "
           "arguments)."),
     "ns, µs, ms, s": "times: a nanosecond is 10^-9 seconds, a microsecond 10^-6, a millisecond "
                      "10^-3.",
-    "noisy": "a timing whose slowest sample took well over its fastest: the machine was busy.",
+    "noisy": ("a timing whose slowest sample took over 4 times its fastest: the machine was "
+              "busy with something else."),
     "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
             "bounded).",
     "operation": "an add or a multiply, or where said a tanh, exp or 1/x: what work counts.",
@@ -3697,6 +3732,11 @@ GLOSSARY = {
     "path length": "how many layers, or recurrent steps, a signal crosses between two positions.",
     "position": "a token's place in the sequence, 1 to n.",
     "prefix sum": "every running total of a sequence: out_i = x_1 + ... + x_i.",
+    "P": ("the lanes of the modelled parallel machine (`sweep`, `work`); as a count's suffix, "
+          "10^15 (see K, M, G, T, P)."),
+    "parallel scan": "a scan whose combines run side by side in rounds: Hillis-Steele's, say.",
+    "PEP 723": ("a standard for the comment block at the top of main.py that names its Python "
+                "version, so that tools such as uv or pipx can run it."),
     "quadratic bottleneck": "attention's n x n scores: work, and memory if stored, grow as n^2.",
     "query": "what a position looks for: its dot product with each key is that key's score.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
@@ -3704,7 +3744,8 @@ GLOSSARY = {
     "restricted self-attention": "attention over a window of r positions (`cost`: causal).",
     "RNN": "a recurrent neural network: one step at a time, carrying a state along.",
     "round": "one stage of a parallel scan: combines that run side by side.",
-    "scan": "every prefix total of a sequence under an associative operation.",
+    "scan": "every running total of a sequence under an associative operation (inclusive).",
+    "streaming": "producing outputs one token at a time, as they are asked for.",
     "score": ("how well a query matches a key: their dot product, divided by sqrt(d_k) in a "
               "transformer (Vaswani et al. 2017, 3.2.1), before the softmax; the one "
               "attention read trained here does not divide."),
@@ -3722,6 +3763,9 @@ GLOSSARY = {
     "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
     "step": "one link of a chain: it cannot start before the one before it ends.",
     "T": "the sequence length in the training section: the adding problem's T pairs.",
+    "tree reduction": "combining N values in pairs, then pairs of pairs: ceil(log2 N) levels.",
+    "vanishing gradient": ("a gradient that shrinks with each step it is carried back "
+                           "through, until far inputs barely change the loss."),
     "tanh": "an S-shaped function from -1 to 1 whose slope, 1 - tanh^2, is at most 1.",
     "tanh RNN": ("the classic RNN step h = tanh(w*h + x): two steps do not make one step of "
                  "that form, so a scan has no combine of fixed size for it."),
@@ -3746,7 +3790,7 @@ def render_term(word, glossary=GLOSSARY):
     term holds it (Hillis: Hillis-Steele); else raise ValueError naming the nearest."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}
-    folded = word.casefold()
+    folded = word.casefold().replace("–", "-").replace("—", "-")      # Hillis–Steele
     folded = folded[:-1] if folded not in by_case and folded[:-1] in by_case else folded
     found = [term for key, term in by_case.items() if key == folded or folded in key.split(", ")]
     holding = [term for key, term in by_case.items() if folded in re.split(r"[\s,-]+", key)]
@@ -3917,16 +3961,16 @@ def _run(opts):
         import json                     # imported here: a text run does not need it
         print(json.dumps(results, indent=2))
     if texts:
-        print(_opening(results) + "\n\n" + "\n\n".join(texts))
+        print("\n\n".join(texts) + "\n\n" + _summary(results))
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
-        print(f"\n{TAKEAWAY}\nMore: python {PROG} all; every term: python {PROG} terms")
+        print(f"\n{TAKEAWAY}\nMore: python {PROG} all, and python {PROG} terms")
     if opts.svg is not None:
         print(f"{PROG}: wrote {', '.join(drawn) or 'no figure: none of these sections draws one'}",
               file=sys.stderr)
 
 
-def _opening(results):
-    """Return the opening of `all`: what each section found, its headline."""
+def _summary(results):
+    """Return the end of `all`: what each section found, its headline."""
     lines = ["=== what each section found ==="]
     for name, result in results.items():
         said = SECTIONS[name].headline(result)

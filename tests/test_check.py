@@ -891,8 +891,8 @@ class TestGrading(unittest.TestCase):
         right = replaced(LESSON, "math.ceil(math.log2(n))", "(n - 1).bit_length()")
         files = {0: [right], 1: [WRONG["a loop"][0], WRONG["the sum"][0], "x = 1\n",
                                  right + WRONG["a loop"][0],        # a pass beside not parallel
-                                  "def depth(n):\n    raise NotImplementedError\n",
-                                  "def benchmark(n):\n    return 1.0, 1.0\n"]}
+                                 "def depth(n):\n    raise NotImplementedError\n",
+                                 "def benchmark(n):\n    return 1.0, 1.0\n"]}
         for status, sources in files.items():
             for source in sources:
                 with self.subTest(source=source[:40]), tempfile.TemporaryDirectory() as folder:
