@@ -987,9 +987,10 @@ def render_ssm(result):
         *_wrap("The lesson's step h = a*h + x is linear, so two steps compose into one: "
                "(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2). That combine is associative, "
                f"so all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
-               "as state-space models such as Mamba train. Two tanh steps compose to "
-               "tanh(w*tanh(w*h + x1) + x2), not to one step tanh(a*h + b): a scan has no "
-               "combine of fixed size for them."),
+               "as state-space models such as Mamba train."),
+        *_wrap("A nonlinear step does not compose: two tanh steps make tanh(w*tanh(w*h + x1) + "
+               "x2), not one step tanh(a*h + b), so a scan has no combine of fixed size for "
+               "them."),
         *_wrap(f"Its states differ from the serial loop's by at most "
                f"{r['fixed_max_rel_diff']:.1e} of the largest, with a decay of 0.9 at every "
                f"step. With a decay per step in [0.5, 1) (selective), by "
@@ -1446,7 +1447,8 @@ def render_gradient(result):
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
-        *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh. A weight's "
+        *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
+               "vanishing gradient. A weight's "
                "gradient sums such terms over every distance, and the near ones swamp the far "
                "(Bengio et al. 1994)."),
         *_wrap(f"A score {r['score_gap']:g} above the rest, one clear match (e^"
@@ -1766,7 +1768,7 @@ def render_generate(rows):
     generating = ("Generating, some model makes its tokens in fewer steps than tokens."
                   if not in_turn else
                   "Generating, every model makes one token after another: each token is the "
-                  "next input, so the depths add up. " + (
+                  "next input, so the generating depth adds up every token's. " + (
                       "Attention's adds up most" if attention["generate_depth"] == max(
                           r["generate_depth"] for r in (attention, rnn, scan)) else
                       "Attention's grows fastest") +
@@ -3681,8 +3683,6 @@ GLOSSARY = {
     "log-log": "a plot whose two axes are both logarithmic: a power law N^k is a line of slope k.",
     "matmul": "a matrix multiply.",
     "nonlinear": "not of the form a*h + b: tanh, a gate; such steps do not compose into one.",
-    "epoch": "one pass of training over the whole data set.",
-    "GIL": "CPython's global interpreter lock: one thread runs Python code at a time.",
     "work-efficient": "a parallel algorithm that does about as many operations as the serial one.",
     "K, M, G, T, P": "a count's thousands: 10^3, 10^6, 10^9, 10^12 and 10^15 (8.80T: 8.8 x "
                      "10^12 operations).",
@@ -3735,8 +3735,6 @@ GLOSSARY = {
     "P": ("the lanes of the modelled parallel machine (`sweep`, `work`); as a count's suffix, "
           "10^15 (see K, M, G, T, P)."),
     "parallel scan": "a scan whose combines run side by side in rounds: Hillis-Steele's, say.",
-    "PEP 723": ("a standard for the comment block at the top of main.py that names its Python "
-                "version, so that tools such as uv or pipx can run it."),
     "quadratic bottleneck": "attention's n x n scores: work, and memory if stored, grow as n^2.",
     "query": "what a position looks for: its dot product with each key is that key's score.",
     "recurrence": "a step that needs the previous step's result: h_t = f(h_(t-1), x_t).",
@@ -3763,7 +3761,6 @@ GLOSSARY = {
     "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
     "step": "one link of a chain: it cannot start before the one before it ends.",
     "T": "the sequence length in the training section: the adding problem's T pairs.",
-    "tree reduction": "combining N values in pairs, then pairs of pairs: ceil(log2 N) levels.",
     "vanishing gradient": ("a gradient that shrinks with each step it is carried back "
                            "through, until far inputs barely change the loss."),
     "tanh": "an S-shaped function from -1 to 1 whose slope, 1 - tanh^2, is at most 1.",

@@ -146,9 +146,9 @@ class TestCommandLine(unittest.TestCase):
         self.assertLessEqual(len(words), 150)
         self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
 
-    # `all` opens with one line per section, each its finding, ended once.
+    # `all` ends with one line per section, each its finding, ended once.
     def opening(self, results):
-        return main._opening(results).splitlines()[1:]
+        return main._summary(results).splitlines()[1:]
 
     def test_a_range_of_one_value_is_that_value_and_a_sentence_ends_once(self):
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 4.8, "high": 4.8}}}),

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import main
 from tests.support import ROOT, raising, run_main
+from tests.test_readme import readme
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -56,18 +57,19 @@ class TestFigures(unittest.TestCase):
         self.assertIn("depth 16", texts)
         self.assertIn("a tree: depth 4", texts)
 
-    def test_the_same_results_give_the_same_bytes_and_the_readmes_figures(self):
+    def test_the_same_results_give_the_same_bytes_and_the_committed_figures(self):
         for name in ("depth", "gradient", "work"):
             self.assertEqual(main.SECTIONS[name].figure(self.results[name]), self.svgs[name])
-        # depth and gradient; capacity, whose rows take 0.15 s, in .ci/run
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-            readme = f.read()
-        for name in ("depth", "gradient", "capacity"):
-            self.assertTrue(f"outputs/figures/{name}.svg" in readme, name)
-        for name in ("depth", "gradient"):
+        self.assertIn("outputs/figures/depth.svg", readme())
+        # outputs/figures holds what `depth gradient capacity --svg outputs/figures` draws
+        drawn = {"depth": self.svgs["depth"], "gradient": self.svgs["gradient"],
+                 "capacity": main.figure_capacity(main.capacity_rows())}
+        self.assertEqual(sorted(os.listdir(os.path.join(ROOT, "outputs", "figures"))),
+                         sorted(f"{name}.svg" for name in drawn))
+        for name, svg in drawn.items():
             with open(os.path.join(ROOT, "outputs", "figures", f"{name}.svg"),
                       encoding="utf-8") as f:
-                self.assertEqual(f.read(), main.SECTIONS[name].figure(self.results[name]), name)
+                self.assertEqual(f.read(), svg, name)
 
     def test_log_axes_tick_the_decades_around_every_point_linear_ones_round_steps(self):
         axis = main._axis_for("", [3.0, 2047.0], log=True)        # the work figure's flat line

@@ -52,13 +52,16 @@ class TestGenerate(unittest.TestCase):
             self.assertEqual(r["held_bytes"], expected, (model, n))
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())
-        self.assertIn("attention and the linear recurrence by its scan run in parallel: depth "
-                      "12 and 16 at N = 256. The tanh RNN is a chain: 767, 3N - 1", text)
+        self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
+                      "12 and 16 at N = 256. The tanh RNN stays a chain even then: 767 deep",
+                      text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
-        # (issue 60, item 3: an average of 11 a token hid that it grows)
-        self.assertIn("A token adds 3 for the tanh RNN and 2 for the scan (the first token "
-                      "less). For attention it adds more as tokens pile up, from 4 for the "
-                      "first to 12 for token 256: it reads every past token, as a tree.", text)
+        self.assertIn("Attention's adds up most: each new token reads every token before it, a "
+                      "tree that grows from 4 steps deep for the first token to 12 for token "
+                      "256. A token adds 3 for the tanh RNN and 2 for the scan.", text)
+        # which model adds up most is read from the depths
+        deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
+        self.assertIn("Attention's grows fastest", " ".join(main.render_generate(deeper).split()))
         last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 3,

@@ -96,7 +96,7 @@ class TestLayout(unittest.TestCase):
                     self.assertLessEqual(there, here, f"line {statement['line']} uses {name}")
 
     def test_each_part_ends_with_its_section_in_one_place(self):
-        # Adding a part is one block in main.py, one test file and one README row:
+        # Adding a part is one block in main.py, one test file and one README line:
         # its render, figure and SECTIONS entry sit in its own part.
         import main
         parts = self.part_of_line()
@@ -115,8 +115,7 @@ class TestLayout(unittest.TestCase):
             lesson = name in main.DEFAULT_SECTIONS
             self.assertTrue(os.path.exists(os.path.join(
                 ROOT, "tests", "test_lesson.py" if lesson else f"test_{name}.py")), name)
-            self.assertTrue(f"section `{name}`" in readme if lesson
-                            else f"\n| `{name}` |" in readme, name)
+            self.assertIn(f"\n- `{name}`: ", readme)
 
     def test_the_lesson_reads_on_its_own(self):
         # what the lesson's region uses is defined in it, or is the standard library's

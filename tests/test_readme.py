@@ -124,7 +124,7 @@ class TestWordsThatWereLoose(unittest.TestCase):
         for loose in ("no exact scan", "not linear, so not a scan", "no exact regrouping",
                       "no regrouping is exact"):
             self.assertNotIn(loose, text)
-        self.assertIn("not to one step tanh(a*h + b): a scan has no combine of fixed size",
+        self.assertIn("not one step tanh(a*h + b), so a scan has no combine of fixed size",
                       " ".join(main.render_ssm(main.ssm_check(64)).split()))
 
     def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):
@@ -147,105 +147,44 @@ def readme():
         return f.read()
 
 
-def table_rows(heading):
-    """Return the rows of the README's table under heading, each a list of cells, the
-    header and its rule left out."""
+def bullets(heading):
+    """Return the bullet lines of the README's section under heading."""
     text = readme().split(heading, 1)[1].split("\n## ", 1)[0]
-    lines = [line for line in text.splitlines() if line.startswith("| ")]
-    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[1:]]
-
-
-def part_of_each_definition():
-    """Return {name: its part} for main.py's top-level definitions: 0 the lesson,
-    1 to N the numbered parts, None the machinery."""
-    part, found = 0, {}
-    with open(os.path.join(ROOT, "main.py"), encoding="utf-8") as f:
-        for line in f:
-            banner = re.match(r"# (\d+)\. ", line)
-            if banner:
-                part = int(banner.group(1))
-            elif line.startswith("# Machinery"):
-                part = None
-            definition = re.match(r"(?:def|class) (\w+)|([A-Z_]+) = ", line)
-            if definition:
-                found[definition.group(1) or definition.group(2)] = part
-    return found
-
-
-# Each classic slip check names, as the README's list of them says it.
-README_SLIPS = {
-    "decay ignored": "an ignored decay", "decay inside": "`decay * (h + x)`",
-    "decay on x": "`h + decay * x`", "first twice": "the first x counted twice",
-    "sum": "the sum", "n - 1": "a mean over N - 1", "floor division": "`//`",
-    "at least 1": 'a missing "at least 1"', "floor": "a floor",
-    "float log": "`math.log(n, 2)`", "natural log": "the natural log", "log10": "`log10`",
-    "bit_length": "`n.bit_length()`", "swapped": "operands swapped", "plus": "an ignored `op`",
-    "exclusive": "the exclusive scan", "from 0": "a total from 0", "padded 0": "a padding of 0",
-    "first missing": "the first or the last total missing",
-    "last missing": "the first or the last total missing",
-    "floats": "values turned into floats", "step 2": "a round short or off by one",
-    "round short": "a round short", "half rounds": "a round short",
-    "floor rounds": "a round short", "late start": "off by one", "early end": "off by one",
-    "step + 1": "`step += 1`", "in place": "an in-place round",
-    "powers of two": "right only where N is a power of two",
-    "empty only": "wrong only for the empty list", "shared row": "one row of A for every unit",
-    "transposed": "A transposed", "in place, vector": "h updated in place",
-}
+    return [line for line in text.splitlines() if line.startswith("- ")]
 
 
 class TestReadmeFacts(unittest.TestCase):
-    """What the README says of main.py, held against main.py: a fact written twice
-    fails here when one copy changes."""
+    """What the README says of main.py, held against main.py, and its length."""
 
-    def test_the_map_names_every_part_and_where_each_name_is_defined(self):
-        parts = part_of_each_definition()
-        mentioned = set()
-        for lesson, where in table_rows("## Where each step of the lesson lives"):
-            numbers = {int(n) for n in re.findall(r"\bparts? (\d+)(?: and (\d+))?", where)
-                       for n in n if n}
-            mentioned |= numbers
-            for name in re.findall(r"`(\w+)`", where):
-                if name in parts:
-                    self.assertIn(parts[name], numbers | {0, None}, (lesson, name))
-        self.assertEqual(mentioned, {p for p in parts.values() if p})
+    def test_it_lists_every_section_and_the_parts_in_their_order(self):
+        listed = [re.match(r"- `(\w+)`: ", line).group(1) for line in bullets("## Every section")]
+        self.assertEqual(listed, list(main.SECTIONS))
+        parts = re.search(r"parts 1 to 9, one a section\s+\(([^)]*)\)", readme()).group(1)
+        self.assertEqual(re.findall(r"`(\w+)`", parts),
+                         [name for name in main.SECTIONS if name not in main.DEFAULT_SECTIONS])
+        # each part's banner in main.py, numbered in that order
+        with open(os.path.join(ROOT, "main.py"), encoding="utf-8") as f:
+            banners = re.findall(r"^# (\d+)\. ", f.read(), re.M)
+        self.assertEqual(banners, [str(k) for k in range(1, 10)])
 
-    def test_the_section_table_reads_its_numbers_from_the_sections(self):
-        rows = {row[0].strip("`"): row[2] for row in
-                table_rows("## Every other section")}
-        data = {name: json.loads(run_main(name, "--json")[1])[name]
-                for name in ("ssm", "work", "cost", "gradient", "capacity", "generate",
-                             "hidden")}
-        work = {(r["algorithm"], r["n"]): r for r in data["work"]["rows"]}
-        gradient = {r["k"]: r for r in data["gradient"]["rows"]}
-        capacity, generate = data["capacity"][0], {(r["model"], r["n"]): r
-                                                   for r in data["generate"]}
-        ssm, hidden = data["ssm"], data["hidden"]
-        memory = next(r for r in data["cost"]["memory"] if r["n"] == 131_072)    # 128K tokens
-        said = {
-            "ssm": f"in {ssm['scan_rounds']} rounds at N = {ssm['length']:,}, within "
-                   f"{ssm['max_rel_diff']:.0e}",
-            "work": f"Hillis–Steele {work['parallel_scan', 1024]['work']:,} combines at depth "
-                    f"{work['parallel_scan', 1024]['depth']}, Brent–Kung "
-                    f"{work['brent_kung_scan', 1024]['work']:,} at depth "
-                    f"{work['brent_kung_scan', 1024]['depth']}",
-            "cost": f"one {memory['n']:,}-token attention matrix is {memory['bytes'] / 2**30:g} "
-                    "GiB",
-            "gradient": f"50 steps back is {gradient[50]['tanh']:.1e}",
-            "capacity": f"from {capacity['exact_recall']:.2f} at {capacity['n']} pairs",
-            "generate": f"({generate['attention', 256]['train_depth']} at N = 256) against a "
-                        f"tanh RNN's 3N - 1",
-            "hidden": f"for {hidden[-1]['madds_per_step'] // hidden[0]['madds_per_step']:,} "
-                      "times the multiply-adds",
-        }
-        for name, words in said.items():
-            self.assertIn(words, rows[name], name)
-        self.assertEqual(set(rows), set(main.SECTIONS) - set(main.DEFAULT_SECTIONS))
+    def test_it_reads_in_a_sitting(self):
+        # at most 1,200 words, as wc -w counts them, and no sentence over 30 words
+        text = readme()
+        self.assertLessEqual(len(text.split()), 1_200)
+        prose = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S).replace("\n- ", "\n\n- ")
+        for paragraph in prose.split("\n\n"):
+            for sentence in re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split())):
+                self.assertLessEqual(len(sentence.split()), 30, sentence)
+        # the exercises come before the list of sections
+        self.assertLess(text.index("## The exercises"), text.index("## Every section"))
 
-    def test_the_readme_names_every_slip_check_names(self):
-        text = " ".join(readme().split())
-        self.assertEqual(set(README_SLIPS), set(main.CHECK_SLIPS))
-        for slip, words in README_SLIPS.items():
-            self.assertIn(words, text, slip)
+    def test_the_easy_exercises_widths_are_main_pys(self):
+        widths = _readable(main.HIDDEN_WIDTHS)
+        self.assertIn(f"at widths {widths}", " ".join(readme().split()))
+
+
+def _readable(values):
+    return main._readable_list([str(v) for v in values])
 
 
 if __name__ == "__main__":
