@@ -710,9 +710,8 @@ def render_hidden(rows):
                f"{first['depth']:,} steps."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap("Two steps compose into one whose matrix is the product of theirs, so a scan of "
-               "this step would combine width x width matrices: width^3 + width^2 madds each. "
-               "Scanned state-space models, Mamba for one, keep it diagonal: 2 x width."),
+        *_wrap("A scan of this step would combine width x width matrices, width^3 + width^2 "
+               "madds each; Mamba keeps its state diagonal: 2 x width."),
     ])
 
 
@@ -988,9 +987,8 @@ def render_ssm(result):
                "(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2). That combine is associative, "
                f"so all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
                "as state-space models such as Mamba train."),
-        *_wrap("A nonlinear step does not compose: two tanh steps make tanh(w*tanh(w*h + x1) + "
-               "x2), not one step tanh(a*h + b), so a scan has no combine of fixed size for "
-               "them."),
+        *_wrap("A nonlinear step does not: two tanh steps make tanh(w*tanh(w*h + x1) + x2), "
+               "not one step tanh(a*h + b), so a scan has no combine of fixed size."),
         *_wrap(f"Its states differ from the serial loop's by at most "
                f"{r['fixed_max_rel_diff']:.1e} of the largest, with a decay of 0.9 at every "
                f"step. With a decay per step in [0.5, 1) (selective), by "
@@ -1209,10 +1207,10 @@ def render_work(result):
     most = lanes_of[max(lanes_of)]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
-        *_wrap(f"Depth, not work, sets the time once there are enough lanes. On P lanes, each "
-               f"doing one operation a step, a tree sum of N = {n:,} values takes "
-               f"{most['sum_steps']:,} steps at P = {most['lanes']:,}; the recurrence takes "
-               f"{most['recurrence_steps']:,} at every P, one lane busy."),
+        *_wrap(f"Depth, not work, sets the time once there are enough lanes. With P lanes, "
+               f"one operation each a step, a tree sum of N = {n:,} takes {most['sum_steps']:,} "
+               f"steps at P = {most['lanes']:,}; the recurrence takes "
+               f"{most['recurrence_steps']:,} at every P."),
         lanes,
         *_wrap("A tree sum takes from max(work / P, depth) to work / P + depth steps (Brent "
                "1974)."),
@@ -1344,11 +1342,10 @@ def render_cost(result):
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Its sums, "
-               "as trees, add about log2 d + log2 n steps: the dot products over d, then the "
-               "weighted sum over n. Paths count layers, here for causal windows and kernels. "
-               "A window reaches r - 1 back, so O(n/r) is ceil((n - 1) / (r - 1)) layers. A "
-               "dilated kernel reaches k times further each layer, a plain kernel k - 1 "
+        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
+               "its sums take about log2 d + log2 n steps. Paths count causal layers: a window "
+               "reaches r - 1 back, so O(n/r) is ceil((n - 1) / (r - 1)) layers. A dilated "
+               "kernel reaches k times further each layer, a plain kernel k - 1 "
                f"({contiguous[big]:,} layers at n = {big:,})."),
         "",
         "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
