@@ -2732,7 +2732,6 @@ def _case(args, expected, slips=None, kind=None, op=None, defaults=False):
             "empty": isinstance(args[0], list) and not args[0], "defaults": defaults}
 
 
-@functools.lru_cache(maxsize=None)
 def _check_cases(name, takes_op=True):
     """Return the cases a function is graded on: the empty input, then small ones
     with the classic slips' answers, then large ones."""

@@ -143,6 +143,17 @@ def parallel_scan(xs, op=lambda a, b: a + b):
     return [f(e, x) for e, x in zip(tree, xs)]
 '''
 
+TREES = '''
+import operator
+def tree(values, op):
+    while len(values) > 1:
+        values = [op(values[i], values[i + 1]) if i + 1 < len(values) else values[i]
+                  for i in range(0, len(values), 2)]
+    return values[0]
+def parallel_scan(xs, op=operator.add):
+    return [tree(list(xs[:i + 1]), op) for i in range(len(xs))]
+'''
+
 VECTOR = '''
 from main import hidden_weights
 def rnn_style_vector(xs, width=64, decay=0.9):
@@ -178,16 +189,6 @@ def serial_scan(xs, op=operator.add):
     "Brent-Kung, in place on a copy": (BRENT_KUNG, "parallel_scan"),
     "Blelloch's exclusive scan, padded with None, made inclusive": (BLELLOCH,
                                                                     "parallel_scan"),
-    "a tree for each prefix: N^2 work, depth ceil(log2 N)": ('''
-import operator
-def tree(values, op):
-    while len(values) > 1:
-        values = [op(values[i], values[i + 1]) if i + 1 < len(values) else values[i]
-                  for i in range(0, len(values), 2)]
-    return values[0]
-def parallel_scan(xs, op=operator.add):
-    return [tree(list(xs[:i + 1]), op) for i in range(len(xs))]
-''', "parallel_scan"),
     "op after another parameter, so by keyword": (
         replaced(SERIAL, "def serial_scan(xs, op=operator.add):",
                  "def serial_scan(xs, reverse=False, op=operator.add):"), "serial_scan"),
@@ -539,8 +540,8 @@ def parallel_scan(xs, op=operator.add):
     "a list that holds itself": (
         "def serial_scan(xs, op=None):\n    out = []\n    out.append(out)\n    return out\n",
         "serial_scan", "FAIL", "a list nested more than 20 deep (or holding itself)"),
-    "a list nested 100,000 deep": (
-        "def serial_scan(xs, op=None):\n    out = []\n    for _ in range(100_000):\n"
+    "a list nested 5,000 deep, past Python's recursion limit": (
+        "def serial_scan(xs, op=None):\n    out = []\n    for _ in range(5_000):\n"
         "        out = [out]\n    return out\n", "serial_scan", "FAIL",
         "a list nested more than 20 deep"),
     "sys.exit inside": ("import sys\ndef depth(n):\n    sys.exit(3)\n", "depth", "FAIL",
@@ -753,9 +754,16 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(brent_kung["mirror"]["depths"],
                          [(i + 1).bit_length() - 1 + bin(i + 1).count("1") - 1
                           for i in range(16)])
-        trees = self.right["a tree for each prefix: N^2 work, depth ceil(log2 N)"]
-        self.assertIn("524,800 combines at N = 1,025", trees["parallel_scan"]["detail"])
-        self.assertIn("57 times its work", trees["parallel_scan"]["detail"])
+        # a tree for each prefix: N^2 / 2 combines, depth ceil(log2 N); graded up to
+        # N = 129, not 2,049, where its million combines would take seconds
+        with mock.patch.multiple(main, CHECK_LARGE=(127, 128, 129),
+                                 CHECK_DEPTH_LENGTHS=(*range(1, 71), 129, 257)):
+            verdict, detail = grade(TREES, "parallel_scan")
+        self.assertEqual((verdict, detail), (
+            "pass", f"correct and parallel: depth 8 and {129 * 128 // 2:,} combines at N = 129, "
+                    f"against Hillis-Steele's 8 rounds and {main._hillis_steele_work(129):,} "
+                    f"combines; {129 * 128 // 2 / main._hillis_steele_work(129):.0f} times its "
+                    "work (a tree for each prefix?)"))
         report = {"file": {"verdict": "imported", "detail": "", "printed": None},
                   "functions": [brent_kung]}
         indent = " " * (len("parallel_scan") + 4)
