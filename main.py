@@ -2733,67 +2733,72 @@ def _case(args, expected, slips=None, kind=None, op=None, defaults=False):
 
 
 def _check_cases(name, takes_op=True):
-    """Return the cases a function is graded on: the empty input, then small ones
-    with the classic slips' answers, then large ones."""
+    """Yield the cases a function is graded on: the empty input, then small ones
+    with the classic slips' answers, then large ones, each made when it is reached
+    (grading a wrong answer stops before the large ones)."""
     if name == "depth":
         # powers of two and their neighbours up to 2**64, where a float log2 rounds
         lengths = {1, 3, 5, 9, 1_023, 1_025} | {2 ** k + j for k in range(1, 65)
                                                 for j in (-1, 0, 1)}
-        return [_case([n], depth(n), _depth_slips(n)) for n in sorted(lengths)]
-    if name == "rnn_style_vector":
-        return _vector_cases()
-    if name.endswith("_scan"):
-        return _scan_cases(name, takes_op)
-    cases = [_case([[]], 0.0, kind="ints")] if name == "rnn_style" else []
+        for n in sorted(lengths):
+            yield _case([n], depth(n), _depth_slips(n))
+    elif name == "rnn_style_vector":
+        yield from _vector_cases()
+    elif name.endswith("_scan"):
+        yield from _scan_cases(name, takes_op)
+    else:
+        yield from _mean_and_rnn_cases(name)
+
+
+def _mean_and_rnn_cases(name):
+    """Yield rnn_style's or attention_style's cases: small ints, then long floats."""
+    if name == "rnn_style":
+        yield _case([[]], 0.0, kind="ints")
     for n in CHECK_SMALL:
         xs = _check_input("ints", n)
         if name == "rnn_style":
-            cases.append(_case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints"))
-            cases.append(_case([xs], rnn_style(xs), _rnn_slips(xs), "ints", defaults=True))
+            yield _case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints")
+            yield _case([xs], rnn_style(xs), _rnn_slips(xs), "ints", defaults=True)
         else:
-            cases.append(_case([xs], attention_style(xs), _mean_slips(xs), "ints"))
+            yield _case([xs], attention_style(xs), _mean_slips(xs), "ints")
     for n in CHECK_LARGE:
         xs = _check_input("floats", n)
         if name == "rnn_style":
-            cases.append(_case([xs, 0.5], rnn_style(xs, 0.5), kind="floats"))
+            yield _case([xs, 0.5], rnn_style(xs, 0.5), kind="floats")
         else:
-            cases.append(_case([xs], attention_style(xs), kind="floats"))
-    return cases
+            yield _case([xs], attention_style(xs), kind="floats")
 
 
 def _scan_cases(name, takes_op):
-    """Return a scan's cases: with op, on ints, ints past 2**53, letters and maps, then
+    """Yield a scan's cases: with op, on ints, ints past 2**53, letters and maps, then
     maps and ints whose totals overflow 64 bits, and once without op; without op, on
     ints and floats, as the lesson's own float scan takes them."""
     small, large = ["ints"], ["floats"]
     if takes_op:
         small, large = ["ints", "big ints", "letters", "maps"], ["maps", "huge ints"]
-    cases = [_case([[]], [], kind="ints", op="add" if takes_op else None)]
+    yield _case([[]], [], kind="ints", op="add" if takes_op else None)
     for n, kinds in [(n, small) for n in CHECK_SMALL] + [(n, large) for n in CHECK_LARGE]:
         if n == CHECK_LARGE[0] and takes_op:        # op left to its default
             xs = _check_input("ints", CHECK_SMALL[-1])
-            cases.append(_case([xs], serial_scan(xs), kind="ints", defaults=True))
+            yield _case([xs], serial_scan(xs), kind="ints", defaults=True)
         for kind in kinds:
             xs, op_name = _check_input(kind, n), CHECK_INPUTS[kind][1]
             op = CHECK_OPS[op_name]
             slips = _scan_slips(name, xs, op) if n in CHECK_SMALL else None
-            cases.append(_case([xs], serial_scan(xs, op), slips, kind,
-                               op_name if takes_op else None))
+            yield _case([xs], serial_scan(xs, op), slips, kind, op_name if takes_op else None)
     if takes_op:                        # the lesson's own input too: floats, which round
         xs = _check_input("floats", CHECK_LARGE[-1])
-        cases.append(_case([xs], serial_scan(xs), kind="floats", op="add"))
-    return cases
+        yield _case([xs], serial_scan(xs), kind="floats", op="add")
 
 
 def _vector_cases():
-    """Return rnn_style_vector's cases: no input, small ints at widths 1 to 4, floats."""
-    cases = [_case([[], 4], [0.0] * 4)]
+    """Yield rnn_style_vector's cases: no input, small ints at widths 1 to 4, floats."""
+    yield _case([[], 4], [0.0] * 4)
     for args in (([1, 2, 3], 1), ([1, 2, 3], 2), ([1, 0, 0, 1], 3, 0.5), ([2, 1], 4, 0.5)):
-        cases.append(_case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints"))
-    cases.append(_case([[1, 2]], rnn_style_vector([1, 2]), kind="ints", defaults=True))
+        yield _case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints")
+    yield _case([[1, 2]], rnn_style_vector([1, 2]), kind="ints", defaults=True)
     xs = _check_input("floats", 64)
-    cases.append(_case([xs, 8], rnn_style_vector(xs, 8), kind="floats"))
-    return cases
+    yield _case([xs, 8], rnn_style_vector(xs, 8), kind="floats")
 
 
 # ----------------------------------------------------------------------------
@@ -2996,6 +3001,8 @@ def _plain(value, nested=0):
         return {"object": f"a {type(value).__name__} of {len(value):,} items, too long to show",
                 "kind": f"a {type(value).__name__}"}
     if value is None or type(value) in (bool, float, str):
+        return value
+    if type(value) is int and value.bit_length() <= 4_000:     # the common case, first
         return value
     if isinstance(value, (list, tuple)) and nested >= CHECK_NESTED:
         return {"object": f"a {type(value).__name__} nested more than {CHECK_NESTED} deep "
