@@ -2571,8 +2571,8 @@ CHECK_SLIPS = {
     "empty only": "wrong only for the empty list",
     "defaults": ("wrong only where called with its defaults: give them as the template does "
                  "(decay=0.9, op=operator.add, width=64)"),
-    "long only": ("wrong only on the long inputs (N = 1,025): are the rounds, or a size, fixed "
-                  "where they should grow with len(xs)?"),
+    "long only": ("wrong only on the long inputs, a thousand values or more: is a number of "
+                  "rounds, or a size, fixed where it should grow with len(xs)?"),
     "powers of two": ("wrong only where N is not a power of two: pad to one (and cut the "
                       "padding off), or stop each loop at len(xs)"),
 }

@@ -432,7 +432,7 @@ def parallel_scan(xs, op=operator.add):
         "parallel_scan", "FAIL", "one round short: go on while step < len(xs)"),
     "ten rounds, fixed": (
         replaced(HILLIS_STEELE, "    while step < len(out):", "    for _ in range(10):"),
-        "parallel_scan", "FAIL", "wrong only on the long inputs (N = 1,025)"),
+        "parallel_scan", "FAIL", "wrong only on the long inputs, a thousand values or more"),
     "one buffer reused from the second round": ('''
 import operator
 def parallel_scan(xs, op=operator.add):
@@ -499,6 +499,18 @@ def parallel_scan(xs, op=operator.add):
                  "        for x in xs:\n            out.append(op(out[-1], x) if out else x)\n"
                  "        return out\n    out, step"), "parallel_scan", "not parallel",
         "its depth at N = 8 is 7"),
+    "parallel only for operator.add": (
+        replaced(HILLIS_STEELE, "    out, step = list(xs), 1", "    if op is not operator.add:\n"
+                 "        out = []\n        for x in xs:\n"
+                 "            out.append(op(out[-1], x) if out else x)\n        return out\n"
+                 "    out, step = list(xs), 1"), "parallel_scan", "not parallel",
+        "correct, but its depth at N = 8 is 7"),
+    "totals kept in 64 bits, as numpy's int64 keeps them": (
+        replaced(SERIAL, "out.append(op(out[-1], x) if out else x)",
+                 "total = op(out[-1], x) if out else x\n"
+                 "        out.append((total + 2**63) % 2**64 - 2**63 if type(total) is int "
+                 "else total)"), "serial_scan", "FAIL",
+        "(1,023 ints past 2**62, whose totals overflow 64 bits, op: +): got"),
     "wrong only for the empty list": (
         replaced(SERIAL, "    return out", "    return out or [0]"), "serial_scan", "FAIL",
         "at xs = [] (op: +): got [0], expected []; 1 value where 0 belong: wrong only for the "
@@ -707,8 +719,8 @@ class TestGrading(unittest.TestCase):
                                  "range(1025)] with rng = random.Random(1025) (1,025 affine "
                                  "maps, op: their composition): got 0 at [600], expected "
                                  "(335388, 125004), a number where a tuple belongs: wrong only "
-                                 "on the long inputs (N = 1,025): are the rounds, or a size, "
-                                 "fixed where they should grow with len(xs)?")
+                                 "on the long inputs, a thousand values or more: is a number of "
+                                 "rounds, or a size, fixed where it should grow with len(xs)?")
         # the recipe makes the input
         case = next(c for c in main._check_cases("serial_scan") if c["kind"] == "maps"
                     and len(c["args"][0]) == 1_025)
@@ -842,7 +854,7 @@ class TestGrading(unittest.TestCase):
             "FAIL", 'it called sys.exit(0) when imported: put that under if __name__ == '
                     '"__main__":'))
         # its arguments as `python FILE.py` gives them: none, so argparse finds none
-        parses = graded_here("import argparse, sys\nassert sys.argv[1:] == []\n"
+        parses = graded_here("import argparse, sys\nassert sys.argv == [__file__]\n"
                              "argparse.ArgumentParser().parse_args()\n" + LESSON, ["rnn_style"])
         self.assertEqual(parses["functions"][0]["verdict"], "pass")
         self.assertEqual(graded_here("def f(:\n")["file"]["detail"][:10], " (line 1):")

@@ -99,6 +99,7 @@ class TestMachinery(unittest.TestCase):
         for ratios, reps, words in (((6.0, 5.0), 3, "rnn_style took 5.0x to 6.0x as long"),
                                     ((0.8, 0.9), 3, "attention_style was the slower at every N"),
                                     ((0.8, 1.3), 3, "Neither was the slower at every N"),
+                                    ((1.0, 2.0), 3, "Neither was the slower at every N"),
                                     ((5.96, 6.04), 1, "6.0x as long as attention_style (one "
                                                       "timing each)"),
                                     ((5.0,), 3, "(best of 3)")):

@@ -197,6 +197,15 @@ class TestTrain(unittest.TestCase):
                          ["5", "0.16", "0.0020", "0.050", "learned", "some"])
 
     # .ci/run also compares a short run on the oldest and the newest Python
+    def test_a_run_shorter_than_the_default_says_so_in_its_text_and_figure(self):
+        said = "This run had 20 steps, not 4,000: too few to judge what a model can learn."
+        self.assertIn(said, " ".join(main.render_train(self.result).split()))
+        self.assertIn("20 steps, not 4,000", main.figure_train(self.result))
+        full = dict(self.result, steps=main.TRAIN_STEPS)
+        self.assertNotIn("This run had", main.render_train(full))
+        self.assertNotIn("too few to judge", main.figure_train(full))
+        self.assertIn("This run had", main.render_train(dict(full, steps=main.TRAIN_STEPS - 1)))
+
     def test_a_short_run_gives_known_numbers(self):
         got = {}
         with mock.patch.multiple(main, TRAIN_TEST=20):

@@ -191,6 +191,11 @@ class TestBlellochAndLanes(unittest.TestCase):
         self.assertEqual(at["the same, selective", 64]["work"], 3 * 321)
         self.assertEqual(result["lanes"], [{"lanes": p, "sum_steps": main.lane_steps(64, p),
                                             "recurrence_steps": 127} for p in main.WORK_LANES])
+        # the opening reads the most lanes: the tree sum's steps there, the chain's 2N - 1
+        most = max(main.WORK_LANES)
+        self.assertIn(f"a tree sum of N = 64 takes {main.lane_steps(64, most)} steps at P = "
+                      f"{most:,}; the recurrence takes 127 at every P.",
+                      " ".join(main.render_work(result).split()))
 
 
 if __name__ == "__main__":
