@@ -655,7 +655,9 @@ class TestGrading(unittest.TestCase):
     def setUpClass(cls):                # each right solution graded once, read by the tests
         cls.right = {label: {r["name"]: r for r in graded_here(source, names.split())[
             "functions"]} for label, (source, names) in RIGHT.items()}
-        cls.wrong = {label: grade(source, name) for label, (source, name, _, _) in WRONG.items()}
+        cls.wrong_graded = {label: graded_here(source, [name])["functions"][0]
+                            for label, (source, name, _, _) in WRONG.items()}
+        cls.wrong = {label: (r["verdict"], r["detail"]) for label, r in cls.wrong_graded.items()}
 
     def test_every_right_solution_passes(self):
         for label, graded in self.right.items():
@@ -798,6 +800,30 @@ class TestGrading(unittest.TestCase):
         self.assertRegex(detail, r"^How does a step's time grow with the width\? Yours took "
                                  r"\S+ [nµm]?s, \S+ [nµm]?s and \S+ [nµm]?s at widths 1, 8 and "
                                  r"64; main.py's took .* for 2,080x the madds\. ")
+
+    def test_the_easy_exercise_is_timed_beside_main_pys_step_at_each_width(self):
+        # scripted samples: the learner's step, then main.py's, at each width
+        samples = iter([([2e-6, 9e-6, 3e-6], [1e-6, 1e-6, 1.5e-6])] * len(main.HIDDEN_WIDTHS))
+        timed = []
+
+        def scripted(calls, reps):
+            timed.append(calls)
+            return next(samples)
+        with mock.patch.object(main, "sample_per_call", scripted):
+            got = main._time_steps(lambda xs, width: [0.0] * width)
+        steps = main.HIDDEN_STEPS
+        self.assertEqual(got, {"yours": [2e-6 / steps] * 3, "lesson": [1e-6 / steps] * 3,
+                               "spreads": [(f"width {w}", 4.5) for w in main.HIDDEN_WIDTHS]})
+        # main.py's own step, at the same width, second
+        self.assertEqual([calls[1].func for calls in timed], [main.rnn_style_vector] * 3)
+        self.assertEqual([calls[1].args[1] for calls in timed], list(main.HIDDEN_WIDTHS))
+
+    def test_a_scan_judged_not_parallel_shows_its_depths_beside_hillis_steeles(self):
+        loop = self.wrong_graded["a loop"]
+        self.assertEqual(loop["verdict"], "not parallel")
+        self.assertEqual(loop["mirror"]["depths"], list(range(main.MIRROR_N)))
+        # a right serial_scan shows none: its depth is no part of its exercise
+        self.assertIsNone(self.right["a loop with op"]["serial_scan"]["mirror"])
 
     def test_the_easy_exercises_words_follow_the_times(self):
         # the judging alone, on given times: each growth, the madds', the reading

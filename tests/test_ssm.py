@@ -69,6 +69,10 @@ class TestSsm(unittest.TestCase):
         out, data = run_section(self, "ssm")
         self.assertIn("scan in 10 rounds", " ".join(out.split()))
         self.assertIn("tanh", out)
+        # the combine it prints is compose_affine's: (2, 3) then (5, 7) is (10, 22)
+        self.assertIn("(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2).", " ".join(out.split()))
+        a1, x1, a2, x2 = 2, 3, 5, 7
+        self.assertEqual(main.compose_affine((a1, x1), (a2, x2)), (a1 * a2, a2 * x1 + x2))
         self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]),
                          (1024, 1023, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
