@@ -2485,7 +2485,8 @@ def _docstring(text):
 CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
 "Why Transformers - The Problems with RNNs".
 
-Save this file beside main.py and check it with:  python main.py check THIS_FILE.py
+Save this file beside main.py and check it with:
+    python main.py check THIS_FILE.py
 Each function raises NotImplementedError until you write it; delete one to
 leave it out.
 """

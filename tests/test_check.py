@@ -284,7 +284,8 @@ WRONG = {
         "decay * (h + x) where decay * h + x belongs: only h decays; and this is the answer for "
         "decay = 0.9"),
     "h += x": (replaced(LESSON, "h = decay * h + x", "h += x"), "rnn_style", "FAIL",
-               "at xs = [1, 2], decay = 0.5: got 3.0, expected 2.5: h += x leaves the decay out"),
+               "at xs = [1, 2], decay = 0.5: got 3.0, expected 2.5: h += x leaves the decay out: "
+               "h = decay * h + x"),
     "a wrong default decay": (replaced(LESSON, "def rnn_style(xs, decay=0.9):",
                                        "def rnn_style(xs, decay=0.5):"), "rnn_style", "FAIL",
                               "at xs = [1, 2]: got 2.5, expected 2.9: wrong only where called "
@@ -971,6 +972,14 @@ class TestGrading(unittest.TestCase):
         status, out, err = run_main("check", "--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("--template   print a file to start from", out)
+        # the Easy exercise's widths, read from main.py: one line changes them everywhere
+        with mock.patch.object(main, "HIDDEN_WIDTHS", (1, 4)):
+            self.assertIn("at widths 1 and 4.", flat(run_main("check", "--help")[1]))
+        # the template's docstrings: one line where they fit, wrapped where they do not
+        self.assertIn('    """Return the mean of xs (at least one value)."""\n', template)
+        self.assertIn('\n    """Exercise (Medium): serial_scan\'s list, in rounds of side-by-side\n',
+                      template)
+        self.assertLessEqual(max(map(len, template.splitlines())), 79)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
         report = main.check_solutions(path, names=iter(["depth"]), seconds=30)

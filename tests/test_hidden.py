@@ -108,6 +108,9 @@ class TestHidden(unittest.TestCase):
                               r["madds_per_diagonal_combine"]),
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
         self.assertIn("266,240", out)           # 64^3 + 64^2
+        self.assertIn("A scan of this step would combine width x width matrices, width^3 + "
+                      "width^2 madds each; Mamba keeps its state diagonal: 2 x width.",
+                      " ".join(out.split()))
 
 
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
