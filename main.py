@@ -2461,7 +2461,7 @@ MIRROR_N = 16                   # the mirror: each output's depth at this length
 CHECK_TASKS = {
     "rnn_style": ("xs, decay=0.9", "Return the last h of h = decay*h + x over xs, from h = 0."),
     "attention_style": ("xs", "Return the mean of xs (at least one value)."),
-    "depth": ("n", "Return (n, ceil(log2 n) but at least 1): a chain's and a tree's depth."),
+    "depth": ("n", "Return (n, ceil(log2 n), at least 1): a chain's and a tree's depth."),
     "serial_scan": ("xs, op=operator.add", "Return the list [xs[0], op(xs[0], xs[1]), ...], "
                     "leaving xs as it is."),
     "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
@@ -2476,8 +2476,8 @@ CHECKED = tuple(CHECK_TASKS)
 
 
 def _docstring(text):
-    """Return text as a function's docstring, indented, wrapped to 76 columns."""
-    lines = textwrap.wrap(text, 72)
+    """Return text as a function's docstring, indented, within 79 columns."""
+    lines = textwrap.wrap(text, 69)
     if len(lines) == 1:
         return f'    """{text}"""\n'
     return '    """' + "\n    ".join(lines) + '\n    """\n'

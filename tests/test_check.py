@@ -977,8 +977,8 @@ class TestGrading(unittest.TestCase):
             self.assertIn("at widths 1 and 4.", flat(run_main("check", "--help")[1]))
         # the template's docstrings: one line where they fit, wrapped where they do not
         self.assertIn('    """Return the mean of xs (at least one value)."""\n', template)
-        self.assertIn('\n    """Exercise (Medium): serial_scan\'s list, in rounds of side-by-side\n',
-                      template)
+        medium = '\n    """Exercise (Medium): serial_scan\'s list, in rounds of side-by-side\n'
+        self.assertIn(medium, template)
         self.assertLessEqual(max(map(len, template.splitlines())), 79)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         path = self.write("mine.py", "def depth(n):\n    return n, 1\n")
