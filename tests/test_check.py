@@ -866,6 +866,26 @@ class TestGrading(unittest.TestCase):
             "FAIL", "at N = 1,025, on values that count their combines: it did not finish in "
                     "10 s (--seconds); its answers were right"))
 
+    def test_a_call_that_stops_says_how_many_cases_before_it_were_right(self):
+        right = "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"
+        for n, said in ((2, "the case before it was right"),
+                        (3, "the 2 cases before it were right")):
+            class StopsAt(InProcess):
+                def ask(self, request, seconds, n=n):
+                    if request.get("args") == [n]:
+                        return {"stopped": "it did not finish in 10 s (--seconds)"}
+                    return super().ask(request, seconds)
+            graded = graded_here(right, ["depth"], StopsAt)["functions"][0]
+            self.assertEqual(graded["detail"], f"at n = {n}: it did not finish in 10 s "
+                                               f"(--seconds); {said}")
+
+    def test_a_mirror_the_same_as_hillis_steeles_says_so(self):
+        mirror = self.right["Hillis-Steele"]["parallel_scan"]["mirror"]
+        lines = main._mirror_lines(mirror, "")
+        self.assertEqual(lines[-1], "Hillis-Steele: the same")
+        other = main._mirror_lines({"depths": list(range(16))}, "")
+        self.assertEqual(other[-1], "Hillis-Steele: 0 1 2 2 3 3 3 3 4 4 4 4 4 4 4 4")
+
     def test_a_scan_without_op_that_turns_its_inputs_into_floats_passes_uncounted(self):
         # the lesson's own style, graded on sums: floats are fine there, and values
         # that count their combines, which are not numbers, cannot be converted
