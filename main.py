@@ -3479,10 +3479,10 @@ def _parallel_verdict(grader, seconds):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is. Past
     CHECK_LARGE, a scan already four times Hillis-Steele's work is counted no more."""
+    counted = None                      # (N, answer) of the last length counted
     for n in CHECK_DEPTH_LENGTHS:
-        if n > CHECK_LARGE[-1] and answer["combines"] > 4 * _hillis_steele_work(answer_n):
-            break
-        answer_n = n
+        if n > CHECK_LARGE[-1] and counted[1]["combines"] > 4 * _hillis_steele_work(counted[0]):
+            break                       # N^2 combines: a longer count would take seconds
         answer = grader.ask({"name": "parallel_scan", "args": [n], "count": True}, seconds)
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
@@ -3496,8 +3496,10 @@ def _parallel_verdict(grader, seconds):
             return "not parallel", (
                 f"correct, but its depth at N = {n:,} is {deepest:,}, over 2 ceil(log2 N) = "
                 f"{2 * rounds}; the exercise asks for {rounds} rounds of side-by-side combines")
-    n = answer_n
-    rounds, hillis_steele, work = depth(n)[1], _hillis_steele_work(n), answer["combines"]
+        counted = n, answer
+    n, answer = counted
+    deepest, rounds = max(answer["depths"]), depth(n)[1]
+    hillis_steele, work = _hillis_steele_work(n), answer["combines"]
     if work < n - 1:                    # no scan does fewer: they ran in other processes
         return "pass", (f"correct and parallel: depth {deepest:,} at N = {n:,} (its combines "
                         "ran in other processes, which check does not count)")

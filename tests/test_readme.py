@@ -2,7 +2,6 @@
 a sample (a fenced block that opens with a section header) must be a line the
 program prints, digits and time units aside, so that a sample cannot drift."""
 
-import json
 import os
 import re
 import tempfile

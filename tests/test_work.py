@@ -10,7 +10,7 @@ import re
 import unittest
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, NAN, ScanContract, close, matmul2, random_floats,
+from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
                            random_matrices)
 
 BAD_CALLS = {
