@@ -3998,7 +3998,8 @@ CHECK_ABOUT = (
     "Grades your solutions of the exercises. FILE.py runs as python FILE.py runs it, "
     "except its if __name__ == \"__main__\": block. Each of {names} that it defines is "
     "called on inputs whose answers are known: small ones first (small ints, letters, ints "
-    "past 2**53, affine maps), then long ones (N = {long}), and once with its defaults.",
+    "past 2**53, affine maps), then long ones (N = {long}; for depth, n up to 2**64), and "
+    "once with its defaults.",
     "Verdicts: pass; FAIL, shown on the smallest input that fails, with the classic slip "
     "that explains every answer where one does; not parallel, a right parallel_scan deeper "
     "than 2 ceil(log2 N); not written yet, it still raises NotImplementedError; not in the "
