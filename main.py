@@ -3843,7 +3843,8 @@ def main(argv=None):
                 status = _sections_command(argv)
         except SystemExit as exc:       # argparse's: --help (0), a bad argument (2)
             status = exc.code
-        sys.stdout.flush()              # here, where a closed pipe is caught, not at exit
+        if sys.stdout is not None:      # None where file descriptor 1 is closed: print() is quiet
+            sys.stdout.flush()          # here, where a closed pipe is caught, not at exit
         return status
     except KeyboardInterrupt:           # Ctrl-C: Python's own status for it, no traceback
         return 130

@@ -359,6 +359,16 @@ class TestSubprocess(unittest.TestCase):
                 self.assertIn(child.returncode, statuses, argv)
                 self.assertEqual(err, b"", (argv, "PYTHONUNBUFFERED" in env))
 
+    def test_a_closed_stdout_ends_every_command_quietly_with_its_usual_status(self):
+        # `python main.py >&-`: Python sets sys.stdout to None and print() writes
+        # nothing; each command ends as it would have, a bad argument with 2
+        for argv, status in ((FAST, 0), (("--help",), 0), (("terms", "depth"), 0),
+                             (("check", "--template"), 0), (("nosuch",), 2)):
+            child = subprocess.run([*PYTHON, "main.py", *argv], cwd=ROOT, capture_output=True,
+                                   preexec_fn=lambda: os.close(1), timeout=60)
+            self.assertEqual(child.returncode, status, argv)
+            self.assertNotIn(b"Traceback", child.stderr, argv)
+
     def test_output_reaches_a_stdout_that_is_not_a_file(self):
         class Notebook:                 # a notebook's stdout: write and flush, nothing more
             def __init__(self):
