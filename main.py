@@ -2548,8 +2548,9 @@ CHECK_SLIPS = {
     "swapped": "op's operands are swapped: the earlier values go left, op(earlier, later)",
     "plus": "these are the totals of +: combine with op, which here is not +",
     "exclusive": "your first total is 0: this is the exclusive scan; out[i] includes xs[i]",
-    "from 0": ("your 0 meets op, which cannot take it (0 + 'a' fails): start the total from "
-               "xs[0]; a scan built on an identity, Blelloch's, needs one op takes"),
+    "from 0": ("your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns "
+               "ints into floats): start the total from xs[0]; a scan built on an identity, "
+               "Blelloch's, needs one op takes"),
     "padded 0": ("it pads xs with 0, which op cannot take: pad with values op takes, or let "
                  "each loop stop at len(xs)"),
     "first missing": "the first total is missing: out[0] is xs[0] itself",
@@ -2569,6 +2570,9 @@ CHECK_SLIPS = {
     "transposed": "A is transposed: unit i sums A[i][j] * h[j] over j",
     "in place, vector": ("h was updated in place, so later units read this step's values: "
                          "build the new h in a new list"),
+    "rounded": "your answers are rounded to {places} decimals: return the value itself",
+    "overflow": ("your totals overflow 64 bits, first at out[{at}]: past 2**63 - 1 they wrap "
+                 "round, as numpy's int64 does; keep Python's ints, which never overflow"),
     "empty only": "wrong only for the empty list",
     "defaults": ("wrong only where called with its defaults: give them as the template does "
                  "(decay=0.9, op=operator.add, width=64)"),
@@ -2594,9 +2598,9 @@ def _hillis_steele(xs, op, step=1, rounds=None, in_place=0, start=0, end=0, grow
     return out
 
 
-def _from_zero(xs, op, exclusive=False):
-    """Return the scan of a total started from 0, inclusive or exclusive."""
-    total, out = 0, []
+def _from_zero(xs, op, exclusive=False, total=0):
+    """Return the scan of a total started from 0 (or `total`), inclusive or exclusive."""
+    out = []
     for x in xs:
         if exclusive:
             out.append(total)
@@ -2619,10 +2623,14 @@ def _scan_slips(name, xs, op):
            ("plus", "swapped"): lambda a, b: b + a}
     n = len(xs)
     shapes = {(): serial_scan, ("exclusive",): functools.partial(_from_zero, exclusive=True),
-              ("from 0",): _from_zero, ("first missing",): lambda v, f: serial_scan(v, f)[1:],
+              ("from 0",): _from_zero, ("from 0, 0.0",): functools.partial(_from_zero, total=0.0),
+              ("first missing",): lambda v, f: serial_scan(v, f)[1:],
               # an exclusive scan shifted right: 0, then every total but the last
               ("exclusive, shifted",): lambda v, f: [0] + serial_scan(v, f)[:-1],
               ("last missing",): lambda v, f: serial_scan(v, f)[:-1],
+              # range(1, len(xs) - 1) after out = [xs[0]]: one value keeps its total
+              ("last missing, after the first",):
+                  lambda v, f: serial_scan(v, f)[:max(1, len(v) - 1)],
               ("floats",): lambda v, f: serial_scan([float(x) for x in v], f)}
     if name == "parallel_scan":
         for slip, how in {"step 2": {"step": 2}, "step + 1": {"grow": 0},
@@ -2759,6 +2767,8 @@ def _mean_and_rnn_cases(name):
         xs = _check_input("ints", n)
         if name == "rnn_style":
             yield _case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints")
+            # the default call, after the same call with the default given
+            yield _case([xs, 0.9], rnn_style(xs), _rnn_slips(xs), "ints")
             yield _case([xs], rnn_style(xs), _rnn_slips(xs), "ints", defaults=True)
         else:
             yield _case([xs], attention_style(xs), _mean_slips(xs), "ints")
@@ -2797,6 +2807,7 @@ def _vector_cases():
     yield _case([[], 4], [0.0] * 4)
     for args in (([1, 2, 3], 1), ([1, 2, 3], 2), ([1, 0, 0, 1], 3, 0.5), ([2, 1], 4, 0.5)):
         yield _case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints")
+    yield _case([[1, 2], 64, 0.9], rnn_style_vector([1, 2]), kind="ints")
     yield _case([[1, 2]], rnn_style_vector([1, 2]), kind="ints", defaults=True)
     xs = _check_input("floats", 64)
     yield _case([xs, 8], rnn_style_vector(xs, 8), kind="floats")
@@ -3018,16 +3029,21 @@ def _plain(value, nested=0):
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    kind = f"a {type(value).__name__}"
+    kind = _a(type(value).__name__)
     if hasattr(value, "__next__"):
         kind = "an iterator"
     elif hasattr(value, "tolist") and hasattr(value, "shape"):
         kind = "an array"
-    try:
-        text = repr(value)[:2 * ECHO_CHARS]
+    try:                                # the file's module is named as the learner named none
+        text = repr(value).replace("__mp_main__.", "")[:2 * ECHO_CHARS]
     except Exception:
         text = "an object whose repr() raised"
     return {"object": text, "kind": kind}
+
+
+def _a(noun):
+    """Return the noun with its article: 'a list', 'an Ambiguous'."""
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
 
 
 # ----------------------------------------------------------------------------
@@ -3108,7 +3124,10 @@ class _Grader:
             self.close()
             if limit < seconds:
                 return {"stopped": f"its calls took {CHECK_BUDGET} x --seconds in all"}
-            return {"stopped": f"it did not finish in {seconds + start:g} s (--seconds)"}
+            if start:
+                return {"stopped": f"it did not finish in {seconds + start:g} s: {seconds:g} s "
+                                   f"(--seconds), and {start:g} s for a fresh Python to start"}
+            return {"stopped": f"it did not finish in {seconds:g} s (--seconds)"}
         status = self.process.wait()    # it ended by itself
         self.close()
         if status >= 0:
@@ -3242,55 +3261,100 @@ def _grade(grader, name, takes_op, seconds):
     detail = _at(name, case) + wrong
     slips = _slips(name, answered)
     if slips:                           # in the answer's line, or below a traceback
-        detail += ("\n" if "raised" in answer else ": ") + "; and ".join(
-            CHECK_SLIPS[s] for s in slips)
+        detail += ("\n" if "raised" in answer else ": ") + "; and ".join(slips)
     return "FAIL", detail, None
 
 
 def _slips(name, answered):
-    """Return the fewest slips whose answers are the function's at every small,
-    non-empty case it answered, if one set of them does; else a pattern that the
-    wrong answers fit: only the empty input, only a call with the defaults, only the
-    long inputs, or (a scan) only N not a power of two."""
-    fits = None                         # the slips that fit every case so far
-    for case, answer, _ in answered:
-        if case["slips"] is None:       # a large case, or the empty one: no slips there
-            continue
-        if answer.get("changed") or answer.get("lost_op"):
-            return ()                   # a slip of its own, said already
-        fits = {slips for slips, answer_of in case["slips"].items()
-                if (fits is None or slips in fits) and _same_outcome(answer, answer_of)}
-    fewest = sorted(fits or (), key=len)
-    if fewest and (len(fewest) == 1 or len(fewest[0]) < len(fewest[1])):
-        return fewest[0]
-    wrong = [case for case, _, w in answered if w]
+    """Return the words of the fewest slips whose answers are the function's at every
+    small, non-empty case it answered, if one set of them does (an exception the same
+    to its message first, then the same type); else of a pattern that every wrong
+    answer fits: rounded, overflowed, only the empty input, only a call with the
+    defaults, only the long inputs, or (a scan) only N not a power of two."""
+    if any(answer.get("changed") or answer.get("lost_op") for _, answer, _ in answered):
+        return ()                       # a slip of its own, said already
+    for exact in (True, False):
+        fits = None                     # the slips that fit every case so far
+        for case, answer, _ in answered:
+            if case["slips"] is not None:   # None: a large case, or the empty one
+                fits = {slips for slips, answer_of in case["slips"].items()
+                        if (fits is None or slips in fits)
+                        and _same_outcome(answer, answer_of, exact)}
+        fewest = sorted(fits or (), key=len)
+        if fewest and (len(fewest) == 1 or len(fewest[0]) < len(fewest[1])):
+            return tuple(CHECK_SLIPS[slip] for slip in fewest[0])
+    pattern, facts = _wrong_pattern(name, answered)
+    return (CHECK_SLIPS[pattern].format(**facts),) if pattern else ()
+
+
+def _rounded_places(answered):
+    """Return the fewest decimals k such that every answer is the expected one rounded
+    to k places, or None."""
+    answers = [(answer["got"], case["expected"]) for case, answer, _ in answered
+               if "got" in answer]
+    if len(answers) < len(answered):
+        return None
+    return next((k for k in range(16) if all(_same(got, _rounded(expected, k))
+                                             for got, expected in answers)), None)
+
+
+def _rounded(value, places):
+    """Return value, a number or a list of them, with each float rounded to `places`."""
+    if isinstance(value, list):
+        return [_rounded(v, places) for v in value]
+    return round(value, places) if type(value) is float else value
+
+
+def _wrap64(value):
+    """Return an int as a 64-bit integer keeps it, wrapped past 2**63 - 1."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def _wrong_pattern(name, answered):
+    """Return (the slip that every wrong answer fits, the facts its words need),
+    where no model of a slip does: rounded, overflow, empty only, defaults, long
+    only or powers of two; else (None, {})."""
+    wrong = [(case, answer) for case, answer, w in answered if w]
     right = [case for case, _, w in answered if not w]
+    places = _rounded_places(answered)
+    if places is not None:
+        return "rounded", {"places": places}
+    if all(type(case["expected"]) is list and type(answer.get("got")) is list
+           and all(type(e) is int for e in case["expected"])
+           and answer["got"] == [_wrap64(e) for e in case["expected"]]
+           for case, answer in wrong):
+        got, expected = wrong[0][1]["got"], wrong[0][0]["expected"]
+        return "overflow", {"at": next(i for i, e in enumerate(expected) if got[i] != e)}
+    wrong = [case for case, _ in wrong]
     if all(case["empty"] for case in wrong):
-        return ("empty only",)
+        return "empty only", {}
     if all(case["defaults"] for case in wrong) and any(case["args"][0] for case in right):
-        return ("defaults",)
+        return "defaults", {}
     if all(isinstance(case["args"][0], list) and len(case["args"][0]) > max(CHECK_SMALL)
            for case in wrong):
-        return ("long only",)
+        return "long only", {}
     if not name.endswith("_scan"):
-        return ()
+        return None, {}
     right = [len(case["args"][0]) for case in right]
     wrong = [len(case["args"][0]) for case in wrong]
     if (max((n for n in right if n & (n - 1) == 0), default=0) >= 8 and min(wrong) <= 8
             and all(n & (n - 1) for n in wrong)):
-        return ("powers of two",)
-    return ()
+        return "powers of two", {}
+    return None, {}
 
 
-def _same_outcome(answer, answer_of):
+def _same_outcome(answer, answer_of, exact=False):
     """Return whether a slip's answer (a function, which may raise, or a tuple of the
-    ways to make that slip) is the learner's."""
+    ways to make that slip) is the learner's; an exception of the same type, and
+    with exact, the same message."""
     if isinstance(answer_of, tuple):
-        return any(_same_outcome(answer, way) for way in answer_of)
+        return any(_same_outcome(answer, way, exact) for way in answer_of)
     try:
         expected = answer_of()
     except Exception as exc:
-        return answer.get("raised") == type(exc).__name__
+        said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return (answer.get("raised") == type(exc).__name__
+                and (not exact or answer["text"].endswith(said)))
     return "got" in answer and _same(answer["got"], expected)
 
 

@@ -177,7 +177,9 @@ class TestCommandLine(unittest.TestCase):
                               "serial_steps", "parallel_steps"}, set(scan))
         self.assertEqual((scan["length"], scan["mismatches"], scan["parallel_steps"]),
                          (1024, 0, 10))
-        for sizes, expected in (("10,20", [10, 20]), ("1_000", [1000]), ("9,5,9", [9, 5])):
+        for sizes, expected in (("10,20", [10, 20]), ("1_000", [1000]), ("9,5,9", [9, 5]),
+                                # zeros before a size in range: as many as anyone types
+                                ("000000000064", [64])):
             _, out, _ = run_main("wallclock", "--json", "--sizes", sizes, "--reps", "1")
             self.assertEqual([r["n"] for r in json.loads(out)["wallclock"]["rows"]], expected)
         status, out, err = run_main("scan", "hidden", "--length", "5", "--widths", "1,3",

@@ -128,6 +128,9 @@ class TestGlossary(unittest.TestCase):
         status, out, err = run_main("terms", "Hilis-Steele")
         self.assertEqual((status, out), (2, ""))
         self.assertIn("did you mean 'Hillis-Steele'?", err)
+        # a typo as far as difflib's 0.75 still offers one: "dph" is 0.75 of "depth"
+        with self.assertRaisesRegex(ValueError, "did you mean 'depth'?"):
+            main.render_term("dph")
         status, out, err = run_main("terms")
         self.assertEqual((status, err), (0, ""))
         lines = out.splitlines()
