@@ -283,20 +283,21 @@ def wallclock_section(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
 
 
 def render_wallclock(result):
-    """Return the wall-clock table as text, opening with which was slower."""
+    """Return the wall-clock table as text: the lesson's claim and what was measured
+    first, then the table, then why."""
     found = result["finding"]
-    low, high = _format_ratio(found["low"]), _format_ratio(found["high"])
-    span = low if low == high else f"{low} to {high}"
+    span = _span(_format_ratio(found["low"]), _format_ratio(found["high"]))
     best = f"best of {result['reps']}" if result["reps"] > 1 else "one timing each"
-    opening = {"rnn_style": f"rnn_style took {span} as long as attention_style ({best}).",
-               "attention_style": f"attention_style was the slower at every N ({best}).",
-               "both": f"Neither was the slower at every N (rnn / attn {span}, {best})."}
+    measured = {"rnn_style": f"here the recurrence took {span} as long ({best}).",
+                "attention_style": f"here the mean was the slower at every N ({best}).",
+                "both": f"here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap(opening[found["slower"]] + " On one core, that is Python's loop against C's "
-               "sum(), not parallelism, which shrinks the sum's depth, not the chain's."),
+        *_wrap("The lesson: even pure Python's mean wins, as sum() runs in C; "
+               + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
+        *_wrap("On one core, the gap is Python's loop against C's, not parallelism."),
     ])
 
 
@@ -506,6 +507,11 @@ def _format_ratio(ratio):
     return f"{ratio:,.1f}x"
 
 
+def _span(low, high):
+    """Return 'low to high', or 'low' alone where the two read the same."""
+    return low if low == high else f"{low} to {high}"
+
+
 TAKEAWAY = """\
 takeaway: a recurrence, as written, is a chain of N steps; a sum can be a tree
 of depth ceil(log2 N). Attention costs N^2 work in few steps."""
@@ -692,26 +698,27 @@ def growth_reading(growth, madds):
 
 
 def render_hidden(rows):
-    """Return the hidden-width table as text, with the exercise's answer."""
+    """Return the hidden-width table as text: the exercise's question and its answer
+    first, then the table, then what a scan of this step would cost."""
     first, last = rows[0], rows[-1]
-    table = _table(("width", "time / step", f"vs width {first['width']}", "madds / step",
-                    "madds / combine", "diagonal"),
+    table = _table(("width", "time / step", f"vs width {first['width']}", "madds / step"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
-                     f"{r['madds_per_step']:,}", f"{r['madds_per_combine']:,}",
-                     f"{r['madds_per_diagonal_combine']:,}") for r in rows])
+                     f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
-        *_wrap("How does a step's time grow with the width of the state? "
-               f"From width {first['width']} to {last['width']}, a step took "
+        *_wrap(f"The Easy exercise asks how a step's time grows with the width: from "
+               f"{_quantity(first['width'], 'unit')} to {last['width']:,}, a step took "
                f"{last['growth']:,.1f}x as long, for {madds:,.0f}x the multiply-adds (madds). "
-               f"{growth_reading(last['growth'], madds)}. At every width, the "
-               f"{first['depth']:,} inputs timed are a chain of "
-               f"{first['depth']:,} steps."),
+               f"{growth_reading(last['growth'], madds)}."),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap("A scan of this step would combine width x width matrices, width^3 + width^2 "
-               "madds each; Mamba keeps its state diagonal: 2 x width."),
+        *_wrap(f"More: at every width the {first['depth']:,} inputs are a chain of "
+               f"{first['depth']:,} steps; a wider state makes each step slower, never the "
+               f"chain shorter. A parallel scan of this step would combine width x width "
+               f"matrices: {last['madds_per_combine']:,} madds a combine at width "
+               f"{last['width']:,}. Mamba keeps its matrix diagonal, so a combine needs "
+               f"{last['madds_per_diagonal_combine']:,}."),
     ])
 
 
@@ -746,8 +753,18 @@ def lane_steps(n, lanes):
     >>> lane_steps(1_000, 8)            # chunks of 125: 124 steps, then 3 levels
     127
     """
+    return sum(lane_step_parts(n, lanes))
+
+
+def lane_step_parts(n, lanes):
+    """Return lane_steps' two parts: the steps in which each lane adds up its own
+    chunk of about n / lanes values, then the levels of the tree of partial sums.
+
+    >>> lane_step_parts(65_536, 10_000)  # chunks of 7: 6 steps, then 9,363 sums in 14 levels
+    (6, 14)
+    """
     chunk = _ceil_div(n, lanes)
-    return (chunk - 1) + (_ceil_div(n, chunk) - 1).bit_length()
+    return chunk - 1, (_ceil_div(n, chunk) - 1).bit_length()
 
 
 def fit_exponent(ns, seconds):
@@ -787,63 +804,66 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
             "lanes": lanes, "modelled": modelled_reading(rows, lanes)}
 
 
-def modelled_reading(rows, lanes):
-    """Return the sentences that read the modelled steps: the tree's about log2 N while
-    N <= lanes, then about N / lanes + log2 lanes; the chain's N at every N."""
-    first, last = rows[0], rows[-1]
-    said = (f"On P = {lanes:,} lanes, as a GPU, the tree's steps go from "
-            f"{first['tree_steps']:,} to {last['tree_steps']:,} as N goes from "
-            f"{first['n']:,} to {last['n']:,}.")
-    if last["n"] <= lanes:
-        said += " That is about log2 N, since N <= P."
-    elif first["n"] > lanes:
-        said += " That is about N / P + log2 P, every N being past P."
-    else:
-        said += " That is about log2 N up to N = P, then N / P + log2 P."
-    return said + " The chain takes N steps at every P."
-
-
 def slope_reading(rnn_exponent, attn_exponent):
-    """Return the sentence that reads two fitted exponents: about 1 (both within
-    0.2 of it), below 1 (both under 0.8), far from 1, or no fit (None)."""
+    """Return what two fitted exponents say of the curves: about 1 (both within 0.2
+    of it), below 1 (both under 0.8), far from 1, or no fit (None)."""
     exponents = (rnn_exponent, attn_exponent)
     if None in exponents:
-        return "With one size there is no slope to read."
+        return "with one size there is no slope to read."
+    slopes = f"(fitted slopes {rnn_exponent:.2f} and {attn_exponent:.2f})"
     if all(0.8 <= k <= 1.2 for k in exponents):
-        return ("Both times grow in proportion to N (fitted slope about 1) on this core: "
-                "each does N additions one after another, sum() in C, the loop in Python.")
+        return (f"both times grow in proportion to N {slopes}. On one core each does N "
+                "additions one after another: sum() in C, the loop in Python.")
     if max(exponents) < 0.8:
-        return ("Both slopes are well below 1: at these sizes a call's fixed cost is a large "
-                "share of its time.")
-    return ("A slope far from 1: too few or too small sizes, or a busy machine (each does N "
-            "additions, one after another).")
+        return (f"both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
+                "large share of its time.")
+    return (f"a slope far from 1 {slopes}. Too few or too small sizes, or a busy machine: "
+            "each does N additions, one after another.")
+
+
+def modelled_reading(rows, lanes):
+    """Return the sentences that read the modelled steps: the tree's log2 N while
+    N <= lanes; past it, each lane's own chunk first, then a tree of the partial
+    sums; the chain's N at every N."""
+    first, last = rows[0], rows[-1]
+    steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
+    said = (f"On P = {lanes:,} lanes, as a GPU, each adding one pair a step, the tree sum "
+            f"takes {steps} steps. ")
+    if last["n"] <= lanes:
+        said += "With N <= P, that is log2 N, rounded up: the tree's depth."
+    else:
+        adds, levels = lane_step_parts(last["n"], lanes)
+        said += (f"Past N = P, each lane first adds up its own N / P values ({adds + 1:,} at "
+                 f"N = {last['n']:,}, in {_quantity(adds, 'step')}), then the partial sums "
+                 f"meet in a tree of {_quantity(levels, 'level')}.")
+    return said + " The chain takes N steps however many lanes there are."
 
 
 def render_sweep(result):
-    """Return the sweep as a table, the fitted exponents and their reading, and the
-    modelled steps on P lanes beside them."""
+    """Return the sweep: the exercise's question and the curves' shape first, the
+    measured table; then the fit's range and the steps modelled on P lanes."""
     rows = result["rows"]
-    table = _table(("N", "rnn / call", "attn / call", "chain steps",
-                    f"tree steps, P = {result['lanes']:,}"),
-                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
-                     f"{r['chain_steps']:,}", f"{r['tree_steps']:,}") for r in rows])
-    if result["rnn_exponent"] is None:
-        fit = "fitted growth: n/a (the fit needs two sizes)."
-    else:
-        fit = (f"fitted growth from N = {result['fit_from_n']:,}: "
-               f"rnn_style N^{result['rnn_exponent']:.2f}, "
-               f"attention_style N^{result['attn_exponent']:.2f}.")
+    measured = _table(("N", "rnn / call", "attn / call"),
+                      [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]))
+                       for r in rows])
+    modelled = _table(("N", "chain steps", f"tree steps, P = {result['lanes']:,}"),
+                      [(f"{r['n']:,}", f"{r['chain_steps']:,}", f"{r['tree_steps']:,}")
+                       for r in rows])
+    more = "More: a GPU would change the sum's curve, not the loop's. "
+    if result["rnn_exponent"] is not None:
+        more = (f"More: the slopes are fitted from N = {result['fit_from_n']:,} on, where a "
+                "call's fixed cost is a small share of its time. A GPU would change the sum's "
+                "curve, not the loop's. ")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
-        *_wrap("Measured: " + result["reading"]),
-        *_wrap("Modelled: " + result["modelled"]),
-        table,
-        fit,
+        *_wrap("The Hard exercise asks for the shape of the curves over N = "
+               + _span(f"{rows[0]['n']:,}", f"{rows[-1]['n']:,}") + ": " + result["reading"]),
+        measured,
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in rows]),
-        *_wrap("steps: one addition per lane per step, each lane adding up its share, then "
-               "the shares in a tree (lane_steps). On a real GPU, a call's fixed cost to start "
-               "dominates at these lengths: a measured curve stays flat where this count "
-               "rises."),
+        *_wrap(more + result["modelled"]),
+        modelled,
+        *_wrap("On a real GPU a call's fixed cost to start dominates at these lengths: the "
+               "measured curve stays flat where this count rises."),
     ])
 
 
@@ -875,8 +895,8 @@ def sweep_headline(result):
     """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
     measured = "measured on one size, no slope"
     if result["rnn_exponent"] is not None:
-        measured = (f"measured slopes {result['rnn_exponent']:.2f} (rnn_style) and "
-                    f"{result['attn_exponent']:.2f} (attention_style)")
+        measured = (f"measured slopes {result['rnn_exponent']:.2f} (the loop) and "
+                    f"{result['attn_exponent']:.2f} (the sum)")
     ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
     return (f"{measured}; modelled on {result['lanes']:,} lanes, the tree takes "
             f"{' to '.join(ends)} steps")
@@ -972,6 +992,9 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
         largest = max(map(abs, serial))
         diff = max(abs(s - p) for s, p in zip(serial, scanned)) / largest
         result[f"{name}_max_rel_diff"] = diff
+        if name == "fixed":             # a few states of each, side by side
+            result["states"] = [{"t": t, "loop": serial[t - 1], "scan": scanned[t - 1]}
+                                for t in sorted({1, 2, 3, length})]
     result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
     result["serial_steps"] = length - 1     # h_1 = x_1, then one dependent step per input
     result["scan_rounds"] = (length - 1).bit_length()      # ceil(log2 N) rounds, 0 for N = 1
@@ -979,19 +1002,28 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
 
 
 def render_ssm(result):
-    """Return the linear-scan check as text."""
+    """Return the linear-scan check as text: the lesson's claim and the check first,
+    a few states side by side, then why the combine exists and the selective case."""
     r = result
+    same = r["fixed_max_rel_diff"] <= SCAN_REL_TOL
+    table = _table(("state t", "loop: h_t", "scan: h_t"),
+                   [(f"{s['t']:,}", f"{s['loop']:.12f}", f"{s['scan']:.12f}")
+                    for s in r["states"]])
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap("The lesson's step h = a*h + x is linear, so two steps compose into one: "
-               "(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2). That combine is associative, "
-               f"so all {r['length']:,} states come out of a scan in {r['scan_rounds']} rounds, "
-               "as state-space models such as Mamba train."),
-        *_wrap("A nonlinear step does not: two tanh steps make tanh(w*tanh(w*h + x1) + x2), "
-               "not one step tanh(a*h + b), so a scan has no combine of fixed size."),
-        *_wrap(f"Its states differ from the serial loop's by at most "
-               f"{r['fixed_max_rel_diff']:.1e} of the largest, with a decay of 0.9 at every "
-               f"step. With a decay per step in [0.5, 1) (selective), by "
+        *_wrap(f"The lesson says state-space models train in parallel because their step is "
+               f"linear: here all {_quantity(r['length'], 'state')} of h = 0.9*h + x came from "
+               f"a scan in {_quantity(r['scan_rounds'], 'round')}, not {r['serial_steps']:,} "
+               "steps."),
+        *_wrap(f"They {'match' if same else 'differ from'} the step-by-step loop's: the "
+               f"largest difference is {r['fixed_max_rel_diff']:.1e} of the largest state."),
+        table,
+        *_wrap("More: a linear step composes. The step h -> a1*h + x1, written (a1, x1), "
+               "then (a2, x2), is the one step (a1*a2, a2*x1 + x2). That combine is "
+               "associative, so a scan may group the steps in any order. A tanh step does not "
+               "compose: two make tanh(w*tanh(w*h + x1) + x2), no step of the same form."),
+        *_wrap(f"With a different decay at each step, drawn from [0.5, 1), as in Mamba's "
+               f"selective scan, the largest difference is "
                f"{r['selective_max_rel_diff']:.1e}."),
     ])
 

@@ -107,10 +107,13 @@ class TestHidden(unittest.TestCase):
             self.assertEqual((r["madds_per_step"], r["madds_per_combine"],
                               r["madds_per_diagonal_combine"]),
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
-        self.assertIn("266,240", out)           # 64^3 + 64^2
-        self.assertIn("A scan of this step would combine width x width matrices, width^3 + "
-                      "width^2 madds each; Mamba keeps its state diagonal: 2 x width.",
+        # a dense combine at width 64 is 64^3 + 64^2 madds, a diagonal one 2 x 64
+        self.assertIn("would combine width x width matrices: 266,240 madds a combine at width "
+                      "64. Mamba keeps its matrix diagonal, so a combine needs 128.",
                       " ".join(out.split()))
+        # the question first, answered with the table's last growth
+        self.assertTrue(out.splitlines()[1].startswith("The Easy exercise asks how a step's "
+                                                       "time grows with the width"))
 
 
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):

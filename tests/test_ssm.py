@@ -1,6 +1,7 @@
 """Part 3: the linear recurrence computed by a parallel scan, against the serial
 recurrence, an index loop, closed forms and exact numbers."""
 
+import random
 import unittest
 from decimal import Decimal
 from fractions import Fraction
@@ -70,13 +71,30 @@ class TestSsm(unittest.TestCase):
         self.assertIn("scan in 10 rounds", " ".join(out.split()))
         self.assertIn("tanh", out)
         # the combine it prints is compose_affine's: (2, 3) then (5, 7) is (10, 22)
-        self.assertIn("(a1, x1), then (a2, x2), is (a1*a2, a2*x1 + x2).", " ".join(out.split()))
+        said = " ".join(out.split())
+        self.assertIn("written (a1, x1), then (a2, x2), is the one step (a1*a2, a2*x1 + x2).",
+                      said)
         a1, x1, a2, x2 = 2, 3, 5, 7
         self.assertEqual(main.compose_affine((a1, x1), (a2, x2)), (a1 * a2, a2 * x1 + x2))
         self.assertEqual((data["length"], data["serial_steps"], data["scan_rounds"]),
                          (1024, 1023, 10))
         self.assertLess(data["fixed_max_rel_diff"], 1e-12)
         self.assertLess(data["selective_max_rel_diff"], 1e-12)
+        # the claim and its check first; the states shown are the loop's and the scan's
+        self.assertTrue(said.startswith("=== the linear recurrence as a parallel scan "
+                                        "(state-space models) === The lesson says state-space "
+                                        "models train in parallel"), said)
+        self.assertIn("from a scan in 10 rounds, not 1,023 steps. They match the step-by-step "
+                      f"loop's: the largest difference is {data['fixed_max_rel_diff']:.1e}", said)
+        xs = main.uniform_inputs(1024, random.Random(main.SSM_SEED))
+        loop = main.rnn_states(xs)
+        self.assertEqual([(s["t"], s["loop"]) for s in data["states"]],
+                         [(t, loop[t - 1]) for t in (1, 2, 3, 1024)])
+        self.assertIn(f"{loop[-1]:.12f}", out)
+        # a difference past the tolerance is told as one
+        differs = dict(data, fixed_max_rel_diff=1e-6)
+        self.assertIn("They differ from the step-by-step loop's: the largest difference is "
+                      "1.0e-06", " ".join(main.render_ssm(differs).split()))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Part 2, the Hard exercise: the exponent fit on data of known slope, the
 sentence that reads it, and the section through the command line."""
 
+import math
 import unittest
 
 import main
@@ -13,23 +14,30 @@ BAD_CALLS = {
 
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):
-        self.assertIn("slope about 1", main.slope_reading(0.97, 1.05))
+        about = "both times grow in proportion to N"
+        self.assertIn(about + " (fitted slopes 0.97 and 1.05)", main.slope_reading(0.97, 1.05))
         small = main.slope_reading(0.47, 0.12)            # the sizes 1 ... 16
-        self.assertIn("well below 1", small)
-        self.assertNotIn("slope about 1", small)
-        self.assertIn("far from 1", main.slope_reading(1.6, 0.9))
+        self.assertIn("both grow slower than N (fitted slopes 0.47 and 0.12)", small)
+        self.assertNotIn(about, small)
+        self.assertIn("a slope far from 1", main.slope_reading(1.6, 0.9))
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
-        for low, high, about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
-            self.assertEqual("slope about 1" in main.slope_reading(low, high), about, (low, high))
+        for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
+            self.assertEqual(about in main.slope_reading(low, high), is_about, (low, high))
         rows = [{"n": n, "rnn_s": 1e-7 * n ** 0.47, "attn_s": 1e-7 * n ** 0.12, "ratio": 1.0,
                  "chain_steps": n, "tree_steps": main.lane_steps(n, 4), "spread": 1.0}
                 for n in (1, 4, 16)]
         text = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
                                   "fit_from_n": 1, "reading": small, "lanes": 4,
                                   "modelled": main.modelled_reading(rows, 4)})
-        self.assertTrue(text.splitlines()[1].startswith("Measured: Both slopes are well below"))
-        self.assertIn("tree steps, P = 4", text)
+        self.assertTrue(" ".join(text.split()).startswith(
+            "=== exercise (hard): sequence-length sweep on this CPU === The Hard exercise asks "
+            "for the shape of the curves over N = 1 to 16: both grow slower than N"), text)
+        self.assertIn("fitted from N = 1 on", " ".join(text.split()))
+        # the measured table first, with the times alone; the modelled steps after
+        tables = [line.split() for line in text.splitlines() if line.lstrip().startswith("N ")]
+        self.assertEqual(tables, [["N", "rnn", "/", "call", "attn", "/", "call"],
+                                  ["N", "chain", "steps", "tree", "steps,", "P", "=", "4"]])
 
     def test_the_modelled_steps_are_log2_n_up_to_p_lanes_then_n_over_p_and_read_so(self):
         for n in (1, 2, 3, 64, 1_000, 10_000):          # a tree of depth ceil(log2 N)
@@ -41,15 +49,19 @@ class TestSweep(unittest.TestCase):
 
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
-            return main.modelled_reading(rows, lanes)
-        self.assertIn("from 6 to 16 as N goes from 64 to 65,536. That is about log2 N, since N "
-                      "<= P.", reading((64, 65_536), 10**5))
-        self.assertIn("about log2 N up to N = P, then N / P + log2 P", reading((64, 65_536),
-                                                                               10_000))
-        self.assertIn("every N being past P", reading((1_024, 4_096), 16))
-        # the largest N equal to P: still "since N <= P"
-        self.assertIn("since N <= P", reading((64, 1_024), 1_024))
-        self.assertIn("up to N = P", reading((64, 1_025), 1_024))
+            return " ".join(main.modelled_reading(rows, lanes).split())
+        self.assertIn("the tree sum takes 6 to 16 steps. With N <= P, that is log2 N",
+                      reading((64, 65_536), 10**5))
+        # 65,536 values on 10,000 lanes: chunks of 7 added in 6 steps, then the
+        # ceil(65,536 / 7) = 9,363 partial sums in a tree of ceil(log2 9,363) levels
+        levels = math.ceil(math.log2(math.ceil(65_536 / 7)))
+        self.assertIn(f"takes 6 to {6 + levels} steps. Past N = P, each lane first adds up its "
+                      f"own N / P values (7 at N = 65,536, in 6 steps), then the partial sums "
+                      f"meet in a tree of {levels} levels.", reading((64, 65_536), 10_000))
+        # the largest N equal to P: still "N <= P"; one more is past it
+        self.assertIn("With N <= P", reading((64, 1_024), 1_024))
+        self.assertIn("Past N = P", reading((64, 1_025), 1_024))
+        self.assertIn("takes 9 steps.", reading((500,), 10_000))   # one size: one count
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]
@@ -64,7 +76,7 @@ class TestSweep(unittest.TestCase):
         sizes = "64,128,1024,2048"
         out, data = run_section(self, "sweep", "--sizes", sizes, "--reps", "1")
         # The format, not the value: a noisy one-sample fit over two sizes may come out negative.
-        self.assertRegex(out, r"rnn_style N\^-?\d+\.\d\d, attention_style N\^-?\d+\.\d\d")
+        self.assertRegex(" ".join(out.split()), r"\(fitted slopes -?\d+\.\d\d and -?\d+\.\d\d\)")
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
         self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
         self.assertEqual(data["fit_from_n"], 1024)
@@ -75,7 +87,8 @@ class TestSweep(unittest.TestCase):
             "modelled on 10,000 lanes, the tree takes 6 to 11 steps"))
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
-        self.assertIn("fitted growth: n/a (the fit needs two sizes)", out)
+        self.assertIn("over N = 500: with one size there is no slope to read.",
+                      " ".join(out.split()))
 
 
 if __name__ == "__main__":
