@@ -1196,7 +1196,9 @@ WORK_ALGORITHMS = {
     "linear_recurrence_scan": (linear_recurrence_scan, "2(N log2 N - N + 1)", "2 log2 N"),
     "the same, selective": (_selective_linear_scan, "3(N log2 N - N + 1)", "2 log2 N"),
 }
-SCANS = ("serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan")
+# the scans compared, as a sentence names them
+SCANS = {"serial_scan": "the serial scan", "parallel_scan": "Hillis-Steele's",
+         "brent_kung_scan": "Brent-Kung's", "blelloch_scan": "Blelloch's"}
 
 
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
@@ -1223,42 +1225,41 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
 
 
 def render_work(result):
-    """Return the measured work and depth beside their formulas, and the steps on P lanes."""
+    """Return the steps on P lanes first, with the lesson's claim they answer; then
+    every algorithm's counted work and depth beside their formulas."""
     rows, found = result["rows"], result["findings"]
     n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
-    main_table = _table(
+    lanes = _table(("lanes P", "tree sum: steps", "recurrence: steps"),
+                   [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['recurrence_steps']:,}")
+                    for r in result["lanes"]])
+    most = max(result["lanes"], key=lambda r: r["lanes"])
+    counted = _table(
         (f"N = {n:,}", "work", "formula", "depth", "formula"),
         [(name, f"{at[name, n]['work']:,}", work_f, f"{at[name, n]['depth']:,}", depth_f)
          for name, (_, work_f, depth_f) in WORK_ALGORITHMS.items()], left=1)
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
-    lanes = _table(("lanes P", "tree sum: steps", "rnn_style: steps"),
-                   [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['recurrence_steps']:,}")
-                    for r in result["lanes"]])
-    lanes_of = {r["lanes"]: r for r in result["lanes"]}
-    most = lanes_of[max(lanes_of)]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
-        *_wrap(f"Depth, not work, sets the time once there are enough lanes. With P lanes, "
-               f"one operation each a step, a tree sum of N = {n:,} takes {most['sum_steps']:,} "
-               f"steps at P = {most['lanes']:,}; the recurrence takes "
-               f"{most['recurrence_steps']:,} at every P."),
+        *_wrap(f"The lesson says depth, not the count of operations, sets the time: with "
+               f"{_quantity(most['lanes'], 'lane')} a tree sum of N = {n:,} falls to "
+               f"{_quantity(most['sum_steps'], 'step')}, but the recurrence gains nothing."),
+        *_wrap(f"Counting its multiply and add apart, its chain of {n:,} steps is "
+               f"{most['recurrence_steps']:,} operations deep, however many lanes P there "
+               "are. A lane does one operation a step."),
         lanes,
-        *_wrap("A tree sum takes from max(work / P, depth) to work / P + depth steps (Brent "
-               "1974)."),
-        "",
-        *_wrap(f"Every operation below was counted as it ran. Among the scans at N = {n:,}, "
-               f"{least_work['algorithm']} does the least work ({least_work['work']:,} "
-               f"operations) and {least_depth['algorithm']} has the least depth "
-               f"({least_depth['depth']:,})."),
-        main_table,
+        *_wrap("More: a tree sum takes from max(work / P, depth) to work / P + depth steps "
+               f"(Brent 1974). Every operation below was counted as it ran. Among the four "
+               f"scans, {SCANS[found['least_work']]} does the least work "
+               f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
+               f"least depth ({least_depth['depth']:,})."),
+        counted,
         *_wrap("Work counts each add and multiply of a value from the input, depth the longest "
-               "chain of them (formulas for N a power of two). rnn_style does a multiply and an "
-               "add a step, but its first multiply, 0.9 x 0, touches no input and is not "
-               "counted: 2N - 1. Python's sum() is a chain too; tree_reduce adds the same values "
-               "as a tree. blelloch_scan is exclusive; its 2N - 2 include log2 N combines with "
-               "the identity. Selective: each combine also multiplies two decays, 3 operations "
-               "instead of 2."),
+               "chain of them (formulas for N a power of two). The recurrence's first "
+               "multiply, 0.9 x 0, touches no input: 2N - 1. Python's sum() is a chain too. "
+               "Blelloch's scan is exclusive: its 2N - 2 include log2 N combines with the "
+               "identity. The selective scan also multiplies two decays in each combine: 3 "
+               "operations, not 2."),
     ])
 
 
@@ -1268,7 +1269,8 @@ def figure_work(result):
     fig = Figure(f"Steps on P lanes, N = {n:,}, each lane one operation a step",
                  "the tree sum falls to its depth; the recurrence stays a chain at every P")
     lanes = [r["lanes"] for r in result["lanes"]]
-    steps = [("rnn_style", [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
+    steps = [("recurrence: 2N - 1 (a multiply and an add a step)",
+              [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
              ("tree sum", [(r["lanes"], r["sum_steps"]) for r in result["lanes"]])]
     _chart(fig, CHART_BOX, steps, _axis_for("lanes P (log)", lanes, log=True, at_data=True),
            _axis_for("steps (log)", [v for _, s in steps for _, v in s], log=True))
@@ -1278,8 +1280,8 @@ def figure_work(result):
 SECTIONS["work"] = Section(
     summary="work and depth of the scans, counted; steps on P lanes",
     compute=lambda o: work_section(), render=render_work, figure=figure_work, options=(),
-    headline=lambda r: f"among the scans, least work {r['findings']['least_work']}, least "
-             f"depth {r['findings']['least_depth']}")
+    headline=lambda r: f"among the scans, {SCANS[r['findings']['least_work']]} does the least "
+             f"work, {SCANS[r['findings']['least_depth']]} has the least depth")
 
 
 # ============================================================================
@@ -1340,12 +1342,16 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
 
 
 def render_cost(result):
-    """Return the cost tables as text."""
+    """Return the memory of one attention matrix first, with the lesson's claim it
+    answers; then Table 1's operations and path lengths, evaluated."""
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
     names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
     big = sizes[-1]
     formulas = {name: at[name, big]["formulas"] for name in names}     # ops, sequential, path
+    memory = result["memory"]
+    memory_table = _table(("tokens n", "n x n matrix"),
+                          [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in memory])
     ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
                        [(name, formulas[name][0],
                          *(_format_count(at[name, n]["operations"]) for n in sizes))
@@ -1359,31 +1365,31 @@ def render_cost(result):
     ratios = ", ".join(
         f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
         for n in sizes)
-    memory = _table(("tokens n", "n x n matrix"),
-                    [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in result["memory"]])
-    contiguous = {c["n"]: c["layers"] for c in result["contiguous_conv_layers"]}
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
-        *_wrap(f"Self-attention's operations grow as n^2. It does fewer than a recurrent "
-               f"layer only while n < d = {d} (Table 1), or n < "
-               f"{result['attention_cheaper_below_n']:,} counting constants. Those are "
-               "4nd^2 + 2n^2d against 8nd^2 for an LSTM, a recurrent layer of four gates."),
-        f"Model width d = {d}, convolution kernel k = {result['k']}, "
-        f"attention window r = {result['r']}.",
+        *_wrap(f"The lesson says attention's memory grows as the square of the tokens n, a "
+               f"recurrence's in proportion to n: one attention matrix is "
+               f"{format_bytes(memory[0]['bytes'])} at {memory[0]['n']:,} tokens, "
+               f"{format_bytes(memory[-1]['bytes'])} at {memory[-1]['n']:,}."),
+        memory_table,
+        *_wrap("That is one head of one layer, n x n scores of 2 bytes each (fp16). Flash "
+               "Attention computes the scores tile by tile without storing them: O(n) memory, "
+               "still O(n^2) work."),
+        "",
+        *_wrap(f"More: Table 1 of Vaswani et al., evaluated. Its self-attention does fewer "
+               f"operations than a recurrent layer only while n < d, the model width "
+               f"({d}), or n < {result['attention_cheaper_below_n']:,} counting an LSTM's four "
+               f"gates: 4nd^2 + 2n^2d against 8nd^2. A convolution's kernel is "
+               f"k = {result['k']} wide; restricted self-attention sees r = {result['r']} "
+               "positions."),
         ops_table,
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
-               "its sums take about log2 d + log2 n steps. Paths count causal layers: a window "
-               "reaches r - 1 back, so O(n/r) is ceil((n - 1) / (r - 1)) layers. A dilated "
-               "kernel reaches k times further each layer, a plain kernel k - 1 "
-               f"({contiguous[big]:,} layers at n = {big:,})."),
-        "",
-        "Memory of one attention matrix (fp16, one head, one layer): n x n x 2 bytes.",
-        memory,
-        *_wrap("Flash Attention computes the scores tile by tile without storing them: "
-               "O(n) memory, still O(n^2) work."),
+               "its sums take about log2 d + log2 n steps. A path length counts the causal "
+               "layers that connect the first token to the last: a window reaches r - 1 back "
+               "each layer, a dilated convolution k times further."),
     ])
 
 

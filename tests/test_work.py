@@ -180,9 +180,13 @@ class TestBlellochAndLanes(unittest.TestCase):
         data = result["rows"]
         self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
                                               "least_depth": "parallel_scan"})
-        self.assertIn("Among the scans at N = 64, serial_scan does the least work (63 operations) "
-                      "and parallel_scan has the least depth (6)",
-                      " ".join(main.render_work(result).split()))
+        said = " ".join(main.render_work(result).split())
+        self.assertIn("Among the four scans, the serial scan does the least work (63 "
+                      "operations) and Hillis-Steele's has the least depth (6)", said)
+        # the finding read from the data: another scan named where it is the least
+        other = dict(result, findings=dict(result["findings"], least_depth="blelloch_scan"))
+        self.assertIn("and Blelloch's has the least depth (11)",
+                      " ".join(main.render_work(other).split()))
         at = {(r["algorithm"], r["n"]): r for r in data}
         self.assertEqual(at["parallel_scan", 64], {"algorithm": "parallel_scan", "n": 64,
                                                    "work": 321, "depth": 6})
@@ -191,11 +195,16 @@ class TestBlellochAndLanes(unittest.TestCase):
         self.assertEqual(at["the same, selective", 64]["work"], 3 * 321)
         self.assertEqual(result["lanes"], [{"lanes": p, "sum_steps": main.lane_steps(64, p),
                                             "recurrence_steps": 127} for p in main.WORK_LANES])
-        # the opening reads the most lanes: the tree sum's steps there, the chain's 2N - 1
+        # the opening reads the most lanes: the tree sum's steps there, then the
+        # chain's 2N - 1 operations, said with why it is not N
         most = max(main.WORK_LANES)
-        self.assertIn(f"a tree sum of N = 64 takes {main.lane_steps(64, most)} steps at P = "
-                      f"{most:,}; the recurrence takes 127 at every P.",
-                      " ".join(main.render_work(result).split()))
+        self.assertIn(f"with {most:,} lanes a tree sum of N = 64 falls to "
+                      f"{main.lane_steps(64, most)} steps, but the recurrence gains nothing. "
+                      "Counting its multiply and add apart, its chain of 64 steps is 127 "
+                      "operations deep", said)
+        self.assertTrue(said.startswith("=== work and depth, counted on the code that runs === "
+                                        "The lesson says depth, not the count of operations, "
+                                        "sets the time"), said)
 
 
 if __name__ == "__main__":
