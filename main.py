@@ -1021,7 +1021,8 @@ def render_ssm(result):
         *_wrap("More: a linear step composes. The step h -> a1*h + x1, written (a1, x1), "
                "then (a2, x2), is the one step (a1*a2, a2*x1 + x2). That combine is "
                "associative, so a scan may group the steps in any order. A tanh step does not "
-               "compose: two make tanh(w*tanh(w*h + x1) + x2), no step of the same form."),
+               "compose: two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so "
+               "a scan has no combine of fixed size."),
         *_wrap(f"With a different decay at each step, drawn from [0.5, 1), as in Mamba's "
                f"selective scan, the largest difference is "
                f"{r['selective_max_rel_diff']:.1e}."),
@@ -1357,7 +1358,7 @@ def render_cost(result):
                          *(_format_count(at[name, n]["operations"]) for n in sizes))
                         for name in names], left=2)
     depth_table = _table(
-        (f"at n = {big:,}", "sequential operations", "maximum path length"),
+        (f"n = {big:,}", "sequential operations", "maximum path length"),
         [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
           f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}") for name in names],
         left=1)
@@ -1789,42 +1790,60 @@ def generate_rows(sizes=GENERATE_SIZES, d=GENERATE_D, seed=GENERATE_SEED):
     return rows
 
 
+# each model as a sentence names it
+GENERATE_NAMES = {"attention": "attention", "tanh RNN": "the tanh RNN",
+                  "linear, by scan": "the linear recurrence"}
+
+
 def render_generate(rows):
-    """Return the depth and memory table as text, with what it shows."""
+    """Return the generating depths and the memory held first, with the lesson's claim
+    they answer and why each model is as deep as it is; then training's depths."""
     at = {(r["model"], r["n"]): r for r in rows}
     big = max(r["n"] for r in rows)
-    attention, rnn, scan = (at[m, big] for m in GENERATE_MODELS)
+    last = {m: at[m, big] for m in GENERATE_MODELS}
+    attention, rnn, scan = last.values()
+    deepest = max(last.values(), key=lambda r: r["generate_depth"])
+    holding = max(last.values(), key=lambda r: r["held_bytes"])
     in_turn = all(r["generate_depth"] >= r["n"] for r in rows)
     d = rows[0]["d"]
     table = _table(("model", "N", "depth: training", "generating", "holds after N tokens"),
                    [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
                      f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
                    left=1)
-    generating = ("Generating, some model makes its tokens in fewer steps than tokens."
-                  if not in_turn else
-                  "Generating, every model makes one token after another: each token is the "
-                  "next input, so the generating depth adds up every token's. " + (
-                      "Attention's adds up most" if attention["generate_depth"] == max(
-                          r["generate_depth"] for r in (attention, rnn, scan)) else
-                      "Attention's grows fastest") +
-                  ": each new token reads every token before it, a tree that grows from "
-                  f"{attention['first_token_depth']} steps deep for the first token to "
-                  f"{attention['last_token_depth']} for token {big:,}. A token adds "
-                  f"{rnn['last_token_depth']} for the tanh RNN and {scan['last_token_depth']} "
-                  "for the scan.")
+    shallowest = min(last.values(), key=lambda r: r["generate_depth"])
+    found = (f"{GENERATE_NAMES[deepest['model']]} is the deepest, "
+             f"{deepest['generate_depth']:,} operations")
+    if holding is deepest:
+        found += f", and holds the most, {format_bytes(holding['held_bytes'])}"
+    else:
+        found += (f"; {GENERATE_NAMES[holding['model']]} holds the most, "
+                  f"{format_bytes(holding['held_bytes'])}")
+    adds = {"attention": f"{attention['first_token_depth']} to "
+                         f"{attention['last_token_depth']} operations for attention, which "
+                         "reads every token before it",
+            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
+            "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
+    adds[shallowest["model"]] += " (the shallowest)"
+    why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
+           "Each new token is the next input, so every model generates a chain. A token adds "
+           + _readable_list(list(adds.values())) + ".")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
-        *_wrap(f"Training knows the whole sequence, so attention and the linear recurrence "
-               f"(by its scan) run in parallel: depth {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} at N = {big:,}. The tanh RNN stays a chain even "
-               f"then: {rnn['train_depth']:,} deep, a multiply, an add and a tanh a token, "
-               f"less its first multiply ({GENERATE_W:g} x 0, not counted)."),
-        *_wrap(generating),
+        *_wrap(f"The lesson says an RNN suits streaming, one token at a time: generating "
+               f"{big:,} tokens, {found}."),
+        *_wrap(why),
         table,
-        *_wrap(f"Width-1 models, forward pass, counting exp, tanh and 1/x as one operation "
-               f"each. Held at width d = {d} in fp16: the KV cache grows by "
-               f"{kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays {2 * d:,} "
-               "bytes."),
+        *_wrap(f"More: training knows the whole sequence, so attention and the linear "
+               f"recurrence (by its scan) run in parallel: depth {attention['train_depth']:,} "
+               f"and {scan['train_depth']:,} at N = {big:,}. The tanh RNN stays a chain even "
+               f"then: {rnn['train_depth']:,} deep."),
+        *_wrap(f"Attention reads as a tree: {attention['first_token_depth']} deep for one token "
+               "(the query times the key, its exp, one over the weights' sum, the last "
+               "product), one level more each time the tokens read double."),
+        *_wrap(f"Depths count each multiply, add, exp, tanh and 1/x as one operation, on "
+               f"models one number wide. The memory is counted at width d = {d} in fp16: the "
+               f"KV cache grows by {kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays "
+               f"{2 * d:,} bytes."),
     ])
 
 
@@ -2077,9 +2096,10 @@ def held_out_constant(length):
     return math.fsum((target - 1) ** 2 for _, target in _held_out(length)) / TRAIN_TEST
 
 
-def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
-    """Return the held-out MSE of each model trained at each length from each seed."""
-    rows = []
+def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, progress=None):
+    """Return the held-out MSE of each model trained at each length from each seed;
+    after each chunk of examples, call progress(share of the work done, length)."""
+    rows, done, total = [], 0, steps * sum(lengths)
     for length in lengths:
         runs = [(model, seed, initial_parameters(model, seed)) for seed in range(1, seeds + 1)
                 for model in TRAIN_MODELS]
@@ -2089,15 +2109,19 @@ def train_models(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
                         for k in range(first, min(steps, first + TRAIN_CHUNK))]
             for (model, _, params), state in zip(runs, moments):
                 _train_steps(model, params, state, examples, first)
+            done += len(examples) * length
+            if progress is not None:
+                progress(done / total, length)
         rows += [{"model": model, "length": length, "seed": seed,
                   "test_mse": held_out_mse(model, params, length)}
                  for model, seed, params in runs]
     return rows
 
 
-def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
+def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, progress=None):
     """Return train_models' rows, the constant's score, the verdicts and the wall time;
-    refuse a run past MAX_TRAIN_WORK (_train_work_error)."""
+    refuse a run past MAX_TRAIN_WORK (_train_work_error). progress, if given, is
+    called as train_models calls it."""
     lengths = _require_sizes("train_section", "length", lengths, low=2, high=MAX_TRAIN_LENGTH)
     steps = _require_size("train_section", "steps", steps, high=MAX_TRAIN_WORK)
     seeds = _require_size("train_section", "seeds", seeds, high=MAX_TRAIN_SEEDS)
@@ -2105,7 +2129,7 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS):
     if too_long:
         raise ValueError(f"train_section requires {too_long}")
     began = time.perf_counter()
-    rows = train_models(lengths, steps, seeds)
+    rows = train_models(lengths, steps, seeds, progress)
     constant = [{"length": t, "test_mse": held_out_constant(t)} for t in lengths]
     verdicts = train_verdicts({"rows": rows, "constant": constant})
     return {"baseline": BASELINE_MSE, "steps": steps, "seeds": seeds,
@@ -2127,14 +2151,23 @@ def _train_work_error(lengths, steps, seeds):
 
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
 LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "varied"
+LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
+# each verdict in words, as the table's note and `terms` say it
+TRAIN_VERDICT_WORDS = {
+    LEARNED: "in every initialization, a held-out MSE at most a tenth of answering 1's",
+    PART: "in every initialization, under 0.9 of answering 1's MSE, but not a tenth in all",
+    NOTHING: "in every initialization, 0.9 of answering 1's MSE or more",
+    VARIES: "nothing from some initializations, more from others",
+}
 
 
 def _learned(mse, constant):
     """Return what one run's held-out MSE shows, against the held-out constant's:
-    learned (a tenth of its error or less), nothing (0.9 of it or more), or some."""
-    if mse <= constant / 10:
+    learned (LEARNED_SHARE of its error or less), nothing (NOTHING_SHARE of it or
+    more), or some."""
+    if mse <= LEARNED_SHARE * constant:
         return LEARNED
-    return NOTHING if mse >= 0.9 * constant else PART
+    return NOTHING if mse >= NOTHING_SHARE * constant else PART
 
 
 def _mse(x):
@@ -2194,11 +2227,11 @@ def render_train(result):
         "=== problem 2, learned: three models trained on the adding problem ===",
         *_wrap(opening),
         table,
-        *_wrap(f"T: the sequence length. Learned: a held-out MSE at most a tenth of "
-               f"answering 1's, in each of the {result['seeds']} initializations. Nothing: 0.9 "
-               "of it or more in each. Some: under 0.9 in each, not a tenth in all. Varied: "
-               f"nothing in some, more in others. {result['steps']:,} steps of Adam per run, "
-               "all in "
+        *_wrap(f"T: the sequence length. Answering 1: the held-out MSE of always answering 1, "
+               f"the mean target. Each verdict reads all {result['seeds']} initializations."),
+        *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
+          for line in _wrap(f"{verdict.capitalize()}: {words}.")),
+        *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
                "examples."),
     ])
@@ -2247,10 +2280,19 @@ SEEDS = Option("--seeds", "S", 1, MAX_TRAIN_SEEDS, False, (
     f"initializations of each model, seeded 1 to S (1 to {MAX_TRAIN_SEEDS}; default "
     f"{TRAIN_SEEDS})"))
 
+def _training_progress(share, length):
+    """Show on a terminal's stderr how much of the training is done, on one line that
+    the next report overwrites, and clear it at the end."""
+    line = f"training: {share:.0%} done (T = {length:,})"
+    sys.stderr.write("\r" + (line if share < 1 else " " * len(line) + "\r"))
+    sys.stderr.flush()
+
+
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
-    compute=lambda o: train_section(o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS,
-                                    o.seeds or TRAIN_SEEDS),
+    compute=lambda o: train_section(
+        o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
+        _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
     headline=train_headline)
 
@@ -3720,6 +3762,86 @@ def _check_summary(functions):
 # them in alphabetical order, and a test checks that none is missing.
 
 GLOSSARY = {
+    # the columns of the sections' tables, as printed (a number in one left out:
+    # `terms "vs width"` answers "vs width 1")
+    "rnn depth": "`depth`'s serial depth of the recurrence at N: N steps, each waiting.",
+    "attn depth": "`depth`'s depth of the sum as a tree at N: ceil(log2 N), at least 1.",
+    "depth ratio": "rnn depth / attn depth: how many times deeper the chain is than the tree.",
+    "rnn / call": "the best time of one call of rnn_style, the recurrence, on N inputs.",
+    "attn / call": "the best time of one call of attention_style, the mean, on N inputs.",
+    "rnn / attn": "rnn / call over attn / call: how many times as long the recurrence took.",
+    "time / step": "the best time of one step of the vector recurrence h = A.h + b*x.",
+    "vs width": "a step's time over the first width's: how many times as long it took.",
+    "madds / step": "the multiply-adds of one step of a state of that width: width^2 + width.",
+    "chain steps": "the steps the recurrence takes on any number of lanes: N, one at a time.",
+    "tree steps": "the steps a tree sum of N values takes on P lanes (`sweep`): see lane.",
+    "state t": "which state of the sequence: h_t, after the t-th input.",
+    "loop: h_t": "the state h_t computed step by step, each step waiting for the one before.",
+    "scan: h_t": "the same state computed by the parallel scan of the affine steps.",
+    "lanes P": "how many lanes the modelled parallel machine has (`work`): see lane.",
+    "tree sum: steps": "the steps a tree sum of N values takes on P lanes (`work`).",
+    "recurrence: steps": ("the operations of the recurrence one after another on P lanes: "
+                          "its chain, a multiply and an add a step, less the first multiply."),
+    "formula": "the closed form the count next to it follows, for N a power of two.",
+    "tokens n": "how many tokens one attention matrix covers: n of them read n.",
+    "n x n matrix": "the bytes of one attention matrix: n x n scores of 2 bytes (fp16).",
+    "operations per layer": "Table 1's first column: the multiplications of one layer over n "
+                            "tokens of width d.",
+    "maximum path length": ("Table 1's last column: the most layers (or recurrent steps) "
+                            "between any two positions, counted causally here."),
+    "Table 1": ("of Vaswani et al. 2017: self-attention, recurrent and convolutional layers "
+                "compared by operations per layer, sequential operations and maximum path "
+                "length."),
+    "recurrent": "Table 1's recurrent layer: an RNN step per token, n steps in turn.",
+    "convolutional": "Table 1's convolutional layer: a convolution of kernel width k.",
+    f"linear {GRADIENT_W:g}^k": (f"the derivative through k linear steps h = {GRADIENT_W:g}*h "
+                                 f"+ x: {GRADIENT_W:g} multiplied k times."),
+    f"tanh, w={GRADIENT_W:g}": ("the derivative through k tanh steps, by the chain rule: a "
+                                "product of w * (1 - h^2), one a step."),
+    f"cell, f={FORGET_GATE:g}": ("the derivative through k steps of a gated cell whose forget "
+                                 "gate is held at f: f^k."),
+    "1 - h^2": "tanh's slope at its output h: at most 1, and smaller the further h is from 0.",
+    "pairs n": "how many key-value pairs are written into the state.",
+    "n / d": "the pairs stored per number of the state.",
+    "measured": "the share of reads that came out right in random draws (`capacity`).",
+    "exact": "the same share computed over every possible crosstalk: a binomial tail.",
+    "cache recall": "the share of reads a KV cache gets right: it keeps every pair, so all.",
+    "state holds": "how many numbers the state keeps, whatever the pairs: d.",
+    "cache holds": "how many numbers a KV cache keeps for n pairs: n keys of d and n values.",
+    "coin flip": "a guess right half of the time: a recall of 0.5, what a state tends to.",
+    "s.k": "the dot product of the state s with a key k: the read of its value (`capacity`).",
+    "recency": "an RNN's inductive bias: the latest inputs weigh most in its state.",
+    "model": "in `generate` and `train`, the network a row is about.",
+    "depth: training": "the depth of one forward pass over a sequence whose tokens are known.",
+    "generating": ("the depth of making N tokens, each the next input: the chain from the "
+                   "first token to the last."),
+    "holds after N tokens": "the memory a model keeps while it generates: its KV cache, or "
+                            "its state.",
+    "best init": "the lowest held-out MSE among the initializations: lower is better.",
+    "worst init": "the highest held-out MSE among the initializations.",
+    "verdict": "what `train` reads from every initialization's MSE: learned, learned some, "
+               "learned nothing or varied.",
+    # the names in the tables: what each computes
+    "rnn_style": "the lesson's recurrence: h = decay*h + x over the inputs; its last h.",
+    "attention_style": "the lesson's reduction: the mean of the inputs, by sum() in C.",
+    "sum()": "Python's built-in sum: one running total, a chain of adds in C.",
+    "tree_reduce": "the sum as a tree of pairwise adds: depth ceil(log2 N).",
+    "serial_scan": "every running total, one after another: N - 1 combines in a chain.",
+    "parallel_scan": "the lesson's Hillis-Steele scan: every running total in ceil(log2 N) "
+                     "rounds.",
+    "brent_kung_scan": "Brent and Kung's scan (1982): about 2N combines in 2 log2 N levels.",
+    "blelloch_scan": "Blelloch's exclusive scan (1990): about 2N combines in 2 log2 N levels.",
+    "linear_recurrence_scan": "every state of h = a*h + x, by the parallel scan of its steps.",
+    "the same, selective": "linear_recurrence_scan with a decay of its own at each step, "
+                           "counted too, as Mamba's selective scan.",
+    "linear, by scan": "in `generate`: the linear recurrence h = decay*h + x, trained by its "
+                       "scan.",
+    "one attention read": "in `train`: one query reads every position once, in one hop.",
+    "Brent": ("Brent's bound (1974): work W of depth D takes from max(W / P, D) to W / P + D "
+              "steps on P lanes. Brent-Kung is a scan."),
+    "h~": "the minGRU's candidate state: see candidate.",
+    "^": "a power: n^2 is n times n, 0.9^k is 0.9 multiplied k times.",
+    "*": "times: n*d is n times d.",
     "Adam": "an optimizer: it moves each parameter by its gradient's running mean, divided by "
             "the root of the running mean of the gradient's square.",
     "adding problem": "output the sum of the two marked values of a sequence, however far apart.",
@@ -3763,8 +3885,6 @@ GLOSSARY = {
              "rounded; a very small or large one is printed in e-notation.",
     "forget gate": "an LSTM's gate that scales how much of the state it keeps.",
     "forward pass": "computing a model's outputs from its inputs.",
-    "generating depth": ("the longest chain of operations from the first token to the last one "
-                         "generated, each token waiting for the one before."),
     "fp16": "16-bit floats: 2 bytes a number, as model weights and caches are often stored.",
     "gate": "a number from 0 to 1, computed by the model, that scales how much passes.",
     "gated cell": "a cell whose forget gate keeps a fraction f of its state a step.",
@@ -3798,12 +3918,9 @@ GLOSSARY = {
     "KV cache": "the keys and values of every past token a transformer keeps while it generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
-    "learned": "a verdict of `train`: a held-out MSE at most a tenth of answering 1's, in every "
-               "initialization.",
-    "learned nothing": "a verdict of `train`: 0.9 of answering 1's held-out MSE or more, in "
-                       "every initialization.",
-    "learned some": "a verdict of `train`: under 0.9 of answering 1's MSE in every "
-                    "initialization, but not a tenth in all.",
+    "learned": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[LEARNED]}.",
+    "learned nothing": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[NOTHING]}.",
+    "learned some": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[PART]}.",
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan runs it.",
     "log2": "log2 N: how many halvings take N down to 1 (log_k N: divisions by k).",
     "loss": "the number training lowers: here the MSE on a training example.",
@@ -3821,7 +3938,8 @@ GLOSSARY = {
     "w": "the tanh RNN's recurrent weight, in h = tanh(w*h + x).",
     "f": "a gated cell's forget gate: the share of its state it keeps a step.",
     "h": "a state, the h of h = decay*h + x; h_t is the state after step t.",
-    "x": "an input value; x_t is the one at step t, xs the list of them.",
+    "x": ("an input value; x_t is the one at step t, xs the list of them. After a number, "
+          "times: 6.0x is 6.0 times as long."),
     "a": "the decay of the linear step h = a*h + x (a_t when each step has its own).",
     "v": "a value: in `capacity` +1 or -1, stored under its key k.",
     "s": ("`capacity`'s state, s = the sum of v*k; after a time, seconds (see ns, µs, ms, "
@@ -3880,7 +3998,7 @@ GLOSSARY = {
                    " al. 2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",
     "value": "what a position offers to be read: attention sums the values, weighted.",
-    "varied": "a verdict of `train`: some initializations learned nothing, others more.",
+    "varied": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[VARIES]}.",
     "wall-clock": "time as a clock on the wall measures it: what a run takes, waits included.",
     "weight": "attention's: a score after the softmax, 0 to 1, all summing to 1; a model's: a "
               "parameter.",
@@ -3896,8 +4014,11 @@ def render_term(word, glossary=GLOSSARY):
     import difflib
     by_case = {term.casefold(): term for term in glossary}
     folded = word.casefold().replace("–", "-").replace("—", "-")      # Hillis–Steele
-    folded = folded[:-1] if folded not in by_case and folded[:-1] in by_case else folded
-    found = [term for key, term in by_case.items() if key == folded or folded in key.split(", ")]
+    found = []
+    for key in _term_forms(folded):
+        found = [term for k, term in by_case.items() if k == key or key in k.split(", ")]
+        if found:
+            break
     holding = [term for key, term in by_case.items() if folded in re.split(r"[\s,-]+", key)]
     if not found and len(holding) == 1:
         found = holding
@@ -3909,6 +4030,21 @@ def render_term(word, glossary=GLOSSARY):
                          f"(every term: python {PROG} terms)")
     return "\n".join(line for term in found for line in textwrap.wrap(
         f"{term}: {glossary[term]}", 79, subsequent_indent="    "))
+
+
+def _term_forms(folded):
+    """Yield the forms a printed word is looked up in, in turn: as it is; a number
+    in e-notation; the unit after a number (8.80T: T, 48.9 µs: µs, 6.0x: x); a
+    column without its number (n = 512: n; tree steps, P = 10,000: tree steps;
+    vs width 1: vs width); a plural."""
+    yield folded
+    if re.fullmatch(r"[\d.]+e[-+]?\d+", folded):
+        yield "e-notation, e"
+    yield re.sub(r"^[\d,.]+ ?", "", folded)
+    yield re.sub(r"^(\w+) ?= ?[\d,.]+$", r"\1", folded)
+    yield re.sub(r", [a-z]+ ?=? ?[\d,.]+$", "", folded)
+    yield re.sub(r" [\d,.]+$", "", folded)
+    yield folded[:-1]
 
 
 def render_terms(glossary=GLOSSARY):

@@ -38,9 +38,10 @@ class TestGenerate(unittest.TestCase):
         self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
         # the sentence follows the depths: a model faster than a token at a time is said
         rows = [dict(r) for r in self.at.values()]
-        self.assertIn("every model makes one token after another", main.render_generate(rows))
+        self.assertIn("so every model generates a chain",
+                      " ".join(main.render_generate(rows).split()))
         rows[0]["generate_depth"] = rows[0]["n"] - 1
-        self.assertIn("some model makes its tokens in fewer steps than tokens",
+        self.assertIn("Some model makes its tokens in fewer steps than tokens",
                       " ".join(main.render_generate(rows).split()))
         # Each token needs the one before, then its own depth, 4 + ceil(log2 t): the
         # total grows as N log N, not as N.
@@ -52,16 +53,28 @@ class TestGenerate(unittest.TestCase):
             self.assertEqual(r["held_bytes"], expected, (model, n))
         out, rows = run_section(self, "generate")
         text = " ".join(out.split())
+        # the finding first, read from the table's last rows: which is deepest, holds most
+        self.assertIn("=== training can run in parallel; generating, one token at a time === "
+                      "The lesson says an RNN suits streaming, one token at a time: "
+                      "generating 256 tokens, attention is the deepest, 2,817 operations, and "
+                      "holds the most, 64.0 KiB. Each new token is the next input", text)
+        # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
+        self.assertIn("A token adds 4 to 12 operations for attention, which reads every token "
+                      "before it, 3 for the tanh RNN and 2 for the linear recurrence (the "
+                      "shallowest).", text)
         self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
                       "12 and 16 at N = 256. The tanh RNN stays a chain even then: 767 deep",
                       text)
-        # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
-        self.assertIn("Attention's adds up most: each new token reads every token before it, a "
-                      "tree that grows from 4 steps deep for the first token to 12 for token "
-                      "256. A token adds 3 for the tanh RNN and 2 for the scan.", text)
-        # which model adds up most is read from the depths
+        self.assertIn("Attention reads as a tree: 4 deep for one token", text)
+        # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
-        self.assertIn("Attention's grows fastest", " ".join(main.render_generate(deeper).split()))
+        said = " ".join(main.render_generate(deeper).split())
+        self.assertIn("the tanh RNN is the deepest, 1,000,000 operations; attention holds the "
+                      "most, 64.0 KiB.", said)
+        shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
+                   for r in rows]
+        self.assertIn("3 for the tanh RNN (the shallowest) and 2 for the linear recurrence.",
+                      " ".join(main.render_generate(shallow).split()))
         last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 3,

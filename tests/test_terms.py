@@ -4,6 +4,7 @@ its entry, and every entry is a term some section prints."""
 import os
 import re
 import unittest
+from unittest import mock
 
 import main
 from tests.support import ROOT, gathered, run_main
@@ -64,6 +65,9 @@ TERMS = {
     "work-efficient": "work-efficient", "log-log": "log-log", "parallel scan": "parallel scan",
     "matmul": "matmul", "streaming": "streaming", "nonlinear": "nonlinear",
     "vanishing gradient": "vanishing gradient",
+    # issue 75: printed, and now each with its entry in the sense printed
+    "coin flip": "coin flip", "recency": "recency", "s.k": "s.k", "table 1": "Table 1",
+    "1 - h^2": "1 - h^2", "brent": "Brent", "h~": "h~", "^": "^", "*": "*",
 }
 
 # Capitals that are no term: the program's own words, units, emphasis.
@@ -84,9 +88,27 @@ def shows(word):
         return ""
 
 
+def printed_tables():
+    """Return (every column header, every row's name) of the tables that `all` prints,
+    and its text: run with short options, each table seen as _table makes it."""
+    headers, names, table = {}, {}, main._table
+
+    def seen(columns, rows, left=0):
+        headers.update(dict.fromkeys(columns))
+        if left:                        # a left-aligned first column names its rows
+            names.update(dict.fromkeys(str(row[0]) for row in rows if str(row[0]).strip()))
+        return table(columns, rows, left)
+    with mock.patch.object(main, "_table", seen):
+        status, out, err = run_main("all", "--sizes", "1000,2000", "--reps", "1", "--lengths",
+                                    "3", "--steps", "20", "--seeds", "1", "--widths", "1,2")
+    assert (status, err) == (0, ""), err
+    return list(headers), list(names), out
+
+
 class TestGlossary(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        cls.headers, cls.names, cls.out = printed_tables()
         cls.terms, cls.facts = gathered("TERMS"), source_facts()
         with open(os.path.join(ROOT, "outputs", "skill-architecture-picker.md"),
                   encoding="utf-8") as f:
@@ -94,7 +116,8 @@ class TestGlossary(unittest.TestCase):
         runs = set(re.findall(r"[\w-]+", text))    # a word found is a whole run of these
         cls.printed = {word for word in cls.terms if word in runs
                        or not re.fullmatch(r"[\w-]+", word)
-                       and re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text)}
+                       and re.search(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text)
+                       or not re.search(r"\w", word) and word in text}    # ^ in n^2
 
     def found(self, word):
         return word in self.printed
@@ -106,6 +129,8 @@ class TestGlossary(unittest.TestCase):
         self.assertLessEqual(LESSON_TERMS, set(main.GLOSSARY))
         meanings = " ".join(main.GLOSSARY.values())
         shown = "\n".join(shows(w) for w in self.terms if self.found(w))
+        # and what `terms` shows for each column and row name printed
+        shown += "\n" + "\n".join(map(main.render_term, self.headers + self.names))
         for entry in set(main.GLOSSARY) - LESSON_TERMS:
             # a printed word's `terms` shows it (terms e: both e's), or an entry names it
             printed = (any(e == entry and self.found(w) for w, e in self.terms.items())
@@ -117,6 +142,45 @@ class TestGlossary(unittest.TestCase):
         for acronym in self.facts["acronyms"]:
             if acronym not in NOT_TERMS:
                 self.assertRegex(glossary, r"(?<![\w-])" + acronym + r"(?![\w-])", acronym)
+
+    def test_every_column_and_row_name_printed_has_its_entry_as_printed(self):
+        # derived from the tables `all` prints, not from a second list: each header,
+        # a number in it or not (n = 512, vs width 1), and each row's name
+        self.assertIn("rnn / call", self.headers)
+        self.assertIn("parallel_scan", self.names)
+        for word in self.headers + self.names:
+            with self.subTest(word):
+                shown = main.render_term(word)
+                entries = [t for t in main.GLOSSARY if re.search(
+                    "^" + re.escape(t) + ": ", shown, re.M)]
+                # the entry is the word itself, or the word less its number (n = 512: n;
+                # tree steps, P = 10,000: tree steps; vs width 1: vs width)
+                forms = {word, re.sub(r"^(\w+) = [\d,]+$", r"\1", word),
+                         re.sub(r", \w+ ?=? ?[\d,.]+$", "", word), re.sub(r" [\d,.]+$", "", word)}
+                forms = {f.casefold() for f in forms}
+                self.assertTrue(any(e.casefold() in forms or forms & set(e.casefold().split(", "))
+                                    for e in entries), (word, entries))
+
+    def test_the_symbols_and_number_formats_printed_have_their_entries(self):
+        # each number format as `all` prints it, found in its text: e-notation, a
+        # count's suffix, bytes, a time, a ratio; then the symbols named by issue 75
+        formats = {r"\d\.\de-\d\d": "e-notation, e", r"\d[KMGT](?=\s)": "K, M, G, T, P",
+                   r"\d [KMGT]iB": "B, KiB, MiB, GiB, TiB", r"\d µs": "ns, µs, ms, s",
+                   r"\d\.\dx(?=\s)": "x"}
+        for pattern, entry in formats.items():
+            printed = re.search(r"\S*" + pattern, self.out)
+            self.assertTrue(printed, pattern)
+            self.assertIn(entry + ":", main.render_term(printed.group()), printed.group())
+        for word, entry in (("1e-09", "e-notation, e"), ("s.k", "s.k"), ("Table 1", "Table 1"),
+                            ("recency", "recency"), ("coin flip", "coin flip"),
+                            ("1 - h^2", "1 - h^2"), ("Brent", "Brent"), ("h~", "h~"),
+                            ("^", "^"), ("*", "*")):
+            with self.subTest(word):
+                self.assertIn(word, self.out + main.render_terms())
+                self.assertTrue(main.render_term(word).startswith(entry + ": "), word)
+        # Brent's bound apart from Brent and Kung's scan, each in its own sense
+        self.assertIn("1974", main.render_term("Brent"))
+        self.assertIn("1982", main.render_term("Brent-Kung"))
 
     def test_terms_finds_each_term_suggests_for_a_typo_and_lists_them_in_order(self):
         for word in self.printed - {"blelloch_scan", "brent_kung_scan", "convolutional",
@@ -135,8 +199,11 @@ class TestGlossary(unittest.TestCase):
         self.assertEqual((status, err), (0, ""))
         lines = out.splitlines()
         self.assertLessEqual(max(map(len, lines)), 79)
-        entries = [line.split(":")[0] for line in lines[1:] if not line.startswith(" ")]
-        self.assertEqual(entries, sorted(main.GLOSSARY, key=str.casefold))
+        entries = [line for line in lines[1:] if not line.startswith(" ")]
+        terms = sorted(main.GLOSSARY, key=str.casefold)
+        self.assertEqual(len(entries), len(terms))
+        for line, term in zip(entries, terms):      # a term may hold a colon: loop: h_t
+            self.assertTrue(line.startswith(term + ": "), (line, term))
         self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
 
 

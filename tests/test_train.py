@@ -1,9 +1,11 @@
 """Part 9: the adding problem, each model's gradient against central differences,
 the minGRU's scan against its loop, the baseline's closed form, short runs."""
 
+import io
 import json
 import math
 import random
+import sys
 import unittest
 from unittest import mock
 from fractions import Fraction
@@ -178,9 +180,31 @@ class TestTrain(unittest.TestCase):
         result["rows"][2]["test_mse"] = 0.148
         result["rows"][0]["test_mse"] = result["rows"][1]["test_mse"] = 0.15
         self.assertEqual(main.train_verdicts(result), {("tanh_rnn", 10): main.NOTHING})
-        # the edges as the legend words them: "at most a tenth", "0.9 of it or more"
+        # the edges as the note and `terms` word them: "at most a tenth", "0.9 ... or more"
         self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
                          [main.LEARNED, main.PART, main.NOTHING, main.PART])
+        for verdict, words in ((main.LEARNED, "at most a tenth of answering 1's"),
+                               (main.PART, "under 0.9 of answering 1's MSE, but not a tenth"),
+                               (main.NOTHING, "0.9 of answering 1's MSE or more"),
+                               (main.VARIES, "nothing from some initializations, more from")):
+            self.assertIn(words, " ".join(main.render_term(verdict).split()))
+            self.assertIn(f"{verdict.capitalize()}: in every" if verdict != main.VARIES
+                          else "Varied: nothing", " ".join(main.render_train(self.result).split()))
+
+    def test_training_shows_its_progress_on_a_terminal_and_only_there(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        terminal = Terminal()
+        with mock.patch.object(sys, "stderr", terminal), mock.patch.multiple(main, TRAIN_TEST=5):
+            status = main.main(["train", "--lengths", "3,5", "--steps", "250", "--seeds", "1",
+                                "--json"])
+        # a chunk of 250 examples at T = 3, 3/8 of the work; then the last, at T = 5,
+        # clears the line and leaves the cursor at its start for what follows
+        self.assertEqual(status, 0)
+        self.assertEqual(terminal.getvalue().split("\r"), [
+            "", "training: 38% done (T = 3)", " " * len("training: 100% done (T = 5)"), ""])
+
 
     def test_the_table_shows_each_model_and_t_with_its_best_and_worst_in_order(self):
         result = {"widths": {"tanh_rnn": 4, "mingru": 4}, "seeds": 2, "steps": 10, "wall_s": 1.0,
