@@ -1268,9 +1268,10 @@ def figure_work(result):
     """Return the steps on P lanes of a tree sum and of the recurrence, log-log."""
     n = result["findings"]["n"]
     fig = Figure(f"Steps on P lanes, N = {n:,}, each lane one operation a step",
-                 "the tree sum falls to its depth; the recurrence stays a chain at every P")
+                 "the tree sum falls to its depth; the recurrence, a multiply and an add a "
+                 "step, stays 2N - 1")
     lanes = [r["lanes"] for r in result["lanes"]]
-    steps = [("recurrence: 2N - 1 (a multiply and an add a step)",
+    steps = [("recurrence: 2N - 1",
               [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
              ("tree sum", [(r["lanes"], r["sum_steps"]) for r in result["lanes"]])]
     _chart(fig, CHART_BOX, steps, _axis_for("lanes P (log)", lanes, log=True, at_data=True),
@@ -1500,8 +1501,8 @@ GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k wou
 
 
 def figure_gradient(result):
-    """Return each column against k, log y, down to GRADIENT_FLOOR; where a line stops
-    there, a note says so."""
+    """Return each column against k, log y, down to GRADIENT_FLOOR; each line named
+    at its end, and where a line stops above the floor, its name says so."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
@@ -1511,17 +1512,25 @@ def figure_gradient(result):
                  f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
                  f"values below {GRADIENT_FLOOR:g} not drawn")
     x_axis = _axis_for("distance k", [0] + [r["k"] for r in rows])
-    y_axis = _axis_for("effect at the end (log)",
+    y_axis = _axis_for("derivative d h_N / d x_(N-k) (log)",
                        [v for _, s in series for _, v in s if v > 0], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis, legend=False)
     left, top, width, height = CHART_BOX
-    for (_, key), (_, points) in zip(columns, series):
+    # each line named at its last point, the names at least 13 px apart where lines meet
+    ends = []
+    for k, ((label, points), (_, key)) in enumerate(zip(series, columns)):
         below = [r["k"] for r in rows if abs(r[key]) < GRADIENT_FLOOR]
-        if below and points:
-            k, value = points[-1]
-            fig.text(_position(k, x_axis, left, width) + 8,
-                     _position(value, y_axis, top + height, -height) + 4,
-                     f"at k = {below[0]}: below {GRADIENT_FLOOR:g}", size=9, color="#444")
+        if below:
+            label += f" (at k = {below[0]}: below {GRADIENT_FLOOR:g})"
+        if points:
+            x, y = points[-1]
+            ends.append((_position(y, y_axis, top + height, -height),
+                         _position(x, x_axis, left, width), k, label))
+    lowest = top + height + 13
+    for y, x, k, label in sorted(ends, reverse=True):     # from the lowest up
+        lowest = min(y, lowest - 13)
+        fig.line(x + 5, lowest, x + 15, lowest, color=PALETTE[k], width=1.8, dash=DASHES[k])
+        fig.text(x + 18, lowest + 4, label, size=10, color=PALETTE[k])
     return fig.svg()
 
 
@@ -2262,9 +2271,19 @@ def figure_train(result):
         for t in lengths]) for m in MODEL_NAMES]
     series.append(("always answering 1", [(c["length"], c["test_mse"])
                                           for c in result["constant"]]))
-    _chart(fig, CHART_BOX, series,
-           _axis_for("sequence length T (log)", lengths, log=True, at_data=True),
-           _axis_for("held-out MSE (log)", [floor, 0.5], log=True))
+    x_axis = _axis_for("sequence length T (log)", lengths, log=True, at_data=True)
+    y_axis = _axis_for("held-out MSE (log): lower is better", [floor, 0.5], log=True)
+    _chart(fig, CHART_BOX, series, x_axis, y_axis)
+    # the verdicts' line: at or below it, a run learned
+    left, top, width, height = CHART_BOX
+    line = [(_position(c["length"], x_axis, left, width),
+             _position(LEARNED_SHARE * c["test_mse"], y_axis, top + height, -height))
+            for c in result["constant"]]
+    if len(line) == 1:                  # one T: a short stroke across it
+        line = [(line[0][0] - 20, line[0][1]), (line[0][0] + 20, line[0][1])]
+    fig.polyline(line, "#777", "3,3")
+    x, y = line[-1]
+    fig.text(x + 8, y + 4, "learned: at most a tenth of answering 1's", size=10, color="#555")
     return fig.svg()
 
 
@@ -2363,6 +2382,7 @@ def _format_count(x):
 FIGURE_WIDTH, FIGURE_HEIGHT = 640, 400
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")       # four series at most
 DASHES = ("", "7,3", "2,3", "9,3,2,3")
+MARKERS = ("circle", "square", "triangle", "diamond")       # a series told apart in grey too
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -2399,10 +2419,19 @@ class Figure:
         self.parts.append(f'<polyline points="{path}" fill="none" stroke="{color}" '
                           f'stroke-width="1.8"{dashes}/>')
 
-    def dot(self, x, y, color, size=3.5, group="marker"):
-        """A circle, outlined: a point of a series, or its mark in the legend."""
-        self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}" '
-                          f'fill="{color}" stroke="#000" stroke-width="0.8" class="{group}"/>')
+    def dot(self, x, y, color, size=3.5, group="marker", shape="circle"):
+        """A mark, outlined: a point of a series, or its mark in the legend; a circle,
+        square, triangle or diamond."""
+        outline = f'fill="{color}" stroke="#000" stroke-width="0.8" class="{group}"'
+        if shape == "circle":
+            self.parts.append(f'<circle cx="{_coord(x)}" cy="{_coord(y)}" r="{_coord(size)}" '
+                              f'{outline}/>')
+            return
+        corners = {"square": ((-1, -1), (1, -1), (1, 1), (-1, 1)),
+                   "triangle": ((0, -1.15), (1.3, 1.15), (-1.3, 1.15)),
+                   "diamond": ((0, -1.35), (1.35, 0), (0, 1.35), (-1.35, 0))}[shape]
+        path = " ".join(f"{_coord(x + size * dx)},{_coord(y + size * dy)}" for dx, dy in corners)
+        self.parts.append(f'<polygon points="{path}" {outline}/>')
 
     def node(self, x, y, label, group, color="#fff"):
         """A labelled circle of a dependency graph."""
@@ -2469,9 +2498,10 @@ def _position(value, axis, start, length):
     return start + share * length
 
 
-def _chart(fig, box, series, x_axis, y_axis, points_only=()):
+def _chart(fig, box, series, x_axis, y_axis, points_only=(), legend=True):
     """Draw series, each (label, [(x, y), ...]), in box (left, top, width, height) against
-    the axes, those named in points_only without a line."""
+    the axes, those named in points_only without a line; each with its colour, dashes
+    and marker, named in a legend to the right (or, without legend, by the caller)."""
     left, top, width, height = box
     for value in x_axis.ticks:
         x = _position(value, x_axis, left, width)
@@ -2495,12 +2525,14 @@ def _chart(fig, box, series, x_axis, y_axis, points_only=()):
         if drawn:
             fig.polyline(shown, PALETTE[k], DASHES[k])
         for x, y in shown:
-            fig.dot(x, y, PALETTE[k])
+            fig.dot(x, y, PALETTE[k], shape=MARKERS[k])
         ly = top + 8 + 15 * k
+        if not legend:
+            continue
         if drawn:
             fig.line(left + width + 10, ly, left + width + 34, ly, color=PALETTE[k], width=1.8,
                      dash=DASHES[k])
-        fig.dot(left + width + 22, ly, PALETTE[k], group="legend")
+        fig.dot(left + width + 22, ly, PALETTE[k], group="legend", shape=MARKERS[k])
         fig.text(left + width + 40, ly + 4, label, size=10)
 
 

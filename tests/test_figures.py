@@ -33,6 +33,38 @@ SAMPLES = {"depth": main.depth_rows, "sweep": lambda: main.sweep((64, 256, 1_024
            "train": lambda: main.train_section((3, 4), 20, 2)}
 
 
+def drawn_points(svg, color):
+    """Return the (x, y) of every point of one series, by its colour, in drawing order:
+    a circle's centre, or a square's, triangle's or diamond's middle."""
+    points = []
+    for e in ET.fromstring(svg.encode()).iter():
+        if e.get("class") != "marker" or e.get("fill") != color:
+            continue
+        if e.tag == SVG + "circle":
+            points.append((float(e.get("cx")), float(e.get("cy"))))
+        else:
+            corners = [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+            xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+            points.append(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
+    return points
+
+
+def texts(svg):
+    """Return every text of a figure, joined by spaces."""
+    return " ".join(e.text or "" for e in ET.fromstring(svg.encode()).iter(SVG + "text"))
+
+
+def on_one_scale(test, pixels, values, log, name):
+    """Check that pixels are one straight map of values (of their logs, on a log axis):
+    read off the two points furthest apart, and every other point on it to 0.1 px."""
+    scaled = [math.log10(v) if log else v for v in values]
+    low, high = scaled.index(min(scaled)), scaled.index(max(scaled))
+    slope = (pixels[high] - pixels[low]) / (scaled[high] - scaled[low])
+    for p, v in zip(pixels, scaled):
+        test.assertAlmostEqual(p, pixels[low] + slope * (v - scaled[low]), delta=0.11, msg=name)
+    return slope
+
+
 class TestFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -76,6 +108,93 @@ class TestFigures(unittest.TestCase):
             with open(os.path.join(ROOT, "outputs", "figures", f"{name}.svg"),
                       encoding="utf-8") as f:
                 self.assertEqual(f.read(), svg, name)
+
+    def test_every_charts_points_are_its_data_on_its_axes_in_its_series(self):
+        # each series by its colour, its points where its data put them: one scale for
+        # all the series of a panel, up the page as a value grows
+        palette, r = main.PALETTE, self.results
+        gradient = [[(row["k"], abs(row[key])) for row in r["gradient"]["rows"]
+                     if abs(row[key]) >= main.GRADIENT_FLOOR]
+                    for key in ("linear", "tanh", "gated", "attention")]
+        capacity = [[(row["n"] / row["d"], row[key]) for row in r["capacity"]]
+                    for key in ("state_recall", "exact_recall", "cache_recall")]
+        lanes = r["work"]["lanes"]
+        work = [[(x["lanes"], x["recurrence_steps"]) for x in lanes],
+                [(x["lanes"], x["sum_steps"]) for x in lanes]]
+        rows = r["sweep"]["rows"]
+        sweep_times = [[(x["n"], x["rnn_s"]) for x in rows], [(x["n"], x["attn_s"]) for x in rows]]
+        sweep_steps = [[(x["n"], x["chain_steps"]) for x in rows],
+                       [(x["n"], x["tree_steps"]) for x in rows]]
+        train = r["train"]
+        # the median of two initializations is their mean; below 1e-5 drawn at 1e-5
+        medians = [[(t, max(1e-5, sum(x["test_mse"] for x in train["rows"]
+                                      if x["model"] == m and x["length"] == t) / 2))
+                    for t in (3, 4)] for m in main.MODEL_NAMES]
+        medians.append([(c["length"], c["test_mse"]) for c in train["constant"]])
+        for name, series, log_x, log_y in (("gradient", gradient, False, True),
+                                           ("capacity", capacity, True, False),
+                                           ("work", work, True, True),
+                                           ("sweep", sweep_times + sweep_steps, True, True),
+                                           ("train", medians, True, True)):
+            with self.subTest(name):
+                drawn = [drawn_points(self.svgs[name], palette[k]) for k in range(len(series))]
+                if name == "sweep":             # two panels, the same colours in each
+                    drawn = [d[:len(rows)] for d in drawn[:2]] + [d[len(rows):]
+                                                                 for d in drawn[:2]]
+                panels = [range(len(series))] if name != "sweep" else [range(2), range(2, 4)]
+                for panel in panels:
+                    pixels = [p for k in panel for p in drawn[k]]
+                    values = [v for k in panel for v in series[k]]
+                    self.assertEqual(len(pixels), len(values))
+                    on_one_scale(self, [p[0] for p in pixels], [v[0] for v in values], log_x,
+                                 name)
+                    up = on_one_scale(self, [p[1] for p in pixels], [v[1] for v in values],
+                                      log_y, name)
+                    self.assertLess(up, 0, name)        # SVG's y grows down the page
+
+    def test_the_gradient_lines_are_named_at_their_ends_apart_and_the_axis_says_what(self):
+        svg = self.svgs["gradient"]
+        said = texts(svg)
+        self.assertIn("derivative d h_N / d x_(N-k) (log)", said)
+        names = [e for e in ET.fromstring(svg.encode()).iter(SVG + "text")
+                 if e.get("fill") in main.PALETTE]
+        self.assertEqual([e.text for e in names], ["tanh, w = 0.9 (at k = 100: below 1e-20)",
+                                                   "linear 0.9^k", "cell, f = 0.99",
+                                                   "attention"])
+        heights = sorted(float(e.get("y")) for e in names)
+        self.assertGreaterEqual(min(b - a for a, b in zip(heights, heights[1:])), 13)
+        # each name in its line's colour, beside its line's last point
+        for e in names:
+            k = main.PALETTE.index(e.get("fill"))
+            x, y = drawn_points(svg, e.get("fill"))[-1]
+            self.assertAlmostEqual(float(e.get("x")), x + 18, delta=0.11)
+        # where the lines meet (cell and attention end 0.37 and 0.43), still 13 px apart
+        self.assertGreaterEqual(abs(float(names[2].get("y")) - float(names[3].get("y"))), 13)
+
+    def test_the_train_figure_says_lower_is_better_and_draws_the_learned_line(self):
+        svg = self.svgs["train"]
+        said = texts(svg)
+        self.assertIn("held-out MSE (log): lower is better", said)
+        self.assertIn("learned: at most a tenth of answering 1's", said)
+        # the dashed grey line sits a tenth below answering 1's points: one decade,
+        # the gap between two gridlines of the log axis
+        root = ET.fromstring(svg.encode())
+        line = next(e for e in root.iter(SVG + "polyline") if e.get("stroke") == "#777")
+        learned = [tuple(map(float, p.split(","))) for p in line.get("points").split()]
+        constant = drawn_points(svg, main.PALETTE[3])
+        grid = sorted({float(e.get("y1")) for e in root.iter(SVG + "line")
+                       if e.get("stroke") == "#ddd" and e.get("y1") == e.get("y2")})
+        decade = grid[1] - grid[0]
+        for (x, y), (cx, cy) in zip(learned, constant):
+            self.assertAlmostEqual(x, cx, delta=0.11)
+            self.assertAlmostEqual(y - cy, decade, delta=0.11)
+
+    def test_the_work_figure_names_the_chain_and_why_it_is_2n_minus_1(self):
+        said = texts(self.svgs["work"])
+        self.assertIn("recurrence: 2N - 1", said)
+        self.assertIn("the recurrence, a multiply and an add a step, stays 2N - 1", said)
+        self.assertEqual(drawn_points(self.svgs["work"], main.PALETTE[0])[0][1],
+                         drawn_points(self.svgs["work"], main.PALETTE[0])[-1][1])   # flat
 
     def test_log_axes_tick_the_decades_around_every_point_linear_ones_round_steps(self):
         axis = main._axis_for("", [3.0, 2047.0], log=True)        # the work figure's flat line
