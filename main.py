@@ -625,6 +625,7 @@ SECTIONS["scan"] = Section(
 HIDDEN_WIDTHS = (1, 8, 64)
 HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
 MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
+GPU_LANES = 10_000              # the lesson's "10,000+ parallel cores" of a GPU
 
 def hidden_weights(width, decay=0.9):
     """Return (A, b): the fixed weights of the vector recurrence h = A.h + b*x.
@@ -672,6 +673,16 @@ def combine_madds(width):
     return width ** 2 + width, width ** 3 + width ** 2, 2 * width
 
 
+def idle_share(width, lanes=GPU_LANES):
+    """Return the share of `lanes` lanes left idle by one step of a state of `width`
+    units, its width^2 + width multiply-adds side by side; 0 where they fill them.
+
+    >>> [round(idle_share(w), 4) for w in (1, 8, 64, 100)]
+    [0.9998, 0.9928, 0.584, 0.0]
+    """
+    return max(0.0, 1 - combine_madds(width)[0] / lanes)
+
+
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     """Return the best time per step at each width, its growth and its spread."""
     widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
@@ -686,6 +697,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
+                     "idle_share": idle_share(w),
                      "spread": max(max(s) / min(s), max(base) / min(base))})
     return rows
 
@@ -705,6 +717,8 @@ def render_hidden(rows):
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
                      f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
+    idle = (f"would leave {last['idle_share']:.0%} of them idle"
+            if last["idle_share"] else "would keep them all busy")
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         *_wrap(f"The Easy exercise asks how a step's time grows with the width: from "
@@ -715,10 +729,9 @@ def render_hidden(rows):
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         *_wrap(f"More: at every width the {first['depth']:,} inputs are a chain of "
                f"{first['depth']:,} steps; a wider state makes each step slower, never the "
-               f"chain shorter. A parallel scan of this step would combine width x width "
-               f"matrices: {last['madds_per_combine']:,} madds a combine at width "
-               f"{last['width']:,}. Mamba keeps its matrix diagonal, so a combine needs "
-               f"{last['madds_per_diagonal_combine']:,}."),
+               f"chain shorter. On a GPU of {GPU_LANES:,} lanes, the lesson's, a step of width "
+               f"{last['width']:,} {idle}; of width {first['width']:,}, "
+               f"{first['idle_share']:.2%}."),
     ])
 
 
@@ -737,10 +750,14 @@ SECTIONS["hidden"] = Section(
 # ============================================================================
 # 2. Exercise (Hard): sweep the sequence length, plot, explain
 # ============================================================================
+#
+# On one core both curves are lines of slope 1. The lanes modelled here are a
+# GPU's without its costs: on a real GPU a call's fixed cost to start dominates
+# at these lengths, so a measured curve stays flat where the modelled count rises.
 
 SWEEP_SIZES = tuple(2 ** k for k in range(6, 17))      # 64 ... 65,536
 FIT_MIN_N = 1_024       # below this the fixed cost of a call is a visible share
-SWEEP_LANES = 10_000    # the lesson's "10,000+ parallel cores" of a GPU
+SWEEP_LANES = GPU_LANES
 MAX_LANES = 10**9
 
 
@@ -827,16 +844,15 @@ def modelled_reading(rows, lanes):
     sums; the chain's N at every N."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
-    said = (f"On P = {lanes:,} lanes, as a GPU, each adding one pair a step, the tree sum "
-            f"takes {steps} steps. ")
+    said = f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} steps. "
     if last["n"] <= lanes:
         said += "With N <= P, that is log2 N, rounded up: the tree's depth."
     else:
         adds, levels = lane_step_parts(last["n"], lanes)
-        said += (f"Past N = P, each lane first adds up its own N / P values ({adds + 1:,} at "
-                 f"N = {last['n']:,}, in {_quantity(adds, 'step')}), then the partial sums "
-                 f"meet in a tree of {_quantity(levels, 'level')}.")
-    return said + " The chain takes N steps however many lanes there are."
+        said += (f"Past N = P, each lane first adds up its own share: {adds + 1:,} values in "
+                 f"{_quantity(adds, 'step')} at N = {last['n']:,}. Then the partial sums meet "
+                 f"in a tree of {_quantity(levels, 'level')}.")
+    return said + " The chain takes N steps on any P."
 
 
 def render_sweep(result):
@@ -850,10 +866,10 @@ def render_sweep(result):
                       [(f"{r['n']:,}", f"{r['chain_steps']:,}", f"{r['tree_steps']:,}")
                        for r in rows])
     more = "More: a GPU would change the sum's curve, not the loop's. "
-    if result["rnn_exponent"] is not None:
+    if result["rnn_exponent"] is not None and result["fit_from_n"] > rows[0]["n"]:
         more = (f"More: the slopes are fitted from N = {result['fit_from_n']:,} on, where a "
-                "call's fixed cost is a small share of its time. A GPU would change the sum's "
-                "curve, not the loop's. ")
+                "call's fixed cost is small. A GPU would change the sum's curve, not the "
+                "loop's. ")
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         *_wrap("The Hard exercise asks for the shape of the curves over N = "
@@ -862,8 +878,6 @@ def render_sweep(result):
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in rows]),
         *_wrap(more + result["modelled"]),
         modelled,
-        *_wrap("On a real GPU a call's fixed cost to start dominates at these lengths: the "
-               "measured curve stays flat where this count rises."),
     ])
 
 
@@ -1011,14 +1025,13 @@ def render_ssm(result):
                     for s in r["states"]])
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap(f"The lesson says state-space models train in parallel because their step is "
-               f"linear: here all {_quantity(r['length'], 'state')} of h = 0.9*h + x came from "
-               f"a scan in {_quantity(r['scan_rounds'], 'round')}, not {r['serial_steps']:,} "
-               "steps."),
-        *_wrap(f"They {'match' if same else 'differ from'} the step-by-step loop's: the "
-               f"largest difference is {r['fixed_max_rel_diff']:.1e} of the largest state."),
+        *_wrap(f"The lesson says state-space models train in parallel, their step being linear: "
+               f"a scan gave all {_quantity(r['length'], 'state')} of h = 0.9*h + x in "
+               f"{_quantity(r['scan_rounds'], 'round')}, not {r['serial_steps']:,} steps."),
+        *_wrap(f"They {'match' if same else 'differ from'} the step-by-step loop's, by at most "
+               f"{r['fixed_max_rel_diff']:.1e} of the largest state."),
         table,
-        *_wrap("More: a linear step composes. The step h -> a1*h + x1, written (a1, x1), "
+        *_wrap("More: the step h -> a1*h + x1, written (a1, x1), "
                "then (a2, x2), is the one step (a1*a2, a2*x1 + x2). That combine is "
                "associative, so a scan may group the steps in any order. A tanh step does not "
                "compose: two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so "
@@ -1032,9 +1045,9 @@ def render_ssm(result):
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
     compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
-    headline=lambda r: f"the linear step as a scan: {r['scan_rounds']} rounds for "
-             f"{r['length']:,} states, within {r['max_rel_diff']:.0e} of the loop's, relative "
-             "to the largest state")
+    headline=lambda r: f"a scan gave the linear step's {r['length']:,} states in "
+             f"{_quantity(r['scan_rounds'], 'round')}, within {r['max_rel_diff']:.0e} of the "
+             "loop's largest")
 
 
 # ============================================================================
@@ -1242,9 +1255,9 @@ def render_work(result):
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
-        *_wrap(f"The lesson says depth, not the count of operations, sets the time: with "
+        *_wrap(f"The lesson says depth, not operation count, sets the time: with "
                f"{_quantity(most['lanes'], 'lane')} a tree sum of N = {n:,} falls to "
-               f"{_quantity(most['sum_steps'], 'step')}, but the recurrence gains nothing."),
+               f"{_quantity(most['sum_steps'], 'step')}; the recurrence gains nothing."),
         *_wrap(f"Counting its multiply and add apart, its chain of {n:,} steps is "
                f"{most['recurrence_steps']:,} operations deep, however many lanes P there "
                "are. A lane does one operation a step."),
@@ -1257,10 +1270,7 @@ def render_work(result):
         counted,
         *_wrap("Work counts each add and multiply of a value from the input, depth the longest "
                "chain of them (formulas for N a power of two). The recurrence's first "
-               "multiply, 0.9 x 0, touches no input: 2N - 1. Python's sum() is a chain too. "
-               "Blelloch's scan is exclusive: its 2N - 2 include log2 N combines with the "
-               "identity. The selective scan also multiplies two decays in each combine: 3 "
-               "operations, not 2."),
+               "multiply, 0.9 x 0, touches no input: 2N - 1."),
     ])
 
 
@@ -1369,8 +1379,8 @@ def render_cost(result):
         for n in sizes)
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
-        *_wrap(f"The lesson says attention's memory grows as the square of the tokens n, a "
-               f"recurrence's in proportion to n: one attention matrix is "
+        *_wrap(f"The lesson says attention's memory grows as the square of the tokens n: one "
+               f"attention matrix is "
                f"{format_bytes(memory[0]['bytes'])} at {memory[0]['n']:,} tokens, "
                f"{format_bytes(memory[-1]['bytes'])} at {memory[-1]['n']:,}."),
         memory_table,
@@ -1378,20 +1388,17 @@ def render_cost(result):
                "Attention computes the scores tile by tile without storing them: O(n) memory, "
                "still O(n^2) work."),
         "",
-        *_wrap(f"More: Table 1 of Vaswani et al., evaluated. Its self-attention does fewer "
-               f"operations than a recurrent layer only while n < d, the model width "
-               f"({d}), or n < {result['attention_cheaper_below_n']:,} counting an LSTM's four "
-               f"gates: 4nd^2 + 2n^2d against 8nd^2. A convolution's kernel is "
-               f"k = {result['k']} wide; restricted self-attention sees r = {result['r']} "
-               "positions."),
+        *_wrap(f"More: Table 1, evaluated. Self-attention does fewer "
+               f"operations than a recurrent layer only while n < d, the model width ({d}); "
+               f"against an LSTM's four gates, while n < "
+               f"{result['attention_cheaper_below_n']:,}. A kernel is k = {result['k']} wide; "
+               f"restricted self-attention sees r = {result['r']} positions."),
         ops_table,
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
-               "its sums take about log2 d + log2 n steps. A path length counts the causal "
-               "layers that connect the first token to the last: a window reaches r - 1 back "
-               "each layer, a dilated convolution k times further."),
+               "its sums take about log2 d + log2 n steps."),
     ])
 
 
@@ -1846,9 +1853,9 @@ def render_generate(rows):
                f"recurrence (by its scan) run in parallel: depth {attention['train_depth']:,} "
                f"and {scan['train_depth']:,} at N = {big:,}. The tanh RNN stays a chain even "
                f"then: {rnn['train_depth']:,} deep."),
-        *_wrap(f"Attention reads as a tree: {attention['first_token_depth']} deep for one token "
-               "(the query times the key, its exp, one over the weights' sum, the last "
-               "product), one level more each time the tokens read double."),
+        *_wrap(f"Attention's read is a tree: {attention['first_token_depth']} deep for one "
+               "token (query times key, exp, one over the sum, a last product), one level more "
+               "each time the tokens double."),
         *_wrap(f"Depths count each multiply, add, exp, tanh and 1/x as one operation, on "
                f"models one number wide. The memory is counted at width d = {d} in fp16: the "
                f"KV cache grows by {kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays "
@@ -1859,9 +1866,8 @@ def render_generate(rows):
 SECTIONS["generate"] = Section(
     summary="training can run in parallel, generating is one token at a time",
     compute=lambda o: generate_rows(), render=render_generate, figure=None, options=(),
-    headline=lambda rows: "training on a known sequence can run in parallel (attention's depth "
-                          "{train_depth:,} at N = {n:,}); generating, every model makes one "
-                          "token after another".format(
+    headline=lambda rows: "generating, every model is a chain: attention {generate_depth:,} "
+                          "deep at N = {n:,}, where training is {train_depth:,} deep".format(
                               **[r for r in rows if r["model"] == "attention"][-1]))
 
 
@@ -2163,9 +2169,9 @@ LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
-    LEARNED: "in every initialization, a held-out MSE at most a tenth of answering 1's",
-    PART: "in every initialization, under 0.9 of answering 1's MSE, but not a tenth in all",
-    NOTHING: "in every initialization, 0.9 of answering 1's MSE or more",
+    LEARNED: "a held-out MSE at most a tenth of answering 1's, in every initialization",
+    PART: "under 0.9 of answering 1's MSE in every initialization, not a tenth in all",
+    NOTHING: "0.9 of answering 1's MSE or more, in every initialization",
     VARIES: "nothing from some initializations, more from others",
 }
 
@@ -2236,8 +2242,8 @@ def render_train(result):
         "=== problem 2, learned: three models trained on the adding problem ===",
         *_wrap(opening),
         table,
-        *_wrap(f"T: the sequence length. Answering 1: the held-out MSE of always answering 1, "
-               f"the mean target. Each verdict reads all {result['seeds']} initializations."),
+        *_wrap(f"T: the sequence length. Answering 1: the MSE of always answering 1, the mean. "
+               f"Each verdict reads all {result['seeds']} initializations."),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
@@ -3904,8 +3910,6 @@ GLOSSARY = {
     "decay": "the factor a of the linear step h = a*h + x: how much of the state a step keeps.",
     "depth": "the longest chain of operations that must run one after another.",
     "derivative": "how much an output changes per unit change of an input, for a small change.",
-    "diagonal": ("a state whose units each read only themselves: 2 x width multiply-adds a "
-                 "step, against width^2 + width for a full one."),
     "dilated": "a dilated convolution reads inputs a gap apart, the gap k times wider a layer.",
     "dot product": "s.k: the sum of the products of two vectors' matching entries.",
     "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",

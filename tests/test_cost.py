@@ -63,9 +63,8 @@ class TestCost(unittest.TestCase):
         # the memory first: the lesson's claim, its first and last sizes, then their table
         self.assertTrue(said.startswith(
             "=== what attention costs (Vaswani et al. 2017, Table 1) === The lesson says "
-            "attention's memory grows as the square of the tokens n, a recurrence's in "
-            "proportion to n: one attention matrix is 8.00 MiB at 2,048 tokens, 2.00 TiB at "
-            "1,048,576. tokens n n x n matrix"), said)
+            "attention's memory grows as the square of the tokens n: one attention matrix is "
+            "8.00 MiB at 2,048 tokens, 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
         self.assertLess(said.index("2.00 TiB"), said.index("More:"))
         self.assertLess(said.index("More:"), said.index("operations per layer"))
         self.assertIn("Flash Attention computes the scores tile by tile", said)

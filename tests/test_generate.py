@@ -65,7 +65,7 @@ class TestGenerate(unittest.TestCase):
         self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
                       "12 and 16 at N = 256. The tanh RNN stays a chain even then: 767 deep",
                       text)
-        self.assertIn("Attention reads as a tree: 4 deep for one token", text)
+        self.assertIn("Attention's read is a tree: 4 deep for one token", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())

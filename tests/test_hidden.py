@@ -107,10 +107,14 @@ class TestHidden(unittest.TestCase):
             self.assertEqual((r["madds_per_step"], r["madds_per_combine"],
                               r["madds_per_diagonal_combine"]),
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
-        # a dense combine at width 64 is 64^3 + 64^2 madds, a diagonal one 2 x 64
-        self.assertIn("would combine width x width matrices: 266,240 madds a combine at width "
-                      "64. Mamba keeps its matrix diagonal, so a combine needs 128.",
-                      " ".join(out.split()))
+        # the lesson's 10,000 lanes: 64^2 + 64 = 4,160 of them busy, 58% idle; 2 at width 1
+        self.assertIn(f"a step of width 64 would leave {1 - 4_160 / 10_000:.0%} of them idle; of "
+                      f"width 1, {1 - 2 / 10_000:.2%}.", " ".join(out.split()))
+        wide = [dict(r, width=128, idle_share=main.idle_share(128)) if r["width"] == 64 else r
+                for r in rows]
+        self.assertEqual(main.idle_share(128), 0.0)         # 16,512 madds: more than the lanes
+        self.assertIn("a step of width 128 would keep them all busy",
+                      " ".join(main.render_hidden(wide).split()))
         # the question first, answered with the table's last growth
         self.assertTrue(out.splitlines()[1].startswith("The Easy exercise asks how a step's "
                                                        "time grows with the width"))

@@ -178,6 +178,35 @@ class TestReadmeFacts(unittest.TestCase):
         # the exercises come before the list of sections
         self.assertLess(text.index("## The exercises"), text.index("## Every section"))
 
+    def test_the_exercise_path_comes_before_any_long_sample_and_says_what_grades(self):
+        text = readme()
+        path = text.split("## Start here", 1)[1].split("\n## ", 1)[0]
+        for words in ("check --template > mine.py", "`rnn_style_vector` (Easy)",
+                      "`parallel_scan` (Medium)", "python main.py check mine.py"):
+            self.assertIn(words, path)
+        long_samples = [m.start() for m in re.finditer(r"^```\n(.*?)^```", text, re.M | re.S)
+                        if m.group(1).count("\n") > 10]
+        self.assertLess(text.index("## Start here"), min(long_samples))
+        self.assertLess(text.index("## The exercises"), min(long_samples))
+        # each exercise says what grades the learner's own code, and no section is
+        # said to grade it
+        easy, medium = bullets("## The exercises")[:2]
+        self.assertIn("`check` grades your `rnn_style_vector`", easy)
+        self.assertIn("`check` grades your `parallel_scan`", medium)
+        self.assertNotIn("`python main.py scan` checks it", text)
+
+    def test_the_idle_silicon_is_said_with_the_shares_hidden_computes(self):
+        # the lesson's "99% idle" on its 10,000 lanes: a step of width w busies
+        # w^2 + w of them
+        said = " ".join(readme().split())
+        share = {w: 1 - (w * w + w) / 10_000 for w in (8, 64)}
+        self.assertIn(f"On 10,000 lanes a step of width 8 (72 multiply-adds) leaves "
+                      f"{share[8]:.1%} idle, of width 64 (4,160) {share[64]:.0%}, of width 100 "
+                      "none (`hidden`).", said)
+        self.assertEqual(main.GPU_LANES, 10_000)
+        for w in (8, 64, 100):
+            self.assertAlmostEqual(main.idle_share(w), max(0, 1 - (w * w + w) / 10_000))
+
     def test_the_easy_exercises_widths_are_main_pys(self):
         widths = _readable(main.HIDDEN_WIDTHS)
         self.assertIn(f"at widths {widths}", " ".join(readme().split()))

@@ -33,7 +33,12 @@ class TestSweep(unittest.TestCase):
         self.assertTrue(" ".join(text.split()).startswith(
             "=== exercise (hard): sequence-length sweep on this CPU === The Hard exercise asks "
             "for the shape of the curves over N = 1 to 16: both grow slower than N"), text)
-        self.assertIn("fitted from N = 1 on", " ".join(text.split()))
+        # the fit's first N said where it is not the first N shown
+        self.assertNotIn("fitted from", text)
+        later = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
+                                   "fit_from_n": 4, "reading": small, "lanes": 4,
+                                   "modelled": main.modelled_reading(rows, 4)})
+        self.assertIn("More: the slopes are fitted from N = 4 on", " ".join(later.split()))
         # the measured table first, with the times alone; the modelled steps after
         tables = [line.split() for line in text.splitlines() if line.lstrip().startswith("N ")]
         self.assertEqual(tables, [["N", "rnn", "/", "call", "attn", "/", "call"],
@@ -56,7 +61,7 @@ class TestSweep(unittest.TestCase):
         # ceil(65,536 / 7) = 9,363 partial sums in a tree of ceil(log2 9,363) levels
         levels = math.ceil(math.log2(math.ceil(65_536 / 7)))
         self.assertIn(f"takes 6 to {6 + levels} steps. Past N = P, each lane first adds up its "
-                      f"own N / P values (7 at N = 65,536, in 6 steps), then the partial sums "
+                      f"own share: 7 values in 6 steps at N = 65,536. Then the partial sums "
                       f"meet in a tree of {levels} levels.", reading((64, 65_536), 10_000))
         # the largest N equal to P: still "N <= P"; one more is past it
         self.assertIn("With N <= P", reading((64, 1_024), 1_024))

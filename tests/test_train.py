@@ -183,13 +183,14 @@ class TestTrain(unittest.TestCase):
         # the edges as the note and `terms` word them: "at most a tenth", "0.9 ... or more"
         self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
                          [main.LEARNED, main.PART, main.NOTHING, main.PART])
-        for verdict, words in ((main.LEARNED, "at most a tenth of answering 1's"),
-                               (main.PART, "under 0.9 of answering 1's MSE, but not a tenth"),
+        for verdict, words in ((main.LEARNED, "a held-out MSE at most a tenth of answering 1's"),
+                               (main.PART, "under 0.9 of answering 1's MSE in every "
+                                           "initialization, not a tenth in all"),
                                (main.NOTHING, "0.9 of answering 1's MSE or more"),
                                (main.VARIES, "nothing from some initializations, more from")):
             self.assertIn(words, " ".join(main.render_term(verdict).split()))
-            self.assertIn(f"{verdict.capitalize()}: in every" if verdict != main.VARIES
-                          else "Varied: nothing", " ".join(main.render_train(self.result).split()))
+            self.assertIn(f"{verdict.capitalize()}: {words}",
+                          " ".join(main.render_train(self.result).split()))
 
     def test_training_shows_its_progress_on_a_terminal_and_only_there(self):
         class Terminal(io.StringIO):

@@ -199,12 +199,12 @@ class TestBlellochAndLanes(unittest.TestCase):
         # chain's 2N - 1 operations, said with why it is not N
         most = max(main.WORK_LANES)
         self.assertIn(f"with {most:,} lanes a tree sum of N = 64 falls to "
-                      f"{main.lane_steps(64, most)} steps, but the recurrence gains nothing. "
+                      f"{main.lane_steps(64, most)} steps; the recurrence gains nothing. "
                       "Counting its multiply and add apart, its chain of 64 steps is 127 "
                       "operations deep", said)
         self.assertTrue(said.startswith("=== work and depth, counted on the code that runs === "
-                                        "The lesson says depth, not the count of operations, "
-                                        "sets the time"), said)
+                                        "The lesson says depth, not operation count, sets "
+                                        "the time"), said)
 
 
 if __name__ == "__main__":
