@@ -3408,12 +3408,15 @@ def _slips(name, answered):
 def _rounded_places(answered):
     """Return the fewest decimals k such that every answer is the expected one rounded
     to k places, or None."""
-    answers = [(answer["got"], case["expected"]) for case, answer, _ in answered
+    answers = [(answer["got"], case["expected"], wrong) for case, answer, wrong in answered
                if "got" in answer]
     if len(answers) < len(answered):
         return None
-    return next((k for k in range(16) if all(_same(got, _rounded(expected, k))
-                                             for got, expected in answers)), None)
+    wrong = [(got, expected) for got, expected, w in answers if w]     # the wrong ones first:
+    return next((k for k in range(16) if all(_same(got, _rounded(expected, k))    # quick to
+                                             for got, expected in wrong)          # refute
+                 and all(_same(got, _rounded(expected, k)) for got, expected, _ in answers)),
+                None)
 
 
 def _rounded(value, places):

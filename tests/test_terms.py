@@ -88,9 +88,20 @@ def shows(word):
         return ""
 
 
+# Each section's data, computed small, as `all` would compute it with small options.
+SMALL = {"depth": main.depth_rows, "wallclock": lambda: main.wallclock_section((1_000, 2_000), 1),
+         "scan": lambda: main.scan_check(64), "hidden": lambda: main.hidden_rows((1, 2), reps=1),
+         "sweep": lambda: main.sweep((64, 128, 20_000), 1), "ssm": lambda: main.ssm_check(64),
+         "work": lambda: main.work_section((8, 16)), "cost": main.cost_table,
+         "gradient": main.gradient_rows, "capacity": lambda: main.capacity_rows(reads=64),
+         "generate": lambda: main.generate_rows((8, 16)),
+         "train": lambda: main.train_section((3,), 20, 1)}
+
+
 def printed_tables():
-    """Return (every column header, every row's name) of the tables that `all` prints,
-    and its text: run with short options, each table seen as _table makes it."""
+    """Return (every column header, every row's name) of the tables the sections print,
+    and their text: each section rendered from small data, each table seen as _table
+    makes it."""
     headers, names, table = {}, {}, main._table
 
     def seen(columns, rows, left=0):
@@ -98,10 +109,9 @@ def printed_tables():
         if left:                        # a left-aligned first column names its rows
             names.update(dict.fromkeys(str(row[0]) for row in rows if str(row[0]).strip()))
         return table(columns, rows, left)
+    assert list(SMALL) == list(main.SECTIONS)
     with mock.patch.object(main, "_table", seen):
-        status, out, err = run_main("all", "--sizes", "1000,2000", "--reps", "1", "--lengths",
-                                    "3", "--steps", "20", "--seeds", "1", "--widths", "1,2")
-    assert (status, err) == (0, ""), err
+        out = "\n\n".join(main.SECTIONS[name].render(data()) for name, data in SMALL.items())
     return list(headers), list(names), out
 
 
