@@ -3987,8 +3987,8 @@ GLOSSARY = {
           "arguments)."),
     "ns, µs, ms, s": "times: a nanosecond is 10^-9 seconds, a microsecond 10^-6, a millisecond "
                      "10^-3.",
-    "noisy": ("a timing whose slowest sample took over 4 times its fastest: the machine was "
-              "busy with something else."),
+    "noisy": (f"a timing whose slowest sample took over {SPREAD_WARNING} times its fastest: "
+              "the machine was busy with something else."),
     "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
             "bounded).",
     "operation": "an add or a multiply, or where said a tanh, exp or 1/x: what work counts.",

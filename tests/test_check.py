@@ -7,8 +7,9 @@ exits, limits, what a function starts, and check ended by a signal."""
 import io
 import itertools
 import json
-import re
+import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -905,6 +906,12 @@ class TestGrading(unittest.TestCase):
         self.assertIn("Yours grew far less than main.py's: its madds run in compiled code", said)
         self.assertTrue(said.endswith("noisy: at width 64, the slowest sample took 4.50x the "
                                       "fastest; the fastest is shown."), said)
+        # "far less" is under a tenth of main.py's growth: 20.0x against 200.0x is not
+        unit = 2.0 ** -20                   # exact in binary: the growths are 20 and 200
+        for last, far in ((20 * unit, False), (19.9 * unit, True)):
+            said = main._step_words({"yours": [unit, 2 * unit, last],
+                                     "lesson": [unit, 8 * unit, 200 * unit], "spreads": quiet})
+            self.assertEqual("Yours grew far less" in said, far, last)
 
     def test_a_right_scan_too_slow_when_counted_says_its_answers_were_right(self):
         class Busy(InProcess):
@@ -1017,6 +1024,40 @@ class TestGrading(unittest.TestCase):
         lines = main.render_check("f.py", report).splitlines()
         self.assertEqual(lines[2], "       it printed 1,257 lines; the first 3:")
         self.assertEqual(len(lines), 7)
+
+    def test_what_check_help_says_of_the_cases_and_verdicts_is_what_runs(self):
+        said = flat(run_main("check", "--help")[1])
+        # small ints, letters, ints past 2**53, affine maps; for depth, n up to 2**64
+        self.assertIn("small ones first (small ints, letters, ints past 2**53, affine maps)", said)
+        big = [x for n in main.CHECK_SMALL for x in main._check_input("big ints", n)]
+        self.assertGreater(min(big), 2**53)
+        self.assertIn("for depth, n up to 2**64", said)
+        ns = [case["args"][0] for case in main._check_cases("depth")]
+        self.assertEqual(max(ns), 2**64 + 1)
+        self.assertTrue({2**64 - 1, 2**64} <= set(ns))
+        self.assertIn("then long ones (N = 1,023, 1,024 and 1,025;", said)
+        self.assertEqual(main.CHECK_LARGE, (1_023, 1_024, 1_025))
+        self.assertIn("a bool is no number", said)
+        bool_slip = "a bool for no values, where Python's True == 1 would pass"
+        self.assertEqual(self.wrong[bool_slip][0], "FAIL")
+        # not parallel: deeper than 2 ceil(log2 N), as counted at each N
+        self.assertIn("not parallel, a right parallel_scan deeper than 2 ceil(log2 N)", said)
+
+        class Counts:                   # a scan whose every output is `deep` combines deep
+            limited = True
+
+            def __init__(self, deep):
+                self.deep = deep
+
+            def ask(self, request, seconds):
+                n = request["args"][0]
+                return {"right": True, "depths": [self.deep(n)] * n, "combines": 2 * n}
+        for extra, verdict in ((0, "pass"), (1, "not parallel")):
+            deep = lambda n: 2 * math.ceil(math.log2(n)) + extra if n > 1 else extra
+            self.assertEqual(main._parallel_verdict(Counts(deep), 1)[0], verdict, extra)
+        # the exit statuses the epilog says are those the verdicts give (below)
+        self.assertIn("Exit status: 0 if every function written passed, 1 if one did not (or "
+                      "none is written), 2 if FILE.py cannot be read or is not Python.", said)
 
     def test_the_exit_status_of_each_verdict(self):
         # 0 only if every function written passed; 1 for FAIL, not parallel, nothing

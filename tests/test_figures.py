@@ -171,6 +171,25 @@ class TestFigures(unittest.TestCase):
         # where the lines meet (cell and attention end 0.37 and 0.43), still 13 px apart
         self.assertGreaterEqual(abs(float(names[2].get("y")) - float(names[3].get("y"))), 13)
 
+    def test_a_value_below_a_figures_floor_is_said_so_where_it_happens(self):
+        # gradient: tanh's line stops at its first k below 1e-20, and its name says which
+        result = self.results["gradient"]
+        rows = [dict(r, tanh=1e-30) if r["k"] >= 50 else r for r in result["rows"]]
+        said = texts(main.figure_gradient(dict(result, rows=rows)))
+        self.assertIn("tanh, w = 0.9 (at k = 50: below 1e-20)", said)
+        # train: an MSE below 1e-5 is drawn at 1e-5, as the subtitle says
+        result = self.results["train"]
+        rows = [dict(r, test_mse=1e-9) if r["model"] == "attention" else r
+                for r in result["rows"]]
+        svg = main.figure_train(dict(result, rows=rows))
+        self.assertIn("below 1e-05 drawn at 1e-05", texts(svg))
+        floor = drawn_points(svg, main.PALETTE[2])
+        root = ET.fromstring(svg.encode())
+        grid = sorted({float(e.get("y1")) for e in root.iter(SVG + "line")
+                       if e.get("stroke") == "#ddd" and e.get("y1") == e.get("y2")})
+        for _, y in floor:                  # 1e-5: the gridline a decade above 1e-6
+            self.assertAlmostEqual(y, grid[-2], delta=0.11)
+
     def test_the_train_figure_says_lower_is_better_and_draws_the_learned_line(self):
         svg = self.svgs["train"]
         said = texts(svg)

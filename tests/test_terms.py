@@ -1,6 +1,7 @@
 """The glossary (python main.py terms): every technical term a section prints has
 its entry, and every entry is a term some section prints."""
 
+import math
 import os
 import re
 import unittest
@@ -215,6 +216,52 @@ class TestGlossary(unittest.TestCase):
         for line, term in zip(entries, terms):      # a term may hold a colon: loop: h_t
             self.assertTrue(line.startswith(term + ": "), (line, term))
         self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
+
+
+class TestTheRulesTermsStates(unittest.TestCase):
+    """Each entry that states a number or a rule, its words beside the fact computed
+    from main.py, so that neither changes alone."""
+
+    def test_each_number_and_rule_an_entry_states_is_the_codes(self):
+        depth_rows = {r["n"]: r for r in main.depth_rows((1, 5, 64))}
+        facts = {
+            "madds": ("a multiply and an add, counted as one",
+                      main.combine_madds(3)[0] == 3 * 3 + 3),        # A.h and b*x at width 3
+            "noisy": ("took over 4 times its fastest",
+                      not main._spread_note([("x", 4.0)]) and main._spread_note([("x", 4.01)])),
+            "fp16": ("2 bytes a number", main.attention_matrix_bytes(1) == 2),
+            "n x n matrix": ("n x n scores of 2 bytes (fp16)",
+                             main.attention_matrix_bytes(3) == 3 * 3 * 2),
+            "answering 1": ("the MSE to beat, 1/6",       # the variance of a sum of two U(0, 1)
+                            math.isclose(main.BASELINE_MSE, 2 * (1 / 12))),
+            "Hillis-Steele": ("a scan in ceil(log2 N) rounds: round k combines each value with "
+                              "the one 2^k back",
+                              [main.scan_check(n)["parallel_steps"] for n in (2, 5, 8, 9)]
+                              == [math.ceil(math.log2(n)) for n in (2, 5, 8, 9)]),
+            "B, KiB, MiB, GiB, TiB": ("KiB, MiB, GiB and TiB are 2^10, 2^20, 2^30 and 2^40",
+                                      sorted(size for _, size in main.BYTE_UNITS)
+                                      == [2**10, 2**20, 2**30, 2**40]),
+            "K, M, G, T, P": ("10^3, 10^6, 10^9, 10^12 and 10^15",
+                              sorted(main.COUNT_UNITS) == [3, 6, 9, 12, 15]),
+            "Brent": ("from max(W / P, D) to W / P + D steps on P lanes",
+                      all(max((n - 1) / p, (n - 1).bit_length()) <= main.lane_steps(n, p)
+                          <= (n - 1) / p + (n - 1).bit_length() + 1
+                          for n in (100, 4_097) for p in (1, 8, 64))),
+            "rnn / attn": ("rnn / call over attn / call", True),
+            "depth ratio": ("rnn depth / attn depth",
+                            depth_rows[64]["depth_ratio"] == 64 / 6),
+            "attn depth": ("ceil(log2 N), at least 1",
+                           [depth_rows[n]["attn_depth"] for n in (1, 5, 64)] == [1, 3, 6]),
+            "rnn depth": ("N steps", [depth_rows[n]["rnn_depth"] for n in (1, 5, 64)]
+                          == [1, 5, 64]),
+            "madds / step": ("width^2 + width", main.combine_madds(64)[0] == 64 * 64 + 64),
+            "tree": ("depth ceil(log2 N)", main._depth_of(main.tree_reduce(
+                [main.Counted(1, main.Tally()) for _ in range(9)])) == 4),
+        }
+        for term, (words, fact) in facts.items():
+            with self.subTest(term):
+                self.assertIn(words, " ".join(main.render_term(term).split()))
+                self.assertTrue(fact)
 
 
 class TestWhatIsPrinted(unittest.TestCase):
