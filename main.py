@@ -1026,10 +1026,11 @@ def render_ssm(result):
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         *_wrap(f"The lesson says state-space models train in parallel, their step being linear: "
-               f"a scan gave all {_quantity(r['length'], 'state')} of h = 0.9*h + x in "
-               f"{_quantity(r['scan_rounds'], 'round')}, not {r['serial_steps']:,} steps."),
-        *_wrap(f"They {'match' if same else 'differ from'} the step-by-step loop's, by at most "
-               f"{r['fixed_max_rel_diff']:.1e} of the largest state."),
+               f"a scan gave the {_quantity(r['length'], 'state')} of h = 0.9*h + x in "
+               f"{_quantity(r['scan_rounds'], 'round')}."),
+        *_wrap(f"The loop takes {r['serial_steps']:,} steps; its states and the scan's "
+               f"{'agree to' if same else 'differ by up to'} {r['fixed_max_rel_diff']:.1e} of "
+               "the largest."),
         table,
         *_wrap("More: the step h -> a1*h + x1, written (a1, x1), "
                "then (a2, x2), is the one step (a1*a2, a2*x1 + x2). That combine is "

@@ -83,9 +83,9 @@ class TestSsm(unittest.TestCase):
         self.assertTrue(said.startswith("=== the linear recurrence as a parallel scan "
                                         "(state-space models) === The lesson says state-space "
                                         "models train in parallel"), said)
-        self.assertIn("a scan gave all 1,024 states of h = 0.9*h + x in 10 rounds, not 1,023 "
-                      "steps. They match the step-by-step loop's, by at most "
-                      f"{data['fixed_max_rel_diff']:.1e} of the largest state.", said)
+        self.assertIn("a scan gave the 1,024 states of h = 0.9*h + x in 10 rounds. The loop "
+                      "takes 1,023 steps; its states and the scan's agree to "
+                      f"{data['fixed_max_rel_diff']:.1e} of the largest.", said)
         xs = main.uniform_inputs(1024, random.Random(main.SSM_SEED))
         loop = main.rnn_states(xs)
         self.assertEqual([(s["t"], s["loop"]) for s in data["states"]],
@@ -93,7 +93,7 @@ class TestSsm(unittest.TestCase):
         self.assertIn(f"{loop[-1]:.12f}", out)
         # a difference past the tolerance is told as one
         differs = dict(data, fixed_max_rel_diff=1e-6)
-        self.assertIn("They differ from the step-by-step loop's, by at most 1.0e-06",
+        self.assertIn("its states and the scan's differ by up to 1.0e-06 of the largest",
                       " ".join(main.render_ssm(differs).split()))
 
 
