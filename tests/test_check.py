@@ -537,7 +537,8 @@ def parallel_scan(xs, op=operator.add):
                  "else total)"), "serial_scan", "FAIL",
         "(1,023 ints past 2**62, whose totals overflow 64 bits, op: +): got "
         "-8950339409160934331 at [5], expected 9496404664548617285: your totals overflow 64 "
-        "bits, first at out[5]"),
+        "bits, first at out[5]: past 2**63 - 1 they wrap round, as numpy's int64 does; keep "
+        "Python's ints, which never overflow"),
     # issue 74: answers rounded, named as rounding (not as the defaults), for rnn_style
     # (whose decay 0.5 answers survive rounding) and attention_style alike
     "rnn_style rounded to 6 places": (

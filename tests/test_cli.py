@@ -148,7 +148,9 @@ class TestCommandLine(unittest.TestCase):
 
     # `all` ends with one line per section, each its finding, ended once.
     def opening(self, results):
-        return main._summary(results).splitlines()[1:]
+        lines = main._summary(results).splitlines()
+        self.assertEqual(lines[0], "=== what each section found ===")
+        return lines[1:]
 
     def test_a_range_of_one_value_is_that_value_and_a_sentence_ends_once(self):
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 4.8, "high": 4.8}}}),

@@ -71,6 +71,10 @@ class TestGenerate(unittest.TestCase):
         said = " ".join(main.render_generate(deeper).split())
         self.assertIn("the tanh RNN is the deepest, 1,000,000 operations; attention holds the "
                       "most, 64.0 KiB.", said)
+        cached = [dict(r, held_bytes=10**6) if r["model"] == "linear, by scan" else r
+                  for r in rows]
+        self.assertIn("attention is the deepest, 2,817 operations; the linear recurrence holds "
+                      "the most, 977 KiB.", " ".join(main.render_generate(cached).split()))
         shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
                    for r in rows]
         self.assertIn("3 for the tanh RNN (the shallowest) and 2 for the linear recurrence.",

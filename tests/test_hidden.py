@@ -115,6 +115,16 @@ class TestHidden(unittest.TestCase):
         self.assertEqual(main.idle_share(128), 0.0)         # 16,512 madds: more than the lanes
         self.assertIn("a step of width 128 would keep them all busy",
                       " ".join(main.render_hidden(wide).split()))
+        # the reading's edge: growth under half the madds' is the interpreter's cost
+        self.assertEqual(main.growth_reading(1_040, 2_080), "The time grew about as the madds")
+        self.assertTrue(main.growth_reading(1_039.9, 2_080).startswith("At small widths"))
+        # the growth column is against the first width, named in its header
+        self.assertIn("width  time / step  vs width 1  madds / step", out)
+        eight = main.render_hidden([dict(r, growth=r["growth"] / rows[1]["growth"])
+                                    for r in rows[1:]])
+        self.assertIn("vs width 8", eight)
+        self.assertIn("from 8 units to 64, a step took", " ".join(eight.split()))
+        self.assertIn("from 1 unit to 64, a step took", " ".join(out.split()))
         # the question first, answered with the table's last growth
         self.assertTrue(out.splitlines()[1].startswith("The Easy exercise asks how a step's "
                                                        "time grows with the width"))

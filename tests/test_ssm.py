@@ -91,6 +91,11 @@ class TestSsm(unittest.TestCase):
         self.assertEqual([(s["t"], s["loop"]) for s in data["states"]],
                          [(t, loop[t - 1]) for t in (1, 2, 3, 1024)])
         self.assertIn(f"{loop[-1]:.12f}", out)
+        # each number read from its own field: the selective case's, each state's
+        told = " ".join(main.render_ssm(dict(data, selective_max_rel_diff=2.5e-13, states=[
+            {"t": 7, "loop": 0.125, "scan": 0.25}])).split())
+        self.assertIn("as in Mamba's selective scan, the largest difference is 2.5e-13.", told)
+        self.assertIn("7 0.125000000000 0.250000000000", told)
         # a difference past the tolerance is told as one
         differs = dict(data, fixed_max_rel_diff=1e-6)
         self.assertIn("its states and the scan's differ by up to 1.0e-06 of the largest",

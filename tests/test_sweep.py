@@ -20,6 +20,12 @@ class TestSweep(unittest.TestCase):
         self.assertIn("both grow slower than N (fitted slopes 0.47 and 0.12)", small)
         self.assertNotIn(about, small)
         self.assertIn("a slope far from 1", main.slope_reading(1.6, 0.9))
+        self.assertIn("a slope far from 1", main.slope_reading(0.5, 1.0))    # one below, one at 1
+        # the headline names each slope with its function, and the lanes as printed
+        result = {"rows": [{"n": 64, "tree_steps": 6}, {"n": 128, "tree_steps": 7}],
+                  "rnn_exponent": 1.1, "attn_exponent": 0.9, "lanes": 10_000}
+        self.assertEqual(main.sweep_headline(result), "measured slopes 1.10 (the loop) and 0.90 "
+                         "(the sum); modelled on 10,000 lanes, the tree takes 6 to 7 steps")
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
         for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
@@ -85,6 +91,7 @@ class TestSweep(unittest.TestCase):
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
         self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
         self.assertEqual(data["fit_from_n"], 1024)
+        self.assertIn("N  chain steps  tree steps, P = 10,000", out)
         self.assertEqual([(r["chain_steps"], r["tree_steps"]) for r in data["rows"]],
                          [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)

@@ -230,6 +230,11 @@ class TestTrain(unittest.TestCase):
         self.assertNotIn("This run had", main.render_train(full))
         self.assertNotIn("too few to judge", main.figure_train(full))
         self.assertIn("This run had", main.render_train(dict(full, steps=main.TRAIN_STEPS - 1)))
+        # the note counts the initializations the verdicts read
+        self.assertIn("Each verdict reads all 2 initializations.",
+                      " ".join(main.render_train(self.result).split()))
+        self.assertIn("Each verdict reads all 3 initializations.",
+                      " ".join(main.render_train(dict(self.result, seeds=3)).split()))
 
     def test_a_short_run_gives_known_numbers(self):
         got = {}

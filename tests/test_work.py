@@ -202,6 +202,9 @@ class TestBlellochAndLanes(unittest.TestCase):
                       f"{main.lane_steps(64, most)} steps; the recurrence gains nothing. "
                       "Counting its multiply and add apart, its chain of 64 steps is 127 "
                       "operations deep", said)
+        # the chain's count, 2N - 1, said with the count measured at N = 64
+        self.assertIn("The recurrence's first multiply, 0.9 x 0, touches no input: 2N - 1.", said)
+        self.assertEqual(at["rnn_style", 64]["depth"], 2 * 64 - 1)
         self.assertTrue(said.startswith("=== work and depth, counted on the code that runs === "
                                         "The lesson says depth, not operation count, sets "
                                         "the time"), said)
