@@ -166,3 +166,19 @@ class ScanContract:
         xs = [[k] for k in range(9)]
         self.assertEqual(self.run_scan(xs), list(itertools.accumulate(xs)))
         self.assertEqual(xs, [[k] for k in range(9)])
+
+
+# Each section's data, computed small, as `all` would compute it with small options.
+SMALL = {"depth": main.depth_rows,
+         "wallclock": lambda: main.wallclock_section((1_000, 2_000), 1),
+         "scan": lambda: main.scan_check(64), "hidden": lambda: main.hidden_rows((1, 2), reps=1),
+         "sweep": lambda: main.sweep((64, 128, 20_000), 1), "ssm": lambda: main.ssm_check(64),
+         "work": lambda: main.work_section((8, 16)), "cost": main.cost_table,
+         "gradient": main.gradient_rows, "capacity": lambda: main.capacity_rows(reads=64),
+         "generate": lambda: main.generate_rows((8, 16)),
+         "train": lambda: main.train_section((3,), 20, 1)}
+
+
+def scripted_samples(functions, reps=3, **kwargs):
+    """Stand in for sample_per_call: function k's every sample is 2 (k + 1) us a call."""
+    return [[2e-6 * (k + 1)] * reps for k in range(len(functions))]

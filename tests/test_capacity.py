@@ -35,6 +35,21 @@ def recall_reference(n, d, rng):
 READS = 800                             # a third of the section's reads
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "capacity": """\
+=== the third problem: what a fixed-width state can hold === Associative recall: write n
+key-value pairs into one state, then ask for each value by its key. A state of # numbers
+recalls # of n = # stored pairs and # at n = d, one read in # wrong. At n = # it recalls #
+sliding toward a coin flip (#). A KV cache keeps every pair: every read right, for n*(d+#)
+numbers. Here keys are # +# and values +# added into a state s = sum of v*k; a read is
+right if sign(s.k) = v. pairs n n / d measured exact cache recall state holds cache holds #
+# # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # # measured:
+about # random reads a row; exact: the share of right reads over every possible crosstalk.""",
+}
+
+
 class TestCapacity(unittest.TestCase):
     @classmethod
     def setUpClass(cls):                        # the section's rows, computed once

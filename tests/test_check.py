@@ -621,6 +621,8 @@ SHAPES = {
     "a tuple": ("tuple(xs)", "got a tuple, (3,), where a list belongs"),
     "None": ("None", "got None where a list belongs: does it end with return?"),
     "a generator": ("(x for x in xs)", "got an iterator, <generator object"),
+    "a generator, and how to make a list of it": ("(x for x in xs)", "where a list belongs: "
+                                                  "return a list: list(...) makes one"),
     "NaN": ("[float('nan')] * len(xs)", "got [nan], expected [3]"),
     "a string": ("'abc'", "got a str, 'abc', where a list belongs"),
     "a dict": ("{}", "got a dict, {}, where a list belongs"),
@@ -707,6 +709,36 @@ def grade(source, name):
 
 def flat(text):
     return " ".join(text.split())
+
+
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "check --help": """\
+usage: main.py check [-h] [--seconds S] [--template] [FILE.py] Grades your solutions of the
+exercises. FILE.py runs as python FILE.py runs it, except its if __name__ == "__main__":
+block. Each of rnn_style, attention_style, depth, serial_scan, parallel_scan and
+rnn_style_vector that it defines is called on inputs whose answers are known: small ones
+first (small ints, letters, ints past #**# affine maps), then long ones (N = # # and #; for
+depth, n up to #**#), and once with its defaults. Verdicts: pass; FAIL, shown on the
+smallest input that fails, with the classic slip that explains every answer where one does;
+not parallel, a right parallel_scan deeper than # ceil(log# N); not written yet, it still
+raises NotImplementedError; not in the file, not defined there or imported from main.py;
+not graded, benchmark, since a time has no right answer. Numbers compare as Python compares
+them, floats to a relative #; a bool is no number. A right parallel_scan is run on values
+that count their combines: the depth of each output is shown beside Hillis-Steele's. A
+right rnn_style_vector has its step timed beside main.py's, at widths # # and # Each
+function runs in a fresh Python process of its own, S seconds a call and # x S in all. On
+Linux and macOS the process and all it starts end when its grading ends, or when check
+ends, however it ends; it may write at most # MiB, and where the system enforces it (Linux)
+use at most # GiB. On Windows it ends soon after check, unless stuck in C code (a regular
+expression that never ends, say), and a process that your function starts may outlive it.
+positional arguments: FILE.py your solutions options: -h, --help show this help message and
+exit --seconds S seconds a call may take (# to #; default #); a function's calls take # x S
+in all at most --template print a file to start from (it takes no FILE.py: save it with >
+mine.py) Exit status: # if every function written passed, # if one did not (or none is
+written), # if FILE.py cannot be read or is not Python.""",
+}
 
 
 class TestGrading(unittest.TestCase):
@@ -955,6 +987,10 @@ class TestGrading(unittest.TestCase):
             "pass", "its depth was not counted: on values that count their combines (not "
             "numbers), it raised TypeError; graded on sums only: with op=operator.add as a "
             "parameter it would be checked with other combines too"))
+        # an answer of other values than those it was given (a copy into a class of
+        # its own, say): uncounted, and said so
+        self.assertEqual(main._not_counted({"untraced": True}), "its depth was not counted: "
+                         "its answer is not made of the values it was given")
 
     def test_an_import_that_raises_or_exits_and_a_file_not_python(self):
         raises = graded_here("1 / 0\n")

@@ -12,6 +12,27 @@ BAD_CALLS = {
 }
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "cost": """\
+=== what attention costs (Vaswani et al. # Table #) === The lesson says attention's memory
+grows as the square of the tokens n: one attention matrix is # MiB at # tokens, # TiB at #
+tokens n n x n matrix # # MiB # # GiB # # GiB # # TiB That is one head of one layer, n x n
+scores of # bytes each (fp#). Flash Attention computes the scores tile by tile without
+storing them: O(n) memory, still O(n^#) work. More: Table # evaluated. Self-attention does
+fewer operations than a recurrent layer only while n < d, the model width (#); against an
+LSTM's four gates, while n < # A kernel is k = # wide; restricted self-attention sees r = #
+positions. operations per layer formula n = # n = # n = # self-attention n^#*d #M #G #T
+recurrent n*d^# #M #M #G convolutional k*n*d^# #M #G #G restricted self-attention r*n*d #M
+#M #G Self-attention / recurrent = n/d: #x at # #x at # #x at # n = # sequential operations
+maximum path length self-attention O(#): # O(#): # recurrent O(n): # O(n): # convolutional
+O(#): # O(log_k n): # restricted self-attention O(#): # O(n/r): # Table # counts a whole
+matrix multiply as one sequential operation; as trees, its sums take about log# d + log# n
+steps.""",
+}
+
+
 class TestCost(unittest.TestCase):
     def test_a_path_length_is_a_count_of_layers(self):
         # Walk it: a stack of causal windows that each reach `reach` positions back

@@ -14,6 +14,26 @@ BAD_CALLS = {
 }
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "generate": """\
+=== training can run in parallel; generating, one token at a time === The lesson says an
+RNN suits streaming, one token at a time: generating # tokens, attention is the deepest, #
+operations, and holds the most, # KiB. Each new token is the next input, so every model
+generates a chain. A token adds # to # operations for attention, which reads every token
+before it, # for the tanh RNN and # for the linear recurrence (the shallowest). model N
+depth: training generating holds after N tokens attention # # # # KiB attention # # # # KiB
+tanh RNN # # # # B tanh RNN # # # # B linear, by scan # # # # B linear, by scan # # # # B
+More: training knows the whole sequence, so attention and the linear recurrence (by its
+scan) run in parallel: depth # and # at N = # The tanh RNN stays a chain even then: # deep.
+Attention's read is a tree: # deep for one token (query times key, exp, one over the sum, a
+last product), one level more each time the tokens double. Depths count each multiply, add,
+exp, tanh and #/x as one operation, on models one number wide. The memory is counted at
+width d = # in fp#: the KV cache grows by # bytes a token; a state stays # bytes.""",
+}
+
+
 class TestGenerate(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

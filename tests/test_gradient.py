@@ -13,6 +13,24 @@ BAD_CALLS = {
 }
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "gradient": """\
+=== the second problem: how much of a token k steps back reaches the end === Through the
+tanh RNN (w = #), the derivative of the last state in an input # steps back is #: # of its
+derivative in the last input. Through attention, the output's derivative in a value is that
+value's weight, whatever the distance. d h_N / d x_(N-k) on # inputs in [# #): tanh by the
+chain rule, the rest in closed form (#^k, a gated cell's f^k, attention's weight). k linear
+#^k tanh, w=# cell, f=# attention # # # # # # # # # # # # # # # # # # # # # # # # # # # # #
+# A recurrence passes a product of k factors, w * (# - h^#) for tanh: the vanishing
+gradient. A weight's gradient sums such terms over every distance, and the near ones swamp
+the far (Bengio et al. #). A score # above the rest, one clear match (e^# # times another's
+weight), gets attention's weight # at n = # at any distance. The inductive bias of
+attention without positions: order does not matter; an RNN's: recency.""",
+}
+
+
 class TestGradient(unittest.TestCase):
     def test_tanh_gradients_are_central_differences_and_by_hand_the_linear_0_9_to_the_k(self):
         # A difference with eps = 1e-6 carries a rounding error near 1e-16 / 1e-6 = 1e-10:

@@ -40,6 +40,19 @@ def compose_dense(first, second, tally):
     return A, c
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "hidden": """\
+=== exercise (easy): a vector hidden state === The Easy exercise asks how a step's time
+grows with the width: from # unit to # a step took #x as long, for #x the multiply-adds
+(madds). The time grew about as the madds. width time / step vs width # madds / step # # #x
+# # # #x # More: at every width the # inputs are a chain of # steps; a wider state makes
+each step slower, never the chain shorter. On a GPU of # lanes, the lesson's, a step of
+width # would leave #% of them idle; of width # #%.""",
+}
+
+
 class TestHidden(unittest.TestCase):
     def test_rnn_style_vector_is_rnn_style_at_width_1_and_the_index_reference(self):
         for n in AWKWARD_LENGTHS:

@@ -35,6 +35,26 @@ def load_tests(loader, tests, ignore):
     return tests
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "depth": """\
+=== serial-depth comparison === A recurrence run step by step is a chain: step t waits for
+step t# so its depth is N. A sum can be a tree of pairwise sums, of depth ceil(log# N). N
+rnn depth attn depth depth ratio # # # #x # # # #x # # # #x # # # #x # # # #x""",
+    "wallclock": """\
+=== wall-clock on this machine (pure Python) === The lesson: even pure Python's mean wins,
+as sum() runs in C; here the mean was the slower at every N (one timing each). N rnn / call
+attn / call rnn / attn # # # #x # # # #x On one core, the gap is Python's loop against C's,
+not parallelism.""",
+    "scan": """\
+=== prefix-sum equivalence check === On # random floats, parallel_scan gives serial_scan's
+running totals, up to rounding: # rounds of side-by-side combines, against # chained.
+mismatches (over # x the largest value): # last value (serial): # last value (parallel): #
+The last digits differ: float rounding follows the order of additions.""",
+}
+
+
 class TestLessonFunctions(unittest.TestCase):
     def test_rnn_style_is_the_geometric_series_the_weighted_fsum_and_the_plain_sum(self):
         # h_N on N ones is 1 + d + ... + d**(N-1) = (1 - d**N) / (1 - d).

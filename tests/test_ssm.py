@@ -17,6 +17,22 @@ BAD_CALLS = {
 NO_BAD_INPUT = {"compose_affine"}
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "ssm": """\
+=== the linear recurrence as a parallel scan (state-space models) === The lesson says
+state-space models train in parallel, their step being linear: a scan gave the # states of
+h = #*h + x in # rounds. The loop takes # steps; its states and the scan's agree to # of
+the largest. state t loop: h_t scan: h_t # # # # # # # # # # # # More: the step h -> a#*h +
+x# written (a# x#), then (a# x#), is the one step (a#*a# a#*x# + x#). That combine is
+associative, so a scan may group the steps in any order. A tanh step does not compose: two
+make tanh(w*tanh(w*h + x#) + x#), not one step tanh(a*h + b), so a scan has no combine of
+fixed size. With a different decay at each step, drawn from [# #), as in Mamba's selective
+scan, the largest difference is #.""",
+}
+
+
 class TestSsm(unittest.TestCase):
     def test_the_scan_is_the_serial_loop_geometric_selective_and_empty(self):
         f, g, h = (0.5, 1.0), (2.0, 3.0), (-1.0, 0.25)

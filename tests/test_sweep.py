@@ -12,6 +12,21 @@ BAD_CALLS = {
 }
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "sweep": """\
+=== exercise (hard): sequence-length sweep on this CPU === The Hard exercise asks for the
+shape of the curves over N = # to #: both grow slower than N (fitted slopes # and #). At
+these sizes a call's fixed cost is a large share of its time. N rnn / call attn / call # #
+# # # # # # # More: a GPU would change the sum's curve, not the loop's. On P = # lanes,
+each adding a pair a step, the tree sum takes # to # steps. Past N = P, each lane first
+adds up its own share: # values in # step at N = # Then the partial sums meet in a tree of
+# levels. The chain takes N steps on any P. N chain steps tree steps, P = # # # # # # # # #
+#""",
+}
+
+
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):
         about = "both times grow in proportion to N"

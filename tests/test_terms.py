@@ -8,7 +8,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import ROOT, gathered, run_main
+from tests.support import ROOT, SMALL, gathered, run_main
 from tests.test_layout import source_facts
 
 # Words a learner may not know as the sections print them, written out here apart
@@ -87,16 +87,6 @@ def shows(word):
         return main.render_term(word)
     except ValueError:
         return ""
-
-
-# Each section's data, computed small, as `all` would compute it with small options.
-SMALL = {"depth": main.depth_rows, "wallclock": lambda: main.wallclock_section((1_000, 2_000), 1),
-         "scan": lambda: main.scan_check(64), "hidden": lambda: main.hidden_rows((1, 2), reps=1),
-         "sweep": lambda: main.sweep((64, 128, 20_000), 1), "ssm": lambda: main.ssm_check(64),
-         "work": lambda: main.work_section((8, 16)), "cost": main.cost_table,
-         "gradient": main.gradient_rows, "capacity": lambda: main.capacity_rows(reads=64),
-         "generate": lambda: main.generate_rows((8, 16)),
-         "train": lambda: main.train_section((3,), 20, 1)}
 
 
 def printed_tables():
@@ -200,6 +190,8 @@ class TestGlossary(unittest.TestCase):
         status, out, err = run_main("terms", "flash attention")
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("Flash Attention: attention tile by tile"))
+        # an en dash, as the lesson types Hillis–Steele, is a hyphen here
+        self.assertTrue(main.render_term("Hillis–Steele").startswith("Hillis-Steele: "))
         status, out, err = run_main("terms", "Hilis-Steele")
         self.assertEqual((status, out), (2, ""))
         self.assertIn("did you mean 'Hillis-Steele'?", err)
@@ -209,6 +201,7 @@ class TestGlossary(unittest.TestCase):
         status, out, err = run_main("terms")
         self.assertEqual((status, err), (0, ""))
         lines = out.splitlines()
+        self.assertEqual(lines[0], "=== every term the sections print, in plain words ===")
         self.assertLessEqual(max(map(len, lines)), 79)
         entries = [line for line in lines[1:] if not line.startswith(" ")]
         terms = sorted(main.GLOSSARY, key=str.casefold)

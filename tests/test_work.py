@@ -63,6 +63,27 @@ def simulate_reduction(xs, lanes):
     return partials[0], steps, operations
 
 
+# What this part prints, its numbers masked as #, from tests.support's SMALL
+# data and scripted times: test_cli checks every part's words against it.
+WORDS = {
+    "work": """\
+=== work and depth, counted on the code that runs === The lesson says depth, not operation
+count, sets the time: with # lanes a tree sum of N = # falls to # steps; the recurrence
+gains nothing. Counting its multiply and add apart, its chain of # steps is # operations
+deep, however many lanes P there are. A lane does one operation a step. lanes P tree sum:
+steps recurrence: steps # # # # # # # # # # # # More: a tree sum takes from max(work / P,
+depth) to work / P + depth steps (Brent #). Every operation below was counted as it ran.
+Among the four scans, the serial scan does the least work (# operations) and
+Hillis-Steele's has the least depth (#). N = # work formula depth formula rnn_style # #N -
+# # #N - # sum() # N # N tree_reduce # N - # # log# N serial_scan # N - # # N - #
+parallel_scan # N log# N - N + # # log# N brent_kung_scan # #N - log# N - # # # log# N - #
+blelloch_scan # #N - # # # log# N - # linear_recurrence_scan # #(N log# N - N + #) # # log#
+N the same, selective # #(N log# N - N + #) # # log# N Work counts each add and multiply of
+a value from the input, depth the longest chain of them (formulas for N a power of two).
+The recurrence's first multiply, # x # touches no input: #N - #""",
+}
+
+
 class TestCountedWorkAndDepth(unittest.TestCase):
     def test_counted_by_hand_and_against_the_formulas(self):
         # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
