@@ -711,33 +711,34 @@ def flat(text):
     return " ".join(text.split())
 
 
-# What this part prints, its numbers masked as #, from tests.support's SMALL
-# data and scripted times: test_cli checks every part's words against it.
+# What this part prints, from tests.support's SMALL data, scripted times and a
+# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
 WORDS = {
     "check --help": """\
 usage: main.py check [-h] [--seconds S] [--template] [FILE.py] Grades your solutions of the
 exercises. FILE.py runs as python FILE.py runs it, except its if __name__ == "__main__":
 block. Each of rnn_style, attention_style, depth, serial_scan, parallel_scan and
 rnn_style_vector that it defines is called on inputs whose answers are known: small ones
-first (small ints, letters, ints past #**# affine maps), then long ones (N = # # and #; for
-depth, n up to #**#), and once with its defaults. Verdicts: pass; FAIL, shown on the
-smallest input that fails, with the classic slip that explains every answer where one does;
-not parallel, a right parallel_scan deeper than # ceil(log# N); not written yet, it still
-raises NotImplementedError; not in the file, not defined there or imported from main.py;
-not graded, benchmark, since a time has no right answer. Numbers compare as Python compares
-them, floats to a relative #; a bool is no number. A right parallel_scan is run on values
-that count their combines: the depth of each output is shown beside Hillis-Steele's. A
-right rnn_style_vector has its step timed beside main.py's, at widths # # and # Each
-function runs in a fresh Python process of its own, S seconds a call and # x S in all. On
-Linux and macOS the process and all it starts end when its grading ends, or when check
-ends, however it ends; it may write at most # MiB, and where the system enforces it (Linux)
-use at most # GiB. On Windows it ends soon after check, unless stuck in C code (a regular
-expression that never ends, say), and a process that your function starts may outlive it.
-positional arguments: FILE.py your solutions options: -h, --help show this help message and
-exit --seconds S seconds a call may take (# to #; default #); a function's calls take # x S
-in all at most --template print a file to start from (it takes no FILE.py: save it with >
-mine.py) Exit status: # if every function written passed, # if one did not (or none is
-written), # if FILE.py cannot be read or is not Python.""",
+first (small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024
+and 1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL,
+shown on the smallest input that fails, with the classic slip that explains every answer
+where one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written
+yet, it still raises NotImplementedError; not in the file, not defined there or imported
+from main.py; not graded, benchmark, since a time has no right answer. Numbers compare as
+Python compares them, floats to a relative 1e-09; a bool is no number. A right
+parallel_scan is run on values that count their combines: the depth of each output is shown
+beside Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at
+widths 1, 8 and 64. Each function runs in a fresh Python process of its own, S seconds a
+call and 3 x S in all. On Linux and macOS the process and all it starts end when its
+grading ends, or when check ends, however it ends; it may write at most 64.0 MiB, and where
+the system enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check,
+unless stuck in C code (a regular expression that never ends, say), and a process that your
+function starts may outlive it. positional arguments: FILE.py your solutions options: -h,
+--help show this help message and exit --seconds S seconds a call may take (0.5 to 600;
+default 10); a function's calls take 3 x S in all at most --template print a file to start
+from (it takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written
+passed, 1 if one did not (or none is written), 2 if FILE.py cannot be read or is not
+Python.""",
 }
 
 
