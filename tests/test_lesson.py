@@ -170,6 +170,10 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
             self.assertIn(words, main.render_scan(dict(result, same_last=same)))
         self.assertIn("with one value there is nothing to combine",
                       main.render_scan(main.scan_check(1)))
+        # mismatches counted are said, the positions and the rounds after them
+        self.assertIn("On 64 random floats, parallel_scan differs from serial_scan's running "
+                      "totals at 3 positions: 6 rounds of side-by-side combines, against 63 "
+                      "chained.", " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ steps on any P. N chain steps tree steps, P = 10,000 64 64 6 128 128 7 20,000 20
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):
         about = "both times grow in proportion to N"
+        self.assertEqual(main.slope_reading(1.0, 1.0), about + " (fitted slopes 1.00 and 1.00). "
+                         "On one core each does N additions one after another: sum() in C, the "
+                         "loop in Python.")
         self.assertIn(about + " (fitted slopes 0.97 and 1.05)", main.slope_reading(0.97, 1.05))
         small = main.slope_reading(0.47, 0.12)            # the sizes 1 ... 16
         self.assertIn("both grow slower than N (fitted slopes 0.47 and 0.12)", small)
