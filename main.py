@@ -2267,7 +2267,8 @@ def figure_train(result):
     import statistics                   # imported here: only this figure needs it
     rows, floor = result["rows"], 1e-5
     fig = Figure("Held-out MSE on the adding problem, against the sequence length T",
-                 f"{result['steps']:,} steps, median of {result['seeds']} initializations; "
+                 f"{result['steps']:,} steps, median of "
+                 f"{_quantity(result['seeds'], 'initialization')}; "
                  f"below {floor:g} drawn at {floor:g}")
     if short_run(result):
         fig.text(FIGURE_WIDTH / 2, 56, short_run(result), size=11, anchor="middle",

@@ -16,6 +16,7 @@ from unittest import mock
 import main
 from tests.support import (MAIN_PY, PYTHON, ROOT, SMALL, gathered, run_main,
                            scripted_samples)
+from tests.test_figures import texts
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -103,6 +104,18 @@ token at a time train problem 2, learned: three models trained (--lengths, --ste
 three). main.py terms [WORD]: every term the sections print, in plain words (or one).
 main.py check FILE.py: grade your own solutions of the exercises; main.py check --template
 prints a file to start from.""",
+    "errors": """\
+main.py: error: argument --sizes: needs whole numbers written with the digits 0-9, got
+'1e3' | main.py: error: argument --sizes: takes at most 20 values | main.py: error:
+argument --sizes: each must be from 1 to 10_000_000 | main.py: error: unknown section
+'nosuch' (choose from depth, wallclock, scan, hidden, sweep, ssm, work, cost, gradient,
+capacity, generate, train, all) | main.py: error: argument --reps: read by wallclock,
+hidden and sweep, none of the sections chosen | main.py: error: no term 'no such thing' in
+the glossary (every term: python main.py terms) | main.py: error: no term 'dph' in the
+glossary; did you mean 'depth'? (every term: python main.py terms) | main.py check: error:
+check takes one Python file, or --template alone (save it with > mine.py) | main.py check:
+error: argument --seconds: needs a number from 0.5 to 600, got 'abc' | main.py check:
+error: check takes one Python file, or --template alone (save it with > mine.py)""",
 }
 
 
@@ -356,13 +369,18 @@ class TestCommandLine(unittest.TestCase):
             self.assertIn("main.py: error: argument --toy-width: ", err)
 
 
-@unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
+# Bad commands whose error lines WORDS["errors"] holds, in this order.
+BAD_COMMANDS = [["--sizes", "1e3"], ["--sizes", ",".join(["5"] * 21)], ["--sizes", "0"],
+                ["nosuch"], ["depth", "--reps", "3"], ["terms", "no such thing"],
+                ["terms", "dph"], ["check"], ["check", "--seconds", "abc", "x.py"],
+                ["check", "--template", "x.py"]]
+
+
 class TestTheWordsPrinted(unittest.TestCase):
     def test_every_part_and_help_says_the_words_its_test_file_writes(self):
         # each part's WORDS, gathered from every test file: a change of one word or
         # one number that a learner sees fails here, beside the part's own tests
         words = gathered("WORDS")
-        self.assertEqual(set(words), set(main.SECTIONS) | {"--help", "check --help"})
         printed = {"--help": run_main("--help")[1],
                    "check --help": run_main("check", "--help")[1]}
         for name, text in printed.items():      # argparse's own heading before 3.10
@@ -373,11 +391,19 @@ class TestTheWordsPrinted(unittest.TestCase):
                 if name == "train":             # the one time not scripted: its wall time
                     result = dict(result, wall_s=0.5)
                 printed[name] = main.SECTIONS[name].render(result)
+                if main.SECTIONS[name].figure:  # a figure's words: title, axes, legend
+                    printed[f"figure {name}"] = texts(main.SECTIONS[name].figure(result))
+        printed["terms"] = run_main("terms")[1]
+        # the error line of each bad command, as the learner reads it on stderr
+        printed["errors"] = " | ".join(run_main(*argv)[2].strip().splitlines()[-1]
+                                       for argv in BAD_COMMANDS)
+        self.assertEqual(set(words), set(printed))
         for name, text in printed.items():
             with self.subTest(name):
                 self.assertEqual(" ".join(text.split()), " ".join(words[name].split()))
 
 
+@unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")
 class TestSubprocess(unittest.TestCase):
     """What only a real process shows: what importing main loads, how
     `python main.py` ends on a signal or a closed pipe, and its exit status and
