@@ -565,7 +565,8 @@ def parallel_scan(xs, op=operator.add):
         "rnn_style", "FAIL", "at xs = []: got a bool, False, where a number belongs"),
     "changes its input": ("def serial_scan(xs, op=None):\n    for i in range(1, len(xs)):\n"
                           "        xs[i] = xs[i - 1] + xs[i]\n    return xs\n", "serial_scan",
-                          "FAIL", "at xs = [1, 2] (op: +): it changed its input"),
+                          "FAIL", "at xs = [1, 2] (op: +): it changed its input: leave xs as "
+                                  "it is"),
     "width 8 by default": (replaced(VECTOR, "width=64", "width=8"), "rnn_style_vector", "FAIL",
                            "at xs = [1, 2]: got 2.505795475877605 at [0], expected "
                            "2.309131782546354; 8 values where 64 belong: wrong only where "
@@ -884,7 +885,13 @@ class TestGrading(unittest.TestCase):
         lesson = self.right["the lesson's own code, but depth"]
         self.assertTrue(lesson["serial_scan"]["detail"].startswith("graded on sums only"))
         self.assertEqual(lesson["benchmark"]["verdict"], "not graded")
-        self.assertIn("python main.py wallclock", lesson["benchmark"]["detail"])
+        self.assertEqual(lesson["benchmark"]["detail"], "a time has no right answer; python "
+                                                        "main.py wallclock times the lesson's "
+                                                        "two functions")
+        # a function imported from main.py is not the learner's: not in the file, said why
+        imported = graded_here("from main import depth\n", ["depth"])["functions"][0]
+        self.assertEqual((imported["verdict"], imported["detail"]),
+                         ("not in the file", "imported from main.py"))
         exact = self.right["a class with __call__, a closure, a lambda"]["depth"]
         self.assertEqual((exact["verdict"], exact["detail"]), ("pass", ""))
 
@@ -996,6 +1003,7 @@ class TestGrading(unittest.TestCase):
     def test_an_import_that_raises_or_exits_and_a_file_not_python(self):
         raises = graded_here("1 / 0\n")
         self.assertEqual((raises["file"]["verdict"], raises["functions"]), ("FAIL", []))
+        self.assertTrue(main.render_check("f.py", raises).endswith("\nNothing graded."))
         self.assertIn("ZeroDivisionError", raises["file"]["detail"])
         exits = graded_here("import sys\nsys.exit(0)\n")["file"]
         self.assertEqual((exits["verdict"], exits["detail"]), (
@@ -1093,6 +1101,13 @@ class TestGrading(unittest.TestCase):
         for extra, verdict in ((0, "pass"), (1, "not parallel")):
             deep = lambda n: 2 * math.ceil(math.log2(n)) + extra if n > 1 else extra
             self.assertEqual(main._parallel_verdict(Counts(deep), 1)[0], verdict, extra)
+        # combines made in other processes are not counted here, and the detail says so
+        counts = Counts(lambda n: max(1, n - 1).bit_length())
+        counts.ask = lambda request, seconds, ask=counts.ask: dict(ask(request, seconds),
+                                                                   combines=0)
+        self.assertEqual(main._parallel_verdict(counts, 1), (
+            "pass", "correct and parallel: depth 12 at N = 2,049 (its combines ran in other "
+                    "processes, which check does not count)"))
         # the exit statuses the epilog says are those the verdicts give (below)
         self.assertIn("Exit status: 0 if every function written passed, 1 if one did not (or "
                       "none is written), 2 if FILE.py cannot be read or is not Python.", said)
@@ -1129,6 +1144,8 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertIn("def rnn_style_vector(xs, width=64, decay=0.9):", template)
         self.assertIn("from main import hidden_weights", template)
+        self.assertIn("Save this file beside main.py and check it with:\n"
+                      "    python main.py check THIS_FILE.py\n", template)
         with mock.patch.object(main, "_Grader", InProcess):
             status, out, err = run_main("check", self.write("template.py", template))
         self.assertEqual((status, err), (1, ""))
