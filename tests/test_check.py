@@ -22,7 +22,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import NAN, PYTHON, ROOT, gone_within, run_main
+from tests.support import NAN, PYTHON, ROOT, gone_within, raising, run_main
 
 BAD_CALLS = {
     "check_solutions": [((os.devnull,), {}), (("x.py",), {"seconds": 0}),
@@ -597,7 +597,7 @@ def parallel_scan(xs, op=operator.add):
                                 "serial_scan", "FAIL", "RecursionError"),
     "an int past float's range where a float belongs": (
         "def attention_style(xs):\n    return 10 ** 400\n", "attention_style", "FAIL",
-        "at xs = [3]: got 1000"),
+        "at xs = [3]: got " + "1" + "0" * 76 + "..., expected 3.0"),          # cut to 80
     "a list that holds itself": (
         "def serial_scan(xs, op=None):\n    out = []\n    out.append(out)\n    return out\n",
         "serial_scan", "FAIL", "a list nested more than 20 deep (or holding itself)"),
@@ -923,6 +923,13 @@ class TestGrading(unittest.TestCase):
         self.assertEqual(loop["mirror"]["depths"], list(range(main.MIRROR_N)))
         # a right serial_scan shows none: its depth is no part of its exercise
         self.assertIsNone(self.right["a loop with op"]["serial_scan"]["mirror"])
+
+    def test_a_step_that_could_not_be_timed_says_why(self):
+        with mock.patch.object(main, "_time_steps", raising(RuntimeError("no clock"))):
+            verdict, detail = grade(VECTOR, "rnn_style_vector")
+        self.assertEqual(verdict, "pass")
+        self.assertTrue(detail.startswith("its step was not timed: it raised:"), detail)
+        self.assertTrue(detail.endswith("RuntimeError: no clock"), detail)
 
     def test_the_easy_exercises_words_follow_the_times(self):
         # the judging alone, on given times: each growth, the madds', the reading
@@ -1255,12 +1262,15 @@ def ctrl_c_as_at_a_terminal():
 # hang in C code that holds the GIL, in which check is ended by SIGKILL or two
 # Ctrl-Cs. An endless loop is TestAsOnWindows' PORTABLE.
 BUGS = '''
-import os, subprocess, threading, time
+import os, signal, subprocess, threading, time
 
 def parallel_scan(xs, op=None):         # a list that grows without end
     hoard = []
     while True:
         hoard.append(bytes(1 << 26))
+
+def rnn_style_vector(xs, width=64, decay=0.9):     # a signal that kills its process
+    os.kill(os.getpid(), signal.SIGKILL)
 
 def attention_style(xs):                # os._exit
     print("\\x1b[31mleaving\\r", flush=True)
@@ -1368,6 +1378,8 @@ class TestGradingProcesses(unittest.TestCase):
                                                           "process (exit status 3"))
         self.assertIn("it ran out of memory (the limit is 1.00 GiB)", got["parallel_scan"])
         self.assertIn("it wrote more than 64.0 MiB", got["rnn_style"])
+        self.assertEqual(got["rnn_style_vector"], "FAIL: at xs = [], width = 4: its process was "
+                         f"killed by a signal ({signal.strsignal(signal.SIGKILL)})")
         # what a function prints is shown, escaped and cut short
         self.assertIn("| \\x1b[31mleaving\\r", self.out)
         self.assertRegex(self.out, r"it printed [\d,]+ lines; the first 3:")

@@ -123,7 +123,8 @@ class TestFigures(unittest.TestCase):
         self.assertIn("top: the same slope, a constant gap: one core runs no sum in parallel",
                       texts)
         one = main.figure_sweep(main.sweep((64,), 1))
-        self.assertIn("one size: no line to fit", one)
+        self.assertIn("measured on one machine: times differ from machine to machine; one size: "
+                      "no line to fit", one)
         self.assertNotIn("the same slope", one)
         root = ET.fromstring(self.svgs["depth"].encode())
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
