@@ -173,7 +173,7 @@ SMALL = {"depth": main.depth_rows,
          "wallclock": lambda: main.wallclock_section((1_000, 2_000), 1),
          "scan": lambda: main.scan_check(64), "hidden": lambda: main.hidden_rows((1, 2), reps=1),
          "sweep": lambda: main.sweep((64, 128, 20_000), 1), "ssm": lambda: main.ssm_check(64),
-         "work": lambda: main.work_section((8, 16)), "cost": main.cost_table,
+         "work": lambda: main.work_section((8, 1_024)), "cost": main.cost_table,
          "gradient": main.gradient_rows, "capacity": lambda: main.capacity_rows(reads=64),
          "generate": lambda: main.generate_rows((8, 16)),
          "train": lambda: main.train_section((3,), 20, 1)}

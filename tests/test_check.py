@@ -518,7 +518,8 @@ def parallel_scan(xs, op=operator.add):
                             "16]: first difference at [2]: wrong only where N is not a power "
                             "of two"),
     "a loop": (SERIAL.replace("serial_scan", "parallel_scan"), "parallel_scan", "not parallel",
-               "correct, but its depth at N = 8 is 7, over 2 ceil(log2 N) = 6"),
+               "correct, but its depth at N = 8 is 7, over 2 ceil(log2 N) = 6; the exercise "
+               "asks for 3 rounds of side-by-side combines"),
     "serial up to 64, then Hillis-Steele": (
         replaced(HILLIS_STEELE, "    out, step", "    if len(xs) <= 64:\n        out = []\n"
                  "        for x in xs:\n            out.append(op(out[-1], x) if out else x)\n"
@@ -740,6 +741,48 @@ default 10); a function's calls take 3 x S in all at most --template print a fil
 from (it takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written
 passed, 1 if one did not (or none is written), 2 if FILE.py cannot be read or is not
 Python.""",
+    "slips": """\
+decay ignored: this is the answer for decay = 0.9: use the decay you are given | no decay:
+h += x leaves the decay out: h = decay * h + x | decay inside: decay * (h + x) where decay
+* h + x belongs: only h decays | decay on x: h + decay * x where decay * h + x belongs: the
+decay scales h | first twice: the first x is counted twice: start from h = 0, then step
+over every x | sum: this is the sum: the mean divides it by len(xs) | n - 1: this divides
+by len(xs) - 1: the mean divides by len(xs) | floor division: // rounds down to a whole
+number: the mean divides with / | at least 1: one value still takes depth 1 here: the
+lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the chain of n steps is n
+deep: its depth is n, not n - 1 | floor: this is floor(log2 n), rounded down; the depth is
+ceil(log2 n) | float log: math.log(n, 2) is a float that rounds: (n - 1).bit_length() is
+exact | float log2: a float's log2 rounds for large n (math.log2, math.frexp): (n -
+1).bit_length() is exact at every n | natural log: math.log(n) is the natural log, base e:
+the depth is log2 n, rounded up | log10: math.log10(n) is base 10: the depth is log2 n,
+rounded up | bit_length: n.bit_length() is one too many at powers of two: use (n -
+1).bit_length() | swapped: op's operands are swapped: the earlier values go left,
+op(earlier, later) | plus: these are the totals of +: combine with op, which here is not +
+| exclusive: your first total is 0: this is the exclusive scan; out[i] includes xs[i] |
+from 0: your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints
+into floats): start the total from xs[0]; a scan built on an identity, Blelloch's, needs
+one op takes | padded 0: it pads xs with 0, which op cannot take: pad with values op takes,
+or let each loop stop at len(xs) | first missing: the first total is missing: out[0] is
+xs[0] itself | last missing: one total short: out has a total for each of the len(xs)
+values | floats: the values are turned into floats, which round ints past 2**53: keep them
+| step 2: your first round combines with the value 2 back: step starts at 1 | step + 1:
+step grows by 1: it doubles each round (step *= 2) | round short: one round short: go on
+while step < len(xs) | half rounds: a round or two short: go on while step < len(xs), not
+len(xs) // 2 | floor rounds: one round short where N is not a power of two: the rounds run
+while step < len(xs), which is ceil(log2 N) rounds | late start: each round starts one
+place late: range(step, len(out)) | early end: each round stops one place early:
+range(step, len(out)) | in place: a round updated its list in place, so later combines read
+this round's values: build each round in a new list | shared row: every unit used the same
+row of A: unit i reads row A[i] | transposed: A is transposed: unit i sums A[i][j] * h[j]
+over j | in place, vector: h was updated in place, so later units read this step's values:
+build the new h in a new list | rounded: your answers are rounded to {places} decimals:
+return the value itself | overflow: your totals overflow 64 bits, first at out[{at}]: past
+2**63 - 1 they wrap round, as numpy's int64 does; keep Python's ints, which never overflow
+| empty only: wrong only for the empty list | defaults: wrong only where called with its
+defaults: give them as the template does (decay=0.9, op=operator.add, width=64) | long
+only: wrong only on the long inputs, a thousand values or more: is a number of rounds, or a
+size, fixed where it should grow with len(xs)? | powers of two: wrong only where N is not a
+power of two: pad to one (and cut the padding off), or stop each loop at len(xs)""",
 }
 
 

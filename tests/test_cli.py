@@ -410,6 +410,7 @@ class TestTheWordsPrinted(unittest.TestCase):
                 if main.SECTIONS[name].figure:  # a figure's words: title, axes, legend
                     printed[f"figure {name}"] = texts(main.SECTIONS[name].figure(result))
         printed["summary"] = main._summary(results)     # the end of `all`: each headline
+        printed["slips"] = " | ".join(f"{k}: {v}" for k, v in main.CHECK_SLIPS.items())
         printed["terms"] = run_main("terms")[1]
         # the error line of each bad command, as the learner reads it on stderr
         printed["errors"] = " | ".join(run_main(*argv)[2].strip().splitlines()[-1]

@@ -82,9 +82,9 @@ per call (log) rnn_style, N^0.00 attention_style, N^0.00 10 100 1,000 10,000 100
 100 1,000 10,000 100,000 N (log) modelled steps (log) the chain: N steps the tree, P =
 10,000""",
     "figure work": """\
-Steps on P lanes, N = 16, each lane one operation a step the tree sum falls to its depth;
-the recurrence, a multiply and an add a step, stays 2N - 1 1 8 64 1,024 1 10 100 lanes P
-(log) steps (log) recurrence: 2N - 1 tree sum""",
+Steps on P lanes, N = 1,024, each lane one operation a step the tree sum falls to its
+depth; the recurrence, a multiply and an add a step, stays 2N - 1 1 8 64 1,024 1 10 100
+1,000 10,000 lanes P (log) steps (log) recurrence: 2N - 1 tree sum""",
     "figure gradient": """\
 How much of an input k steps back reaches the end 200 inputs; tanh by the chain rule, the
 rest closed forms; values below 1e-20 not drawn 0 20 40 60 80 100 10⁻¹⁰ 10⁻⁸ 10⁻⁶ 10⁻⁴ 0.01
