@@ -783,6 +783,12 @@ defaults: give them as the template does (decay=0.9, op=operator.add, width=64) 
 only: wrong only on the long inputs, a thousand values or more: is a number of rounds, or a
 size, fixed where it should grow with len(xs)? | powers of two: wrong only where N is not a
 power of two: pad to one (and cut the padding off), or stop each loop at len(xs)""",
+    "shapes": """\
+a list for a number: return one number, not a list of them | a tuple for a number: return
+one number, not a tuple of them | a number for a list: return the list of every total, not
+one number | a list for a tuple: return a tuple, as (n, depth) makes one | an iterator for
+a list: return a list: list(...) makes one | an array for a list: return a list: an array's
+.tolist() makes one | an array for a number: return one number: float(...) makes one""",
 }
 
 
@@ -1420,7 +1426,7 @@ class TestGradingProcesses(unittest.TestCase):
         self.assertTrue(got["attention_style"].startswith("FAIL: at xs = [3]: it ended its "
                                                           "process (exit status 3"))
         self.assertIn("it ran out of memory (the limit is 1.00 GiB)", got["parallel_scan"])
-        self.assertIn("it wrote more than 64.0 MiB", got["rnn_style"])
+        self.assertIn("it wrote more than 64.0 MiB (prints, or a file)", got["rnn_style"])
         self.assertEqual(got["rnn_style_vector"], "FAIL: at xs = [], width = 4: its process was "
                          f"killed by a signal ({signal.strsignal(signal.SIGKILL)})")
         # what a function prints is shown, escaped and cut short

@@ -410,7 +410,10 @@ class TestTheWordsPrinted(unittest.TestCase):
                 if main.SECTIONS[name].figure:  # a figure's words: title, axes, legend
                     printed[f"figure {name}"] = texts(main.SECTIONS[name].figure(result))
         printed["summary"] = main._summary(results)     # the end of `all`: each headline
+        # check's words for each slip and for each wrong kind of answer
         printed["slips"] = " | ".join(f"{k}: {v}" for k, v in main.CHECK_SLIPS.items())
+        printed["shapes"] = " | ".join(f"{got} for {wanted}: {hint}"
+                                       for (got, wanted), hint in main.SHAPE_HINTS.items())
         printed["terms"] = run_main("terms")[1]
         # the error line of each bad command, as the learner reads it on stderr
         printed["errors"] = " | ".join(run_main(*argv)[2].strip().splitlines()[-1]
