@@ -2855,8 +2855,8 @@ def _check_input(kind, n):
 def _case(args, expected, slips=None, kind=None, op=None, defaults=False):
     """Return one case: the arguments, the op's name (None: called without op), the
     input's kind, whether it is empty, whether an optional argument is left to its
-    default, the answer expected, and the slips' answers (None on a large case, or
-    one called with its defaults, where they are not computed)."""
+    default, the answer expected, and what makes the slips' answers, called only if
+    an answer is wrong (None on a large case, or one called with its defaults)."""
     return {"args": args, "op": op, "kind": kind, "expected": expected, "slips": slips,
             "empty": isinstance(args[0], list) and not args[0], "defaults": defaults}
 
@@ -2870,7 +2870,7 @@ def _check_cases(name, takes_op=True):
         lengths = {1, 3, 5, 9, 1_023, 1_025} | {2 ** k + j for k in range(1, 65)
                                                 for j in (-1, 0, 1)}
         for n in sorted(lengths):
-            yield _case([n], depth(n), _depth_slips(n))
+            yield _case([n], depth(n), functools.partial(_depth_slips, n))
     elif name == "rnn_style_vector":
         yield from _vector_cases()
     elif name.endswith("_scan"):
@@ -2886,12 +2886,14 @@ def _mean_and_rnn_cases(name):
     for n in CHECK_SMALL:
         xs = _check_input("ints", n)
         if name == "rnn_style":
-            yield _case([xs, 0.5], rnn_style(xs, 0.5), _rnn_slips(xs, 0.5), "ints")
+            half = functools.partial(_rnn_slips, xs, 0.5)
+            default = functools.partial(_rnn_slips, xs)
+            yield _case([xs, 0.5], rnn_style(xs, 0.5), half, "ints")
             # the default call, after the same call with the default given
-            yield _case([xs, 0.9], rnn_style(xs), _rnn_slips(xs), "ints")
-            yield _case([xs], rnn_style(xs), _rnn_slips(xs), "ints", defaults=True)
+            yield _case([xs, 0.9], rnn_style(xs), default, "ints")
+            yield _case([xs], rnn_style(xs), default, "ints", defaults=True)
         else:
-            yield _case([xs], attention_style(xs), _mean_slips(xs), "ints")
+            yield _case([xs], attention_style(xs), functools.partial(_mean_slips, xs), "ints")
     for n in CHECK_LARGE:
         xs = _check_input("floats", n)
         if name == "rnn_style":
@@ -2915,7 +2917,7 @@ def _scan_cases(name, takes_op):
         for kind in kinds:
             xs, op_name = _check_input(kind, n), CHECK_INPUTS[kind][1]
             op = CHECK_OPS[op_name]
-            slips = _scan_slips(name, xs, op) if n in CHECK_SMALL else None
+            slips = functools.partial(_scan_slips, name, xs, op) if n in CHECK_SMALL else None
             yield _case([xs], serial_scan(xs, op), slips, kind, op_name if takes_op else None)
     if takes_op:                        # the lesson's own input too: floats, which round
         xs = _check_input("floats", CHECK_LARGE[-1])
@@ -2926,7 +2928,8 @@ def _vector_cases():
     """Yield rnn_style_vector's cases: no input, small ints at widths 1 to 4, floats."""
     yield _case([[], 4], [0.0] * 4)
     for args in (([1, 2, 3], 1), ([1, 2, 3], 2), ([1, 0, 0, 1], 3, 0.5), ([2, 1], 4, 0.5)):
-        yield _case(list(args), rnn_style_vector(*args), _vector_slips(*args), "ints")
+        yield _case(list(args), rnn_style_vector(*args), functools.partial(_vector_slips, *args),
+                    "ints")
     yield _case([[1, 2], 64, 0.9], rnn_style_vector([1, 2]), kind="ints")
     yield _case([[1, 2]], rnn_style_vector([1, 2]), kind="ints", defaults=True)
     xs = _check_input("floats", 64)
@@ -3393,13 +3396,13 @@ def _slips(name, answered):
     defaults, only the long inputs, or (a scan) only N not a power of two."""
     if any(answer.get("changed") or answer.get("lost_op") for _, answer, _ in answered):
         return ()                       # a slip of its own, said already
+    # None: a large case, or the empty one
+    models = [(answer, case["slips"]()) for case, answer, _ in answered if case["slips"]]
     for exact in (True, False):
         fits = None                     # the slips that fit every case so far
-        for case, answer, _ in answered:
-            if case["slips"] is not None:   # None: a large case, or the empty one
-                fits = {slips for slips, answer_of in case["slips"].items()
-                        if (fits is None or slips in fits)
-                        and _same_outcome(answer, answer_of, exact)}
+        for answer, slips_of in models:
+            fits = {slips for slips, answer_of in slips_of.items()
+                    if (fits is None or slips in fits) and _same_outcome(answer, answer_of, exact)}
         fewest = sorted(fits or (), key=len)
         if fewest and (len(fewest) == 1 or len(fewest[0]) < len(fewest[1])):
             return tuple(CHECK_SLIPS[slip] for slip in fewest[0])

@@ -1,6 +1,7 @@
 """Part 9: the adding problem, each model's gradient against central differences,
 the minGRU's scan against its loop, the baseline's closed form, short runs."""
 
+import contextlib
 import io
 import json
 import math
@@ -216,7 +217,8 @@ class TestTrain(unittest.TestCase):
             def isatty(self):
                 return True
         terminal = Terminal()
-        with mock.patch.object(sys, "stderr", terminal), mock.patch.multiple(main, TRAIN_TEST=5):
+        with mock.patch.object(sys, "stderr", terminal), mock.patch.multiple(main, TRAIN_TEST=5), \
+             contextlib.redirect_stdout(io.StringIO()):
             status = main.main(["train", "--lengths", "3,5", "--steps", "250", "--seeds", "1",
                                 "--json"])
         # a chunk of 250 examples at T = 3, 3/8 of the work; then the last, at T = 5,
