@@ -476,8 +476,7 @@ class TestSubprocess(unittest.TestCase):
     def test_a_closed_stdout_ends_every_command_quietly_with_its_usual_status(self):
         # `python main.py >&-`: Python sets sys.stdout to None and print() writes
         # nothing; each command ends as it would have, a bad argument with 2
-        for argv, status in ((FAST, 0), (("--help",), 0), (("terms", "depth"), 0),
-                             (("check", "--template"), 0), (("nosuch",), 2)):
+        for argv, status in ((FAST, 0), (("--help",), 0), (("nosuch",), 2)):
             child = subprocess.run([*PYTHON, "main.py", *argv], cwd=ROOT, capture_output=True,
                                    preexec_fn=lambda: os.close(1), timeout=60)
             self.assertEqual(child.returncode, status, argv)
