@@ -546,6 +546,9 @@ def parallel_scan(xs, op=operator.add):
         replaced(LESSON, "    return h\n", "    return round(h, 6)\n"), "rnn_style", "FAIL",
         "at xs = [4, 6, 7, 3, 4, 1, 2, 3], decay = 0.9: got 19.729564, expected "
         "19.729563600000002: your answers are rounded to 6 decimals: return the value itself"),
+    "attention_style rounded to a whole number": (
+        "def attention_style(xs):\n    return round(sum(xs) / len(xs))\n", "attention_style",
+        "FAIL", "at xs = [1, 2]: got 2, expected 1.5: your answers are rounded to 0 decimals"),
     "attention_style rounded to 3 places": (
         "def attention_style(xs):\n    return round(sum(xs) / len(xs), 3)\n",
         "attention_style", "FAIL", "at xs = [4, 9, 3]: got 5.333, expected 5.333333333333333: "
@@ -1087,6 +1090,9 @@ class TestGrading(unittest.TestCase):
         def sent(value):                # through the pipe, as check reads it
             return json.loads(json.dumps(main._plain(value)), object_hook=main._python)
         self.assertEqual(sent([1, (2.5, "a"), True, None]), [1, (2.5, "a"), True, None])
+        # floats within 1e-9 of the larger of 1 and the expected value: near 0, 1e-9 itself
+        self.assertEqual([main._same(x, 0.0) for x in (1e-10, 2e-9)], [True, False])
+        self.assertEqual([main._same(1e6 + x, 1e6) for x in (1e-4, 1e-2)], [True, False])
         self.assertEqual(repr(sent(1j)), "1j")
         self.assertEqual(sent(iter([])).kind, "an iterator")
         self.assertEqual(main._show(sent((1,))), "(1,)")

@@ -157,6 +157,16 @@ class TestCommandLine(unittest.TestCase):
         self.assertIn("1 round of side-by-side combines, against 1 chained.",
                       flat(run_main("scan", "--length", "2")[1]))
 
+    def test_all_runs_every_section_in_the_lessons_order(self):
+        stand_ins = {name: section._replace(compute=lambda o: None,
+                                            render=lambda r, name=name: f"=== {name} ===",
+                                            headline=lambda r: "x")
+                     for name, section in main.SECTIONS.items()}
+        with mock.patch.dict(main.SECTIONS, stand_ins):
+            status, out, _ = run_main("all")
+        self.assertEqual(status, 0)
+        self.assertEqual(re.findall(r"^=== (\w+) ===$", out, re.M), list(main.SECTIONS))
+
     def test_named_sections_print_in_their_order_options_anywhere(self):
         status, out, _ = run_main("scan", "depth")
         self.assertEqual(status, 0)

@@ -77,6 +77,8 @@ class TestCost(unittest.TestCase):
         self.assertEqual(at["restricted self-attention", 2_048]["operations"], 128 * 2_048 * 512)
         self.assertEqual(at["recurrent", 2_048]["sequential_operations"], 2_048)
         self.assertEqual(at["self-attention", 2_048]["max_path_length"], 1)
+        # a dilated kernel's layers reach k^m positions: 9 = 3^2 tokens in exactly 2
+        self.assertEqual(main.layer_costs(9, 4, 3, 2)["convolutional"][2], 2)
         # 3**7 = 2187 >= 2048 > 729
         self.assertEqual(at["convolutional", 2_048]["max_path_length"], 7)
         self.assertEqual(at["restricted self-attention", 2_048]["max_path_length"], 17)  # 2047/127

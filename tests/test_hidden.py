@@ -143,6 +143,16 @@ class TestHidden(unittest.TestCase):
                                                        "time grows with the width"))
 
 
+    def test_a_rows_spread_is_the_noisier_of_its_width_and_the_first(self):
+        # width 1, timed beside each width, counts too: its samples 5x apart
+        def samples(calls, reps):
+            return [[2.0 ** -20, 5 * 2.0 ** -20]] + [[2e-6, 2e-6]] * (len(calls) - 1)
+        with mock.patch.object(main, "sample_per_call", samples):
+            rows = main.hidden_rows((1, 8), reps=2)
+        self.assertEqual([r["spread"] for r in rows], [5.0, 5.0])
+        self.assertIn("noisy: at width 1, the slowest sample took 5.00x the fastest",
+                      " ".join(main.render_hidden(rows).split()))
+
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
         # the step of width w is scripted to take w**power microseconds a step, so the
         # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself

@@ -391,6 +391,10 @@ class TestGlossary(unittest.TestCase):
         status, out, err = run_main("terms", "Hilis-Steele")
         self.assertEqual((status, out), (2, ""))
         self.assertIn("did you mean 'Hillis-Steele'?", err)
+        # a word that three entries hold (state holds, cache holds, ...) picks none of
+        # them silently: the nearest is offered
+        with self.assertRaisesRegex(ValueError, "no term 'holds'.*did you mean 'state holds'"):
+            main.render_term("holds")
         # a typo as far as difflib's 0.75 still offers one: "dph" is 0.75 of "depth"
         with self.assertRaisesRegex(ValueError, "did you mean 'depth'?"):
             main.render_term("dph")
