@@ -126,6 +126,11 @@ class TestHidden(unittest.TestCase):
         wide = [dict(r, width=128, idle_share=main.idle_share(128)) if r["width"] == 64 else r
                 for r in rows]
         self.assertEqual(main.idle_share(128), 0.0)         # 16,512 madds: more than the lanes
+        # width 99: 9,900 madds leave 1% of the lanes idle, not none
+        nearly = [dict(r, width=99, idle_share=main.idle_share(99)) if r["width"] == 64 else r
+                  for r in rows]
+        self.assertIn("a step of width 99 would leave 1% of them idle",
+                      " ".join(main.render_hidden(nearly).split()))
         self.assertIn("a step of width 128 would keep them all busy",
                       " ".join(main.render_hidden(wide).split()))
         # the reading's edge: growth under half the madds' is the interpreter's cost

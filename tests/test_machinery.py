@@ -61,6 +61,7 @@ class TestMachinery(unittest.TestCase):
         self.assertEqual(main.format_seconds(0.0009995), "999 µs")
         self.assertEqual(main.format_seconds(1e-12), "< 1 ns")
         self.assertEqual(main.format_seconds(12_345.6), "12346 s")   # past s: every digit
+        self.assertEqual(main.format_seconds(1_234.6), "1235 s")     # four digits: all of them
         self.assertEqual(main.format_seconds(0), "< 1 ns")
         rng = random.Random(5)
         # up to TiB, the largest unit

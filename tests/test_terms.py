@@ -404,6 +404,9 @@ class TestGlossary(unittest.TestCase):
         self.assertEqual(lines[0], "=== every term the sections print, in plain words ===")
         self.assertLessEqual(max(map(len, lines)), 79)
         entries = [line for line in lines[1:] if not line.startswith(" ")]
+        # an entry's further lines indented by four spaces, under its term
+        self.assertTrue(all(line.startswith("    ") and line[4] != " "
+                            for line in lines[1:] if line.startswith(" ")))
         terms = sorted(main.GLOSSARY, key=str.casefold)
         self.assertEqual(len(entries), len(terms))
         for line, term in zip(entries, terms):      # a term may hold a colon: loop: h_t
