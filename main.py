@@ -711,14 +711,14 @@ def growth_reading(growth, madds):
 
 def render_hidden(rows):
     """Return the hidden-width table as text: the exercise's question and its answer
-    first, then the table, then what a scan of this step would cost."""
+    first, then the table, then the chain and the lanes a step leaves idle."""
     first, last = rows[0], rows[-1]
     table = _table(("width", "time / step", f"vs width {first['width']}", "madds / step"),
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
                      f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
     idle = (f"would leave {last['idle_share']:.0%} of them idle"
-            if last["idle_share"] else "would keep them all busy")
+            if last["idle_share"] > 0 else "would keep them all busy")
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         *_wrap(f"The Easy exercise asks how a step's time grows with the width: from "
@@ -865,11 +865,11 @@ def render_sweep(result):
     modelled = _table(("N", "chain steps", f"tree steps, P = {result['lanes']:,}"),
                       [(f"{r['n']:,}", f"{r['chain_steps']:,}", f"{r['tree_steps']:,}")
                        for r in rows])
-    more = "More: a GPU would change the sum's curve, not the loop's. "
+    gpu = "GPU would change the sum's curve, not the loop's. "
+    more = "More: a " + gpu
     if result["rnn_exponent"] is not None and result["fit_from_n"] > rows[0]["n"]:
         more = (f"More: the slopes are fitted from N = {result['fit_from_n']:,} on, where a "
-                "call's fixed cost is small. A GPU would change the sum's curve, not the "
-                "loop's. ")
+                "call's fixed cost is small. A " + gpu)
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         *_wrap("The Hard exercise asks for the shape of the curves over N = "
@@ -3417,11 +3417,12 @@ def _rounded_places(answered):
                if "got" in answer]
     if len(answers) < len(answered):
         return None
-    wrong = [(got, expected) for got, expected, w in answers if w]     # the wrong ones first:
-    return next((k for k in range(16) if all(_same(got, _rounded(expected, k))    # quick to
-                                             for got, expected in wrong)          # refute
-                 and all(_same(got, _rounded(expected, k)) for got, expected, _ in answers)),
-                None)
+    wrong = [(got, expected) for got, expected, w in answers if w]
+    for k in range(16):                 # the wrong answers refute a k quickly, all confirm it
+        if (all(_same(got, _rounded(expected, k)) for got, expected in wrong)
+                and all(_same(got, _rounded(expected, k)) for got, expected, _ in answers)):
+            return k
+    return None
 
 
 def _rounded(value, places):
@@ -3440,7 +3441,8 @@ def _wrong_pattern(name, answered):
     """Return (the slip that every wrong answer fits, the facts its words need),
     where no model of a slip does: rounded, overflow, empty only, defaults, long
     only or powers of two; else (None, {})."""
-    wrong = [(case, answer) for case, answer, w in answered if w]
+    wrong_answers = [(case, answer) for case, answer, w in answered if w]
+    wrong = [case for case, _ in wrong_answers]
     right = [case for case, _, w in answered if not w]
     places = _rounded_places(answered)
     if places is not None:
@@ -3448,10 +3450,11 @@ def _wrong_pattern(name, answered):
     if all(type(case["expected"]) is list and type(answer.get("got")) is list
            and all(type(e) is int for e in case["expected"])
            and answer["got"] == [_wrap64(e) for e in case["expected"]]
-           for case, answer in wrong):
-        got, expected = wrong[0][1]["got"], wrong[0][0]["expected"]
-        return "overflow", {"at": next(i for i, e in enumerate(expected) if got[i] != e)}
-    wrong = [case for case, _ in wrong]
+           for case, answer in wrong_answers):
+        case, answer = wrong_answers[0]
+        first = next(i for i, (g, e) in enumerate(zip(answer["got"], case["expected"]))
+                     if g != e)
+        return "overflow", {"at": first}
     if all(case["empty"] for case in wrong):
         return "empty only", {}
     if all(case["defaults"] for case in wrong) and any(case["args"][0] for case in right):
@@ -4053,7 +4056,8 @@ GLOSSARY = {
 
 def render_term(word, glossary=GLOSSARY):
     """Return word's entry, whatever its case, and every entry that lists it among
-    others (T: the length, and the counts K, M, G, T, P); else the one entry whose
+    others (T: the length, and the counts K, M, G, T, P), trying each of the word's
+    forms in turn (_term_forms: 8.80T is T, n = 512 is n); else the one entry whose
     term holds it (Hillis: Hillis-Steele); else raise ValueError naming the nearest."""
     import difflib
     by_case = {term.casefold(): term for term in glossary}

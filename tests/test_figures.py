@@ -308,9 +308,9 @@ class TestFigures(unittest.TestCase):
             self.assertEqual(status, 0)
             self.assertEqual(os.listdir(directory), ["depth.svg"])     # scan has no figure
             self.assertEqual(err, f"main.py: wrote {os.path.join(directory, 'depth.svg')}\n")
-            status, _, err = run_main("depth", "work", "--svg", directory)
+            status, _, err = run_main("depth", "gradient", "--svg", directory)  # both quick
             self.assertEqual(err, f"main.py: wrote {os.path.join(directory, 'depth.svg')}, "
-                                  f"{os.path.join(directory, 'work.svg')}\n")
+                                  f"{os.path.join(directory, 'gradient.svg')}\n")
             with open(os.path.join(directory, "depth.svg"), encoding="utf-8") as f:
                 ET.fromstring(f.read().encode())
 
