@@ -331,8 +331,8 @@ def render_scan(result):
     same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, against "
-              f"{r['serial_steps']:,} chained"
+    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, each one "
+              f"step deep, against {r['serial_steps']:,} chained"
               if r["length"] > 1 else "with one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -619,6 +619,171 @@ SECTIONS["scan"] = Section(
 
 
 # ============================================================================
+# The cost model: what a step is
+# ============================================================================
+#
+# Every depth, step count, work count and idle share printed below comes from
+# this one definition. A step is one operation on one lane. A multiply-add
+# a*b + c is one operation, as a GPU's fused multiply-add is one instruction;
+# an add, a multiply, exp, tanh and 1/x are one each. Work is how many
+# operations run in all; depth, the longest chain of them, each waiting for the
+# one before. So the recurrence h = a*h + x is one multiply-add an input, N
+# steps deep at N, as the lesson counts it, and a tree sum of N values is
+# ceil(log2 N) deep. Counted measures work and depth on the code that runs;
+# lane_steps gives the fewest steps of a sum on P lanes.
+
+MAX_COUNTED = 1 << 16           # Counted inputs: Hillis-Steele makes N log2 N values of them
+
+
+class Tally:
+    """A shared count of operations (the work)."""
+
+    __slots__ = ("work",)
+
+    def __init__(self):
+        self.work = 0
+
+
+def _counted_add(reverse=False):
+    """Return Counted's add (other + self when reverse): one operation, of depth
+    1 + the deeper input; a product that feeds it is fused with it into one
+    multiply-add, already counted. Written out because it runs millions of times."""
+    def add(self, other):
+        tally = self.tally
+        if type(other) is Counted:
+            value, deep, other_fused = other.value, other.depth, other.fusable
+        else:
+            value, deep, other_fused = other, 0, False
+        if self.fusable and (not other_fused or self.depth >= deep):
+            self.fusable = False            # a*b + c: as deep as a*b, or one more than c
+            depth = self.depth if self.depth > deep else deep + 1
+        elif other_fused:
+            other.fusable = False
+            depth = deep if deep > self.depth else self.depth + 1
+        else:
+            tally.work += 1
+            depth = (self.depth if self.depth > deep else deep) + 1
+        result = object.__new__(Counted)    # Counted(value, tally, depth), without the call
+        result.value = value + self.value if reverse else self.value + value
+        result.tally, result.depth, result.fusable = tally, depth, False
+        return result
+    return add
+
+
+def _counted_mul(reverse=False):
+    """Return Counted's multiply (other * self when reverse): one operation, of
+    depth 1 + the deeper input, that an add taking it may fuse with."""
+    def mul(self, other):
+        tally = self.tally
+        tally.work += 1
+        if type(other) is Counted:
+            depth = self.depth if self.depth > other.depth else other.depth
+            other = other.value
+        else:
+            depth = self.depth
+        result = object.__new__(Counted)
+        result.value = other * self.value if reverse else self.value * other
+        result.tally, result.depth, result.fusable = tally, depth + 1, True
+        return result
+    return mul
+
+
+class Counted:
+    """A number that counts the operations that produce it: its depth, and the work
+    in a shared Tally. A multiply that feeds an add is one multiply-add.
+
+    >>> tally = Tally()
+    >>> a, b, c = (Counted(v, tally) for v in (1, 2, 3))
+    >>> d = (a + b) * c + a                 # an add, then a multiply-add
+    >>> d.value, d.depth, tally.work
+    (10, 2, 2)
+    """
+
+    __slots__ = ("value", "depth", "tally", "fusable")
+
+    def __init__(self, value, tally, depth=0):
+        if type(tally) is not Tally:
+            raise TypeError(f"Counted requires a Tally, got {tally!r:.40}")
+        _require_size("Counted", "depth", depth, low=0, high=math.inf)
+        self.value, self.tally, self.depth, self.fusable = value, tally, depth, False
+
+    __add__, __radd__ = _counted_add(), _counted_add(reverse=True)
+    __mul__, __rmul__ = _counted_mul(), _counted_mul(reverse=True)
+
+    def __repr__(self):
+        return f"Counted({self.value!r}, depth={self.depth})"
+
+
+def _counted_op(fn, x):
+    """Return fn(x), counted as one operation when x is a Counted (exp, tanh, 1/x)."""
+    if isinstance(x, Counted):
+        x.tally.work += 1
+        return Counted(fn(x.value), x.tally, x.depth + 1)
+    return fn(x)
+
+
+def measure_work_depth(algorithm, n):
+    """Return (work, depth) of algorithm(values) on n fresh Counted inputs.
+
+    >>> measure_work_depth(tree_reduce, 8)
+    (7, 3)
+    >>> measure_work_depth(rnn_style, 8)    # a multiply-add an input
+    (8, 8)
+    """
+    n = _require_size("measure_work_depth", "n", n, low=0, high=MAX_COUNTED)
+    tally = Tally()
+    result = algorithm([Counted(1.0, tally) for _ in range(n)])
+    return tally.work, _depth_of(result)
+
+
+def _depth_of(result):
+    """Return the largest depth among a Counted or a (nested) list of them."""
+    if isinstance(result, Counted):
+        return result.depth
+    if isinstance(result, (list, tuple)):
+        return max((_depth_of(r) for r in result), default=0)
+    return 0
+
+
+def lane_steps(n, lanes):
+    """Return the fewest steps in which `lanes` lanes sum n values, each lane adding
+    one pair a step; at least 1, as depth() counts it.
+
+    A step turns c values into at least c - min(lanes, c // 2), so no schedule
+    beats this one: while more than 2 * lanes values remain, every lane adds a
+    pair; then each step halves what is left, rounded up. With lanes >= n / 2 it
+    is depth(n)'s tree.
+
+    >>> lane_steps(65_536, 10_000)      # 5 steps with every lane busy, then 14 halvings
+    19
+    >>> lane_steps(1_024, 1_024) == depth(1_024)[1]
+    True
+    """
+    return max(1, sum(lane_step_parts(n, lanes)))
+
+
+def lane_step_parts(n, lanes):
+    """Return lane_steps' two parts: the steps in which every lane adds a pair, and
+    then the halvings of what is left.
+
+    >>> lane_step_parts(65_536, 10_000)     # 65,536 - 5 x 10,000 = 15,536, then 14 halvings
+    (5, 14)
+    """
+    busy = max(0, _ceil_div(n - 2 * lanes, lanes))
+    return busy, (n - busy * lanes - 1).bit_length()
+
+
+def fewest_steps(work, depth, lanes):
+    """Return the fewest steps that `work` operations, `depth` of them in a chain,
+    can take on `lanes` lanes: at least the work shared out, and at least the depth.
+
+    >>> fewest_steps(4_160, 7, 10_000)
+    7
+    """
+    return max(_ceil_div(work, lanes), depth)
+
+
+# ============================================================================
 # 1. Exercise (Easy): a vector hidden state
 # ============================================================================
 
@@ -673,14 +838,27 @@ def combine_madds(width):
     return width ** 2 + width, width ** 3 + width ** 2, 2 * width
 
 
+def update_depth(width):
+    """Return the fewest steps one update of a `width`-unit state takes on any number
+    of lanes: each new unit combines width + 1 numbers (the old h and x), two at a
+    time, so ceil(log2(width + 1)).
+
+    >>> [update_depth(w) for w in (1, 8, 64)]
+    [1, 4, 7]
+    """
+    return width.bit_length()
+
+
 def idle_share(width, lanes=GPU_LANES):
-    """Return the share of `lanes` lanes left idle by one step of a state of `width`
-    units, its width^2 + width multiply-adds side by side; 0 where they fill them.
+    """Return the least share of `lanes` lanes left idle by one update of a state of
+    `width` units: its width^2 + width multiply-adds over the fewest steps they take
+    (fewest_steps, with update_depth). 0 where they could fill them.
 
     >>> [round(idle_share(w), 4) for w in (1, 8, 64, 100)]
-    [0.9998, 0.9928, 0.584, 0.0]
+    [0.9998, 0.9982, 0.9406, 0.8557]
     """
-    return max(0.0, 1 - combine_madds(width)[0] / lanes)
+    madds = combine_madds(width)[0]
+    return 1 - madds / (lanes * fewest_steps(madds, update_depth(width), lanes))
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
@@ -697,7 +875,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
         rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
-                     "idle_share": idle_share(w),
+                     "update_depth": update_depth(w), "idle_share": idle_share(w),
                      "spread": max(max(s) / min(s), max(base) / min(base))})
     return rows
 
@@ -717,8 +895,9 @@ def render_hidden(rows):
                    [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
                      f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
-    idle = (f"would leave {last['idle_share']:.0%} of them idle"
-            if last["idle_share"] > 0 else "would keep them all busy")
+    idle = f"at least {last['idle_share']:.0%} of the lanes idle"
+    if last["idle_share"] < 0.005:
+        idle = "its madds could keep nearly every lane busy"
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         *_wrap(f"The Easy exercise asks how a step's time grows with the width: from "
@@ -728,10 +907,12 @@ def render_hidden(rows):
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         *_wrap(f"More: at every width the {first['depth']:,} inputs are a chain of "
-               f"{first['depth']:,} steps; a wider state makes each step slower, never the "
-               f"chain shorter. On a GPU of {GPU_LANES:,} lanes, the lesson's, a step of width "
-               f"{last['width']:,} {idle}; of width {first['width']:,}, "
-               f"{first['idle_share']:.2%}."),
+               f"{first['depth']:,} updates; a wider state makes each update slower, never the "
+               f"chain shorter. On a GPU of {GPU_LANES:,} lanes, the lesson's, an update of "
+               f"width {last['width']:,} is {last['madds_per_step']:,} madds at least "
+               f"{_quantity(last['update_depth'], 'step')} deep (each unit combines "
+               f"{last['width'] + 1:,} numbers, two at a time): {idle}. At width "
+               f"{first['width']:,}, {first['idle_share']:.2%}."),
     ])
 
 
@@ -759,29 +940,6 @@ SWEEP_SIZES = tuple(2 ** k for k in range(6, 17))      # 64 ... 65,536
 FIT_MIN_N = 1_024       # below this the fixed cost of a call is a visible share
 SWEEP_LANES = GPU_LANES
 MAX_LANES = 10**9
-
-
-def lane_steps(n, lanes):
-    """Return the steps that a tree sum of n values takes on `lanes` lanes, each
-    doing one addition a step: each lane adds up a chunk, then the partial sums
-    combine pairwise. About max(work / P, depth): Brent's bound (1974) is
-    (n - 1) / P + ceil(log2 n).
-
-    >>> lane_steps(1_000, 8)            # chunks of 125: 124 steps, then 3 levels
-    127
-    """
-    return sum(lane_step_parts(n, lanes))
-
-
-def lane_step_parts(n, lanes):
-    """Return lane_steps' two parts: the steps in which each lane adds up its own
-    chunk of about n / lanes values, then the levels of the tree of partial sums.
-
-    >>> lane_step_parts(65_536, 10_000)  # chunks of 7: 6 steps, then 9,363 sums in 14 levels
-    (6, 14)
-    """
-    chunk = _ceil_div(n, lanes)
-    return chunk - 1, (_ceil_div(n, chunk) - 1).bit_length()
 
 
 def fit_exponent(ns, seconds):
@@ -840,18 +998,19 @@ def slope_reading(rnn_exponent, attn_exponent):
 
 def modelled_reading(rows, lanes):
     """Return the sentences that read the modelled steps: the tree's log2 N while
-    N <= lanes; past it, each lane's own chunk first, then a tree of the partial
-    sums; the chain's N at every N."""
+    N <= 2P; past it, the steps with every lane busy, then the halvings (lane_steps);
+    the chain's N at every N."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
-    said = f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} steps. "
-    if last["n"] <= lanes:
-        said += "With N <= P, that is log2 N, rounded up: the tree's depth."
+    said = (f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} "
+            "steps, the fewest any schedule can. ")
+    if last["n"] <= 2 * lanes:
+        said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
-        adds, levels = lane_step_parts(last["n"], lanes)
-        said += (f"Past N = P, each lane first adds up its own share: {adds + 1:,} values in "
-                 f"{_quantity(adds, 'step')} at N = {last['n']:,}. Then the partial sums meet "
-                 f"in a tree of {_quantity(levels, 'level')}.")
+        busy, halvings = lane_step_parts(last["n"], lanes)
+        said += (f"At N = {last['n']:,}, every lane adds a pair in each of the first "
+                 f"{_quantity(busy, 'step')}, leaving {last['n'] - busy * lanes:,} values; "
+                 f"then each step halves them: {halvings} more.")
     return said + " The chain takes N steps on any P."
 
 
@@ -952,16 +1111,17 @@ def compose_affine(first, second):
 
 
 def rnn_states(xs, decay=0.9):
-    """Return every state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially.
+    """Return every state h_1 ... h_N of h_t = a_t*h_{t-1} + x_t, from h_0 = 0, serially:
+    one multiply-add an input, N in a chain.
 
     >>> rnn_states([1.0, 1.0, 1.0])
     [1.0, 1.9, 2.71]
     """
-    xs = list(xs)
-    states = []
     decays = decay if isinstance(decay, collections.abc.Iterable) else itertools.repeat(decay)
+    states, h = [], 0.0
     for a, x in zip(decays, xs):
-        states.append(a * states[-1] + x if states else x)
+        h = a * h + x                       # waits for the h before
+        states.append(h)
     return states
 
 
@@ -1008,9 +1168,9 @@ def ssm_check(length=SSM_LENGTH, seed=SSM_SEED):
         result[f"{name}_max_rel_diff"] = diff
         if name == "fixed":             # a few states of each, side by side
             result["states"] = [{"t": t, "loop": serial[t - 1], "scan": scanned[t - 1]}
-                                for t in sorted({1, 2, 3, length})]
+                                for t in sorted({1, 2, 3, length}) if t <= length]
     result["max_rel_diff"] = max(result["fixed_max_rel_diff"], result["selective_max_rel_diff"])
-    result["serial_steps"] = length - 1     # h_1 = x_1, then one dependent step per input
+    result["serial_steps"] = length                         # a multiply-add an input
     result["scan_rounds"] = (length - 1).bit_length()      # ceil(log2 N) rounds, 0 for N = 1
     return result
 
@@ -1023,20 +1183,26 @@ def render_ssm(result):
     table = _table(("state t", "loop: h_t", "scan: h_t"),
                    [(f"{s['t']:,}", f"{s['loop']:.12f}", f"{s['scan']:.12f}")
                     for s in r["states"]])
+    a, x = (0.5, 1.0), (2.0, 3.0)
+    both = compose_affine(a, x)
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap(f"The lesson says state-space models train in parallel, their step being linear: "
-               f"a scan gave the {_quantity(r['length'], 'state')} of h = 0.9*h + x in "
-               f"{_quantity(r['scan_rounds'], 'round')}."),
-        *_wrap(f"The loop takes {r['serial_steps']:,} steps; its states and the scan's "
-               f"{'agree to' if same else 'differ by up to'} {r['fixed_max_rel_diff']:.1e} of "
-               "the largest."),
+        *_wrap("The lesson says state-space models train in parallel, their step being "
+               f"linear. Here a scan gave the {_quantity(r['length'], 'state')} of "
+               f"h = 0.9*h + x in {_quantity(r['scan_rounds'], 'round')}."),
+        *_wrap(f"A round's combines run side by side, one step deep, so the scan is "
+               f"{r['scan_rounds']:,} steps deep and the loop {r['serial_steps']:,}. Their "
+               f"states {'agree to' if same else 'differ by up to'} "
+               f"{r['fixed_max_rel_diff']:.1e} of the largest."),
         table,
-        *_wrap("More: the step h -> a1*h + x1, written (a1, x1), "
-               "then (a2, x2), is the one step (a1*a2, a2*x1 + x2). That combine is "
-               "associative, so a scan may group the steps in any order. A tanh step does not "
-               "compose: two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so "
-               "a scan has no combine of fixed size."),
+        *_wrap(f"More: two linear steps make one. h -> {a[0]:g}*h + {a[1]:g}, then "
+               f"h -> {x[0]:g}*h + {x[1]:g}, is h -> {x[0]:g}*({a[0]:g}*h + {a[1]:g}) + "
+               f"{x[1]:g} = {both[0]:g}*h + {both[1]:g}. As pairs, "
+               f"({a[0]:g}, {a[1]:g}) then ({x[0]:g}, {x[1]:g}) is ({both[0]:g}, {both[1]:g}); "
+               "in general (a1, x1) then (a2, x2) is (a1*a2, a2*x1 + x2)."),
+        *_wrap("That combine is associative, so a scan may group the steps in any way; it "
+               "is not commutative, so it keeps their order. A tanh step does not compose: "
+               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b)."),
         *_wrap(f"With a different decay at each step, drawn from [0.5, 1), as in Mamba's "
                f"selective scan, the largest difference is "
                f"{r['selective_max_rel_diff']:.1e}."),
@@ -1046,23 +1212,20 @@ def render_ssm(result):
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
     compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
-    headline=lambda r: f"a scan gave the linear step's {r['length']:,} states in "
-             f"{_quantity(r['scan_rounds'], 'round')}, within {r['max_rel_diff']:.0e} of the "
-             "loop's largest")
+    headline=lambda r: f"a scan gave the linear step's {r['length']:,} states "
+             f"{_quantity(r['scan_rounds'], 'step')} deep, the loop {r['serial_steps']:,}; "
+             f"within {r['max_rel_diff']:.0e} of the loop's largest")
 
 
 # ============================================================================
 # 4. Work and depth, measured on the code that runs
 # ============================================================================
 #
-# Every algorithm is run on values that record their own history: each
-# operation counts one unit of work in a shared tally, and its result carries
-# depth = 1 + the deeper of its inputs. The depth of the final values is the
-# longest chain of operations that had to run one after another. Besides the
-# lesson's scan, two work-efficient scans are measured here.
+# Every algorithm runs on Counted values (the cost model above): the work and
+# the depth of its final values are counted as it runs. Besides the lesson's
+# scan, two work-efficient scans are measured here.
 
 WORK_SIZES = (64, 1_024, 4_096)
-MAX_COUNTED = 1 << 16           # Counted values: Hillis-Steele makes N log2 N of them
 
 
 def brent_kung_scan(xs, op=operator.add):
@@ -1111,105 +1274,24 @@ def blelloch_scan(xs, op=operator.add, identity=0):
     return out[:n]
 
 
-class Tally:
-    """A shared count of operations (the work)."""
-
-    __slots__ = ("work",)
-
-    def __init__(self):
-        self.work = 0
-
-
-def _counted(fn, reverse=False):
-    """Return a Counted operator for fn (other fn self when reverse): one operation,
-    of depth 1 + the deeper input, written out because it runs millions of times."""
-    def method(self, other):
-        tally = self.tally
-        tally.work += 1
-        if type(other) is Counted:
-            depth = self.depth if self.depth > other.depth else other.depth
-            other = other.value
-        else:
-            depth = self.depth
-        result = new(Counted)           # Counted(value, tally, depth + 1), without the call
-        result.value = fn(other, self.value) if reverse else fn(self.value, other)
-        result.tally, result.depth = tally, depth + 1
-        return result
-    new = object.__new__
-    return method
-
-
-class Counted:
-    """A number that counts the operations that produce it.
-
-    >>> tally = Tally()
-    >>> a, b, c = (Counted(v, tally) for v in (1, 2, 3))
-    >>> d = (a + b) * c + a
-    >>> d.value, d.depth, tally.work
-    (10, 3, 3)
-    """
-
-    __slots__ = ("value", "depth", "tally")
-
-    def __init__(self, value, tally, depth=0):
-        if type(tally) is not Tally:
-            raise TypeError(f"Counted requires a Tally, got {tally!r:.40}")
-        _require_size("Counted", "depth", depth, low=0, high=math.inf)
-        self.value, self.tally, self.depth = value, tally, depth
-
-    __add__, __radd__ = _counted(operator.add), _counted(operator.add, reverse=True)
-    __mul__, __rmul__ = _counted(operator.mul), _counted(operator.mul, reverse=True)
-
-    def __repr__(self):
-        return f"Counted({self.value!r}, depth={self.depth})"
-
-
-def _counted_op(fn, x):
-    """Return fn(x), counted as one operation when x is a Counted (exp, tanh, 1/x)."""
-    if isinstance(x, Counted):
-        x.tally.work += 1
-        return Counted(fn(x.value), x.tally, x.depth + 1)
-    return fn(x)
-
-
-def measure_work_depth(algorithm, n):
-    """Return (work, depth) of algorithm(values) on n fresh Counted inputs.
-
-    >>> measure_work_depth(tree_reduce, 8)
-    (7, 3)
-    """
-    n = _require_size("measure_work_depth", "n", n, low=0, high=MAX_COUNTED)
-    tally = Tally()
-    result = algorithm([Counted(1.0, tally) for _ in range(n)])
-    return tally.work, _depth_of(result)
-
-
-def _depth_of(result):
-    """Return the largest depth among a Counted or a (nested) list of them."""
-    if isinstance(result, Counted):
-        return result.depth
-    if isinstance(result, (list, tuple)):
-        return max((_depth_of(r) for r in result), default=0)
-    return 0
-
-
 def _selective_linear_scan(xs):
     """linear_recurrence_scan with a decay per step that is counted too (the
-    values of a selective scan): the decays' products are work as well."""
+    values of a selective scan): the decays' products are work as well, so a
+    combine is a multiply and a multiply-add."""
     return _linear_scan(xs, [Counted(0.9, x.tally) for x in xs])
 
 
 # what runs: (the function, work formula, depth formula), N a power of two.
 WORK_ALGORITHMS = {
-    "rnn_style": (rnn_style, "2N - 1", "2N - 1"),
+    "rnn_style": (rnn_style, "N", "N"),
     "sum()": (sum, "N", "N"),
     "tree_reduce": (tree_reduce, "N - 1", "log2 N"),
     "serial_scan": (serial_scan, "N - 1", "N - 1"),
     "parallel_scan": (parallel_scan, "N log2 N - N + 1", "log2 N"),
     "brent_kung_scan": (brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
     "blelloch_scan": (blelloch_scan, "2N - 2", "2 log2 N - 1"),
-    "linear_recurrence_scan": (linear_recurrence_scan, "2(N log2 N - N + 1)", "2 log2 N"),
-    "the same, selective": (_selective_linear_scan, "3(N log2 N - N + 1)", "2 log2 N"),
+    "linear_recurrence_scan": (linear_recurrence_scan, "N log2 N - N + 1", "log2 N"),
+    "the same, selective": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
 SCANS = {"serial_scan": "the serial scan", "parallel_scan": "Hillis-Steele's",
@@ -1219,10 +1301,26 @@ SCANS = {"serial_scan": "the serial scan", "parallel_scan": "Hillis-Steele's",
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
 
 
+def scan_lane_steps(n, lanes):
+    """Return the steps that Hillis-Steele's scan of n values takes on `lanes` lanes,
+    round by round: round k has n - 2**k combines, shared out among the lanes.
+    Its work on one lane; its rounds, ceil(log2 n), with a lane per combine.
+
+    >>> scan_lane_steps(1_024, 1), scan_lane_steps(1_024, 1_024)
+    (9217, 10)
+    """
+    step, steps = 1, 0
+    while step < n:
+        steps += _ceil_div(n - step, lanes)
+        step *= 2
+    return steps
+
+
 def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
     """Return the measured work and depth of every algorithm at every size; the scans
     of least work and of least depth at N = 1,024 (or the largest N); and there the
-    steps on P lanes of a tree sum (lane_steps) and of the recurrence (its depth)."""
+    steps on P lanes of a tree sum (lane_steps), of the recurrence's loop (its depth)
+    and of its scan (scan_lane_steps), with whether the work or the depth decides."""
     sizes = _require_sizes("work_section", "size", sizes, high=MAX_COUNTED)
     lanes = _require_sizes("work_section", "lane count", lanes, high=MAX_SIZE)
     at = {}
@@ -1232,11 +1330,37 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
             at[name, n] = {"algorithm": name, "n": n, "work": work, "depth": dep}
     n = 1_024 if 1_024 in sizes else max(sizes)
     scans = [at[name, n] for name in SCANS]
+    on_lanes = [{"lanes": p, "sum_steps": lane_steps(n, p),
+                 "loop_steps": at["rnn_style", n]["depth"],
+                 "scan_steps": scan_lane_steps(n, p)} for p in lanes]
+    fewest, most = on_lanes[0], on_lanes[-1]
+    if len(lanes) > 1:
+        fewest, most = (min(on_lanes, key=lambda r: r["lanes"]),
+                        max(on_lanes, key=lambda r: r["lanes"]))
     found = {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
-             "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"]}
-    return {"rows": list(at.values()), "findings": found,
-            "lanes": [{"lanes": p, "sum_steps": lane_steps(n, p),
-                       "recurrence_steps": at["rnn_style", n]["depth"]} for p in lanes]}
+             "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"],
+             "fewest_lanes": fewest["lanes"], "most_lanes": most["lanes"],
+             # the scan slower than the loop on few lanes, faster on many: both count
+             "work_decides": fewest["scan_steps"] > fewest["loop_steps"],
+             "depth_decides": most["scan_steps"] < most["loop_steps"]}
+    return {"rows": list(at.values()), "findings": found, "lanes": on_lanes}
+
+
+def work_answer(found, lanes):
+    """Return the sentences that answer the lesson's claim from the steps on P lanes:
+    whether the work decides on the fewest lanes and the depth on the most."""
+    few = next(r for r in lanes if r["lanes"] == found["fewest_lanes"])
+    many = next(r for r in lanes if r["lanes"] == found["most_lanes"])
+    on_few, on_many = (_quantity(few["lanes"], "lane"), _quantity(many["lanes"], "lane"))
+    if found["work_decides"] and found["depth_decides"]:
+        said = f"Here both do: on {on_few} the work decides, on {on_many} the depth. "
+    elif found["depth_decides"]:
+        said = f"Here the depth decides, from {on_few} to {on_many}. "
+    else:
+        said = f"Here the work decides, from {on_few} to {on_many}. "
+    return said + (
+        f"The recurrence's scan (part 3) takes {few['scan_steps']:,} steps on {on_few} "
+        f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
 
 
 def render_work(result):
@@ -1245,10 +1369,9 @@ def render_work(result):
     rows, found = result["rows"], result["findings"]
     n = found["n"]
     at = {(r["algorithm"], r["n"]): r for r in rows}
-    lanes = _table(("lanes P", "tree sum: steps", "recurrence: steps"),
-                   [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['recurrence_steps']:,}")
-                    for r in result["lanes"]])
-    most = max(result["lanes"], key=lambda r: r["lanes"])
+    lanes = _table(("lanes P", "tree sum", "recurrence: loop", "recurrence: scan"),
+                   [(f"{r['lanes']:,}", f"{r['sum_steps']:,}", f"{r['loop_steps']:,}",
+                     f"{r['scan_steps']:,}") for r in result["lanes"]])
     counted = _table(
         (f"N = {n:,}", "work", "formula", "depth", "formula"),
         [(name, f"{at[name, n]['work']:,}", work_f, f"{at[name, n]['depth']:,}", depth_f)
@@ -1256,34 +1379,32 @@ def render_work(result):
     least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
-        *_wrap(f"The lesson says depth, not operation count, sets the time: with "
-               f"{_quantity(most['lanes'], 'lane')} a tree sum of N = {n:,} falls to "
-               f"{_quantity(most['sum_steps'], 'step')}; the recurrence gains nothing."),
-        *_wrap(f"Counting its multiply and add apart, its chain of {n:,} steps is "
-               f"{most['recurrence_steps']:,} operations deep, however many lanes P there "
-               "are. A lane does one operation a step."),
+        *_wrap("The lesson says depth, not operation count, decides the time. "
+               + work_answer(found, result["lanes"])),
+        f"Steps at N = {n:,}, each lane one operation a step:",
         lanes,
-        *_wrap("More: a tree sum takes from max(work / P, depth) to work / P + depth steps "
-               f"(Brent 1974). Every operation below was counted as it ran. Among the four "
-               f"scans, {SCANS[found['least_work']]} does the least work "
+        *_wrap(f"A tree sum takes from max(work / P, depth) to work / P + depth steps "
+               "(Brent 1974); the table gives the fewest. The scan runs round by round."),
+        *_wrap("More: every operation below was counted as it ran, a multiply-add as one. "
+               f"Among the four scans, {SCANS[found['least_work']]} does the least work "
                f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
                f"least depth ({least_depth['depth']:,})."),
         counted,
-        *_wrap("Work counts each add and multiply of a value from the input, depth the longest "
-               "chain of them (formulas for N a power of two). The recurrence's first "
-               "multiply, 0.9 x 0, touches no input: 2N - 1."),
+        *_wrap("Work counts the operations on values from the input, depth the longest chain "
+               "of them (formulas for N a power of two)."),
     ])
 
 
 def figure_work(result):
-    """Return the steps on P lanes of a tree sum and of the recurrence, log-log."""
+    """Return the steps on P lanes of a tree sum, the recurrence's loop and its scan,
+    log-log."""
     n = result["findings"]["n"]
     fig = Figure(f"Steps on P lanes, N = {n:,}, each lane one operation a step",
-                 "the tree sum falls to its depth; the recurrence, a multiply and an add a "
-                 "step, stays 2N - 1")
+                 "the loop stays N; its scan falls from its work to its depth, as the tree "
+                 "sum does")
     lanes = [r["lanes"] for r in result["lanes"]]
-    steps = [("recurrence: 2N - 1",
-              [(r["lanes"], r["recurrence_steps"]) for r in result["lanes"]]),
+    steps = [("recurrence: loop", [(r["lanes"], r["loop_steps"]) for r in result["lanes"]]),
+             ("recurrence: scan", [(r["lanes"], r["scan_steps"]) for r in result["lanes"]]),
              ("tree sum", [(r["lanes"], r["sum_steps"]) for r in result["lanes"]])]
     _chart(fig, CHART_BOX, steps, _axis_for("lanes P (log)", lanes, log=True, at_data=True),
            _axis_for("steps (log)", [v for _, s in steps for _, v in s], log=True))
@@ -1335,6 +1456,18 @@ def attention_matrix_bytes(n, bytes_per_value=2):
     return n * n * bytes_per_value
 
 
+def attention_read_parts(n, d):
+    """Return the depth of one attention read over n tokens of width d, in steps of
+    the cost model, by stage: the scores q.k (a multiply, then multiply-adds up a
+    tree of d), exp, the weighted sum (likewise over n, beside the sum of weights and
+    its 1/x), and a last product by that 1/sum. Part 8 counts the same at d = 1.
+
+    >>> attention_read_parts(1, 1), sum(attention_read_parts(131_072, 512))
+    ((1, 1, 1, 1), 30)
+    """
+    return 1 + (d - 1).bit_length(), 1, 1 + (n - 1).bit_length(), 1
+
+
 def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMORY_SIZES):
     """Return Table 1 of Vaswani et al. at each n, and the attention matrix's memory."""
     sizes = _require_sizes("cost_table", "size", sizes, high=MAX_COST_N)
@@ -1351,12 +1484,15 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
     contiguous = [{"n": n, "layers": _ceil_div(n - 1, k - 1)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
-            "contiguous_conv_layers": contiguous, "attention_cheaper_below_n": 2 * d}
+            "contiguous_conv_layers": contiguous, "attention_cheaper_below_n": 2 * d,
+            "read_depth": {"n": max(sizes), "parts": attention_read_parts(max(sizes), d)}}
 
 
 def render_cost(result):
     """Return the memory of one attention matrix first, with the lesson's claim it
     answers; then Table 1's operations and path lengths, evaluated."""
+    read = result["read_depth"]
+    parts = read["parts"]
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
     names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
@@ -1398,8 +1534,10 @@ def render_cost(result):
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
-               "its sums take about log2 d + log2 n steps."),
+        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. In "
+               f"steps of the cost model, one attention read at n = {read['n']:,} is "
+               f"{sum(parts)} deep: {parts[0]} for the scores q.k, {parts[1]} for exp, "
+               f"{parts[2]} for the weighted sum, {parts[3]} for a last product by 1/sum."),
     ])
 
 
@@ -1692,7 +1830,7 @@ SECTIONS["capacity"] = Section(
 # Training on a known sequence (teacher forcing) knows every input: attention
 # and a linear recurrence by its scan compute all N positions at once.
 # Generating, each output is the next input, so every model makes its tokens
-# one after another. Three models of width 1, their depth counted as in part 4.
+# one after another. Three models of width 1, their depth counted by Counted.
 
 GENERATE_SIZES = (64, 256)
 GENERATE_D = 64                 # the width at which the memory held is counted
@@ -1829,16 +1967,17 @@ def render_generate(rows):
                    left=1)
     shallowest = min(last.values(), key=lambda r: r["generate_depth"])
     found = (f"{GENERATE_NAMES[deepest['model']]} is the deepest, "
-             f"{deepest['generate_depth']:,} operations")
+             f"{deepest['generate_depth']:,} steps")
     if holding is deepest:
         found += f", and holds the most, {format_bytes(holding['held_bytes'])}"
     else:
         found += (f"; {GENERATE_NAMES[holding['model']]} holds the most, "
                   f"{format_bytes(holding['held_bytes'])}")
     adds = {"attention": f"{attention['first_token_depth']} to "
-                         f"{attention['last_token_depth']} operations for attention, which "
+                         f"{attention['last_token_depth']} steps for attention, which "
                          "reads every token before it",
-            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
+            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN (a multiply-add, then "
+                        "tanh)",
             "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
     adds[shallowest["model"]] += " (the shallowest)"
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
@@ -1846,19 +1985,19 @@ def render_generate(rows):
            + _readable_list(list(adds.values())) + ".")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
-        *_wrap(f"The lesson says an RNN suits streaming, one token at a time: generating "
-               f"{big:,} tokens, {found}."),
+        *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
+               f"{big:,} tokens here, {found}."),
         *_wrap(why),
         table,
         *_wrap(f"More: training knows the whole sequence, so attention and the linear "
                f"recurrence (by its scan) run in parallel: depth {attention['train_depth']:,} "
-               f"and {scan['train_depth']:,} at N = {big:,}. The tanh RNN stays a chain even "
-               f"then: {rnn['train_depth']:,} deep."),
+               f"and {scan['train_depth']:,} (the scan's rounds) at N = {big:,}. The tanh RNN "
+               f"stays a chain even then: {rnn['train_depth']:,} deep."),
         *_wrap(f"Attention's read is a tree: {attention['first_token_depth']} deep for one "
                "token (query times key, exp, one over the sum, a last product), one level more "
                "each time the tokens double."),
-        *_wrap(f"Depths count each multiply, add, exp, tanh and 1/x as one operation, on "
-               f"models one number wide. The memory is counted at width d = {d} in fp16: the "
+        *_wrap(f"A step is one operation (a multiply-add, exp, tanh or 1/x), on models one "
+               f"number wide. The memory is counted at width d = {d} in fp16: the "
                f"KV cache grows by {kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays "
                f"{2 * d:,} bytes."),
     ])
@@ -3823,14 +3962,16 @@ GLOSSARY = {
     "vs width": "a step's time over the first width's: how many times as long it took.",
     "madds / step": "the multiply-adds of one step of a state of that width: width^2 + width.",
     "chain steps": "the steps the recurrence takes on any number of lanes: N, one at a time.",
-    "tree steps": "the steps a tree sum of N values takes on P lanes (`sweep`): see lane.",
+    "tree steps": "the fewest steps in which P lanes sum N values (`sweep`): see lane.",
     "state t": "which state of the sequence: h_t, after the t-th input.",
     "loop: h_t": "the state h_t computed step by step, each step waiting for the one before.",
     "scan: h_t": "the same state computed by the parallel scan of the affine steps.",
     "lanes P": "how many lanes the modelled parallel machine has (`work`): see lane.",
-    "tree sum: steps": "the steps a tree sum of N values takes on P lanes (`work`).",
-    "recurrence: steps": ("the operations of the recurrence one after another on P lanes: "
-                          "its chain, a multiply and an add a step, less the first multiply."),
+    "tree sum": "the fewest steps in which P lanes sum N values (`work`, lane_steps).",
+    "recurrence: loop": ("the steps of rnn_style's loop on P lanes: N, one multiply-add an "
+                         "input, each waiting for the one before."),
+    "recurrence: scan": ("the steps of the recurrence by Hillis-Steele's scan on P lanes, round "
+                         "by round: its work on one lane, its rounds on N lanes."),
     "formula": "the closed form the count next to it follows, for N a power of two.",
     "tokens n": "how many tokens one attention matrix covers: n of them read n.",
     "n x n matrix": "the bytes of one attention matrix: n x n scores of 2 bytes (fp16).",
@@ -3916,6 +4057,8 @@ GLOSSARY = {
     "compose": "to do one step, then another: composed, two affine steps are again one.",
     "convolution": "each output a weighted sum of the k nearest inputs, the same weights for all.",
     "core": "one processor of the CPU.",
+    "cost model": ("how every depth and step is counted here: a step is one operation on one "
+                   "lane; a multiply-add a*b + c is one operation."),
     "CPU": "the computer's main processor: a few cores.",
     "crosstalk": "what the other pairs stored in a state add to a read: noise on the value.",
     "decay": "the factor a of the linear step h = a*h + x: how much of the state a step keeps.",
@@ -3923,6 +4066,7 @@ GLOSSARY = {
     "derivative": "how much an output changes per unit change of an input, for a small change.",
     "dilated": "a dilated convolution reads inputs a gap apart, the gap k times wider a layer.",
     "dot product": "s.k: the sum of the products of two vectors' matching entries.",
+    "update": "one input's step of a vector recurrence: h -> A.h + b*x, all units at once.",
     "exclusive": "an exclusive scan's output i leaves out x_i; an inclusive one includes it.",
     "exp, e": "exp(x) = e^x, e = 2.718...: the softmax weighs each score by its exp.",
     "e-notation, e": "3.3e-11 is 3.3 x 10^-11: the e and the number after it are a power of ten.",
@@ -3972,7 +4116,8 @@ GLOSSARY = {
     "log2": "log2 N: how many halvings take N down to 1 (log_k N: divisions by k).",
     "loss": "the number training lowers: here the MSE on a training example.",
     "LSTM": "long short-term memory (1997): an RNN whose gates let it keep a value many steps.",
-    "madds": "multiply-adds: a multiply and an add, counted as one.",
+    "madds": "multiply-adds a*b + c: one operation each, as a GPU's fused multiply-add is one "
+             "instruction.",
     "Mamba": "a state-space model whose decays depend on each input (a selective scan; 2023).",
     "matrix multiply": "every row of one matrix times every column of another: dot products, all"
                        " side by side.",
@@ -3999,7 +4144,8 @@ GLOSSARY = {
               "the machine was busy with something else."),
     "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
             "bounded).",
-    "operation": "an add or a multiply, or where said a tanh, exp or 1/x: what work counts.",
+    "operation": ("an add, a multiply, a multiply-add a*b + c, exp, tanh or 1/x: one step on "
+                  "one lane, and what work counts."),
     "optimizer": "the rule that turns gradients into parameter updates (Adam here).",
     "parameter": "a number a model learns: a weight or a bias.",
     "path length": "how many layers, or recurrent steps, a signal crosses between two positions.",
@@ -4032,7 +4178,8 @@ GLOSSARY = {
     "SSM": "a state-space model: a recurrence with a linear step, trained in parallel.",
     "state": "the numbers a recurrence carries from one step to the next.",
     "state-space model": "a recurrence with a linear step, trained in parallel (SSM).",
-    "step": "one link of a chain: it cannot start before the one before it ends.",
+    "step": ("one operation on one lane, the cost model's unit; in a chain, each waits for the "
+             "one before. The recurrence h = a*h + x is one step an input."),
     "T": "the sequence length in the training section: the adding problem's T pairs.",
     "vanishing gradient": ("a gradient that shrinks with each step it is carried back "
                            "through, until far inputs barely change the loss."),

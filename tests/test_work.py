@@ -1,5 +1,6 @@
 """Part 4: work and depth counted against their formulas; the work-efficient
-scans against itertools.accumulate; steps on P lanes against a simulation."""
+scans against itertools.accumulate; steps on P lanes against a simulation and
+a search of every schedule."""
 
 import itertools
 import json
@@ -45,22 +46,24 @@ def exclusive(xs, op=operator.add, identity=0):
 
 
 def simulate_reduction(xs, lanes):
-    """Return (total, steps, operations): the chunked reduction of xs run step
-    by step, each lane folding its chunk, then the partials summed in pairs."""
-    size = -(-len(xs) // lanes)
-    chunks = [xs[i:i + size] for i in range(0, len(xs), size)]
-    partials, steps, operations = [chunk[0] for chunk in chunks], 0, 0
-    for j in range(1, size):                    # fold: lane k adds its chunk's j-th value
-        for k, chunk in enumerate(chunks):
-            if j < len(chunk):
-                partials[k] += chunk[j]
-                operations += 1
+    """Return (total, steps, operations): xs summed step by step, each lane adding
+    one pair a step, as many pairs as there are lanes and pairs."""
+    values, steps, operations = list(xs), 0, 0
+    while len(values) > 1:
+        pairs = min(lanes, len(values) // 2)
+        values = [values[2 * i] + values[2 * i + 1] for i in range(pairs)] + values[2 * pairs:]
+        operations += pairs
         steps += 1
-    while len(partials) > 1:                    # combine: one level of pairs per step
-        operations += len(partials) // 2
-        partials = main._pairwise(partials, operator.add)
-        steps += 1
-    return partials[0], steps, operations
+    return values[0], steps, operations
+
+
+def fewest_by_search(n, lanes):
+    """Return the fewest steps to sum n values on `lanes` lanes over every schedule:
+    a step may add any number of pairs, up to one a lane and half the values."""
+    fewest = [0, 0]                             # 0 and 1 values: nothing to add
+    for c in range(2, n + 1):
+        fewest.append(1 + min(fewest[c - r] for r in range(1, min(lanes, c // 2) + 1)))
+    return fewest[n]
 
 
 # What this part prints, from tests.support's SMALL data, scripted times and a
@@ -86,32 +89,21 @@ a power of two). The recurrence's first multiply, 0.9 x 0, touches no input: 2N 
 
 
 class TestCountedWorkAndDepth(unittest.TestCase):
-    def test_counted_by_hand_and_against_the_formulas(self):
-        # e = (a + b) + (c + d): 3 additions, depth 2; f = e * 2.0: 4 ops, depth 3.
-        tally = main.Tally()
-        a, b, c, d = (main.Counted(v, tally) for v in (1, 2, 3, 4))
-        e = (a + b) + (c + d)
-        self.assertEqual((e.value, e.depth, tally.work), (10, 2, 3))
-        f = e * 2.0
-        self.assertEqual((f.value, f.depth, tally.work), (20.0, 3, 4))
-        # plain numbers on either side; strings, not commutative, keep their order
-        tally = main.Tally()
-        x = main.Counted(5, tally)
-        self.assertEqual(((1 + x).value, (x + 1).value, (3 * x).depth, tally.work), (6, 6, 1, 3))
-        self.assertEqual(("a" + main.Counted("b", tally)).value, "ab")
-        self.assertEqual((main.Counted("a", tally) + "b").value, "ab")
+    def test_counted_against_the_formulas(self):
+        # (Counted by hand, a multiply-add fused: tests/test_steps.py)
         for k in (1, 2, 5, 7):
             n = 2 ** k
             expected = {
-                "rnn_style": (2 * n - 1, 2 * n - 1),
+                "rnn_style": (n, n),                    # a multiply-add an input
                 "sum()": (n, n),
                 "tree_reduce": (n - 1, k),
                 "serial_scan": (n - 1, n - 1),
                 "parallel_scan": (hillis_steele_combines(n), k),
                 "brent_kung_scan": (2 * n - k - 2, 2 * k - 2 if k > 1 else 1),
                 "blelloch_scan": (2 * n - 2, 2 * k - 1),
-                "linear_recurrence_scan": (2 * hillis_steele_combines(n), 2 * k),
-                "the same, selective": (3 * hillis_steele_combines(n), 2 * k),
+                # a combine: one multiply-add, the decays' product too where counted
+                "linear_recurrence_scan": (hillis_steele_combines(n), k),
+                "the same, selective": (2 * hillis_steele_combines(n), k),
             }
             for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
@@ -183,11 +175,17 @@ class TestBlellochAndLanes(unittest.TestCase):
         for n, p in self.PAIRS:
             xs = random_floats(n, seed=p)
             total, steps, operations = simulate_reduction(xs, p)
-            self.assertEqual(main.lane_steps(n, p), steps, (n, p))
+            self.assertEqual(main.lane_steps(n, p), max(1, steps), (n, p))
             self.assertEqual(operations, n - 1, (n, p))
             self.assertTrue(close(total, math.fsum(xs), scale=math.fsum(map(abs, xs))), (n, p))
         self.assertEqual(simulate_reduction(list(range(1, 1001)), 7)[0], 500_500)
-        for n in (1, 2, 3, 100, 1024, 1025):
+        # no schedule is faster (n = 1 aside: one step, as depth counts it)
+        for n, p in self.PAIRS:
+            if n <= 100:
+                self.assertEqual(main.lane_steps(n, p), max(1, fewest_by_search(n, p)), (n, p))
+        self.assertEqual(main.lane_steps(1, 10_000), main.depth(1)[1])
+        self.assertEqual(main.lane_steps(65_536, 10_000), 19)       # 20 in fixed chunks
+        for n in (2, 3, 100, 1024, 1025):
             self.assertEqual(main.lane_steps(n, 1), n - 1)
             self.assertEqual(main.lane_steps(n, n), (n - 1).bit_length())
             self.assertEqual(main.lane_steps(n, 10 * n), (n - 1).bit_length())
@@ -196,12 +194,22 @@ class TestBlellochAndLanes(unittest.TestCase):
             self.assertLessEqual(main.lane_steps(n, p), (n - 1) / p + (n - 1).bit_length() + 1,
                                  (n, p))
 
+    def test_the_scan_on_p_lanes_is_its_work_on_one_lane_and_its_rounds_on_n(self):
+        for n in AWKWARD_LENGTHS[1:]:
+            work, dep = main.measure_work_depth(main.linear_recurrence_scan, n)
+            self.assertEqual(main.scan_lane_steps(n, 1), work, n)
+            self.assertEqual(main.scan_lane_steps(n, n), dep, n)
+            self.assertEqual(main.scan_lane_steps(n, 3), sum(
+                -(-(n - 2 ** k) // 3) for k in range(main.depth(n)[1]) if 2 ** k < n), n)
+
     def test_work_section_text_and_json(self):
         # Sizes 16 and 64: the formulas are checked above.
         result = json.loads(json.dumps(main.work_section((16, 64))))
         data = result["rows"]
-        self.assertEqual(result["findings"], {"n": 64, "least_work": "serial_scan",
-                                              "least_depth": "parallel_scan"})
+        self.assertEqual(result["findings"], {
+            "n": 64, "least_work": "serial_scan", "least_depth": "parallel_scan",
+            "fewest_lanes": 1, "most_lanes": 1_024, "work_decides": True,
+            "depth_decides": True})
         said = " ".join(main.render_work(result).split())
         self.assertIn("Among the four scans, the serial scan does the least work (63 "
                       "operations) and Hillis-Steele's has the least depth (6)", said)
@@ -214,22 +222,31 @@ class TestBlellochAndLanes(unittest.TestCase):
                                                    "work": 321, "depth": 6})
         self.assertEqual((at["blelloch_scan", 64]["work"], at["brent_kung_scan", 64]["work"]),
                          (126, 120))
-        self.assertEqual(at["the same, selective", 64]["work"], 3 * 321)
-        self.assertEqual(result["lanes"], [{"lanes": p, "sum_steps": main.lane_steps(64, p),
-                                            "recurrence_steps": 127} for p in main.WORK_LANES])
-        # the opening reads the most lanes: the tree sum's steps there, then the
-        # chain's 2N - 1 operations, said with why it is not N
-        most = max(main.WORK_LANES)
-        self.assertIn(f"with {most:,} lanes a tree sum of N = 64 falls to "
-                      f"{main.lane_steps(64, most)} steps; the recurrence gains nothing. "
-                      "Counting its multiply and add apart, its chain of 64 steps is 127 "
-                      "operations deep", said)
-        # the chain's count, 2N - 1, said with the count measured at N = 64
-        self.assertIn("The recurrence's first multiply, 0.9 x 0, touches no input: 2N - 1.", said)
-        self.assertEqual(at["rnn_style", 64]["depth"], 2 * 64 - 1)
-        self.assertTrue(said.startswith("=== work and depth, counted on the code that runs === "
-                                        "The lesson says depth, not operation count, sets "
-                                        "the time"), said)
+        self.assertEqual(at["the same, selective", 64]["work"], 2 * 321)
+        self.assertEqual(result["lanes"], [
+            {"lanes": p, "sum_steps": main.lane_steps(64, p), "loop_steps": 64,
+             "scan_steps": main.scan_lane_steps(64, p)} for p in main.WORK_LANES])
+        self.assertEqual([r["scan_steps"] for r in result["lanes"]], [321, 41, 6, 6])
+        self.assertIn("The lesson says depth, not operation count, decides the time. Here both "
+                      "do: on 1 lane the work decides, on 1,024 lanes the depth. The "
+                      "recurrence's scan (part 3) takes 321 steps on 1 lane and 6 on 1,024 "
+                      "lanes; its loop, 64 on any P.", said)
+
+    def test_the_answer_is_chosen_from_the_steps(self):
+        result = main.work_section((64,), lanes=(1, 64))
+        self.assertIn("Here both do", main.render_work(result))
+        # lanes where the scan never beats the loop: the work decides throughout
+        few = main.work_section((64,), lanes=(1, 2))
+        self.assertEqual((few["findings"]["work_decides"], few["findings"]["depth_decides"]),
+                         (True, False))
+        self.assertIn("Here the work decides, from 1 lane to 2 lanes.",
+                      " ".join(main.render_work(few).split()))
+        # lanes where the scan always wins: the depth decides throughout
+        many = main.work_section((64,), lanes=(16, 64))
+        self.assertEqual((many["findings"]["work_decides"], many["findings"]["depth_decides"]),
+                         (False, True))
+        self.assertIn("Here the depth decides, from 16 lanes to 64 lanes.",
+                      " ".join(main.render_work(many).split()))
 
 
 if __name__ == "__main__":
