@@ -1118,7 +1118,7 @@ def rnn_states(xs, decay=0.9):
     [1.0, 1.9, 2.71]
     """
     decays = decay if isinstance(decay, collections.abc.Iterable) else itertools.repeat(decay)
-    states, h = [], 0.0
+    states, h = [], 0                       # an int 0: a Fraction's states stay exact
     for a, x in zip(decays, xs):
         h = a * h + x                       # waits for the h before
         states.append(h)
@@ -1202,7 +1202,8 @@ def render_ssm(result):
                "in general (a1, x1) then (a2, x2) is (a1*a2, a2*x1 + x2)."),
         *_wrap("That combine is associative, so a scan may group the steps in any way; it "
                "is not commutative, so it keeps their order. A tanh step does not compose: "
-               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b)."),
+               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so a scan "
+               "has no combine of fixed size."),
         *_wrap(f"With a different decay at each step, drawn from [0.5, 1), as in Mamba's "
                f"selective scan, the largest difference is "
                f"{r['selective_max_rel_diff']:.1e}."),

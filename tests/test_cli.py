@@ -154,7 +154,7 @@ class TestCommandLine(unittest.TestCase):
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("not parallelism", flat(out))
-        self.assertIn("1 round of side-by-side combines, against 1 chained.",
+        self.assertIn("1 round of side-by-side combines, each one step deep, against 1 chained.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):
@@ -231,7 +231,7 @@ class TestCommandLine(unittest.TestCase):
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
         one = main.sweep((64,), 1, 10)
         self.assertEqual(self.opening({"sweep": one}), [
-            "sweep: measured on one size, no slope; modelled on 10 lanes, the tree takes 10",
+            "sweep: measured on one size, no slope; modelled on 10 lanes, the tree takes 9",
             "  steps."])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):

@@ -158,7 +158,8 @@ class TestFigures(unittest.TestCase):
         capacity = [[(row["n"] / row["d"], row[key]) for row in r["capacity"]]
                     for key in ("state_recall", "exact_recall", "cache_recall")]
         lanes = r["work"]["lanes"]
-        work = [[(x["lanes"], x["recurrence_steps"]) for x in lanes],
+        work = [[(x["lanes"], x["loop_steps"]) for x in lanes],
+                [(x["lanes"], x["scan_steps"]) for x in lanes],
                 [(x["lanes"], x["sum_steps"]) for x in lanes]]
         rows = r["sweep"]["rows"]
         sweep_times = [[(x["n"], x["rnn_s"]) for x in rows], [(x["n"], x["attn_s"]) for x in rows]]
@@ -247,10 +248,12 @@ class TestFigures(unittest.TestCase):
             self.assertAlmostEqual(x, cx, delta=0.11)
             self.assertAlmostEqual(y - cy, decade, delta=0.11)
 
-    def test_the_work_figure_names_the_chain_and_why_it_is_2n_minus_1(self):
+    def test_the_work_figure_names_the_loop_and_the_scan(self):
         said = texts(self.svgs["work"])
-        self.assertIn("recurrence: 2N - 1", said)
-        self.assertIn("the recurrence, a multiply and an add a step, stays 2N - 1", said)
+        self.assertIn("recurrence: loop", said)
+        self.assertIn("recurrence: scan", said)
+        self.assertIn("the loop stays N; its scan falls from its work to its depth, as the tree "
+                      "sum does", said)
         self.assertEqual(drawn_points(self.svgs["work"], main.PALETTE[0])[0][1],
                          drawn_points(self.svgs["work"], main.PALETTE[0])[-1][1])   # flat
 

@@ -46,17 +46,17 @@ class TestGenerate(unittest.TestCase):
         # then 1/total beside the weighted tree, and one multiply: 4 + ceil(log2 N).
         for n in (2, 5, 16, 64):
             self.assertEqual(self.at["attention", n]["train_depth"], 4 + math.ceil(math.log2(n)))
-        # the tanh RNN is a chain even with every input known: w*h, + x, tanh per step;
-        # the first w*h is w*0.0, not counted: 3N - 1
+        # the tanh RNN is a chain even with every input known: a multiply-add w*h + x,
+        # then tanh, per step: 2N
         for n in (2, 16, 64):
-            self.assertEqual(self.at["tanh RNN", n]["train_depth"], 3 * n - 1)
-        for k in (3, 5, 6):
-            self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], 2 * k)
+            self.assertEqual(self.at["tanh RNN", n]["train_depth"], 2 * n)
+        for k in (3, 5, 6):                     # the scan's rounds, log2 N
+            self.assertEqual(self.at["linear, by scan", 2 ** k]["train_depth"], k)
 
     def test_generating_goes_a_token_at_a_time_a_cache_grows_the_section_says_so(self):
         n = 16
-        self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 3 * n - 1)
-        self.assertEqual(self.at["linear, by scan", n]["generate_depth"], 2 * n - 1)
+        self.assertEqual(self.at["tanh RNN", n]["generate_depth"], 2 * n)
+        self.assertEqual(self.at["linear, by scan", n]["generate_depth"], n)
         # the sentence follows the depths: a model faster than a token at a time is said
         rows = [dict(r) for r in self.at.values()]
         self.assertIn("so every model generates a chain",
@@ -76,25 +76,25 @@ class TestGenerate(unittest.TestCase):
         text = " ".join(out.split())
         # the finding first, read from the table's last rows: which is deepest, holds most
         self.assertIn("=== training can run in parallel; generating, one token at a time === "
-                      "The lesson says an RNN suits streaming, one token at a time: "
-                      "generating 256 tokens, attention is the deepest, 2,817 operations, and "
+                      "The lesson says an RNN suits streaming, one token at a time. "
+                      "Generating 256 tokens here, attention is the deepest, 2,817 steps, and "
                       "holds the most, 64.0 KiB. Each new token is the next input", text)
-        # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 3 and 2 for the others
-        self.assertIn("A token adds 4 to 12 operations for attention, which reads every token "
-                      "before it, 3 for the tanh RNN and 2 for the linear recurrence (the "
-                      "shallowest).", text)
+        # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 2 and 1 for the others
+        self.assertIn("A token adds 4 to 12 steps for attention, which reads every token "
+                      "before it, 2 for the tanh RNN (a multiply-add, then tanh) and 1 for the "
+                      "linear recurrence (the shallowest).", text)
         self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
-                      "12 and 16 at N = 256. The tanh RNN stays a chain even then: 767 deep",
-                      text)
+                      "12 and 8 (the scan's rounds) at N = 256. The tanh RNN stays a chain even "
+                      "then: 512 deep", text)
         self.assertIn("Attention's read is a tree: 4 deep for one token", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
-        self.assertIn("the tanh RNN is the deepest, 1,000,000 operations; attention holds the "
+        self.assertIn("the tanh RNN is the deepest, 1,000,000 steps; attention holds the "
                       "most, 64.0 KiB.", said)
         cached = [dict(r, held_bytes=10**6) if r["model"] == "linear, by scan" else r
                   for r in rows]
-        self.assertIn("attention is the deepest, 2,817 operations; the linear recurrence holds "
+        self.assertIn("attention is the deepest, 2,817 steps; the linear recurrence holds "
                       "the most, 977 KiB.", " ".join(main.render_generate(cached).split()))
         shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
                    for r in rows]

@@ -120,19 +120,24 @@ class TestHidden(unittest.TestCase):
             self.assertEqual((r["madds_per_step"], r["madds_per_combine"],
                               r["madds_per_diagonal_combine"]),
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
-        # the lesson's 10,000 lanes: 64^2 + 64 = 4,160 of them busy, 58% idle; 2 at width 1
-        self.assertIn(f"a step of width 64 would leave {1 - 4_160 / 10_000:.0%} of them idle; of "
-                      f"width 1, {1 - 2 / 10_000:.2%}.", " ".join(out.split()))
-        wide = [dict(r, width=128, idle_share=main.idle_share(128)) if r["width"] == 64 else r
+        # the lesson's 10,000 lanes: 64^2 + 64 = 4,160 madds, at least ceil(log2 65) = 7
+        # steps deep: at most 4,160 of 70,000 lane-steps busy; 2 of 10,000 at width 1
+        self.assertIn(f"an update of width 64 is 4,160 madds at least 7 steps deep (each unit "
+                      f"combines 65 numbers, two at a time): at least "
+                      f"{1 - 4_160 / 70_000:.0%} of the lanes idle. At width 1, "
+                      f"{1 - 2 / 10_000:.2%}.", " ".join(out.split()))
+        # width 2,048: 4,196,352 madds fill 420 steps of 10,000 lanes all but 0.09%
+        wide = [dict(r, width=2_048, madds_per_step=2_048 ** 2 + 2_048, update_depth=12,
+                     idle_share=main.idle_share(2_048)) if r["width"] == 64 else r
                 for r in rows]
-        self.assertEqual(main.idle_share(128), 0.0)         # 16,512 madds: more than the lanes
-        # width 99: 9,900 madds leave 1% of the lanes idle, not none
-        nearly = [dict(r, width=99, idle_share=main.idle_share(99)) if r["width"] == 64 else r
-                  for r in rows]
-        self.assertIn("a step of width 99 would leave 1% of them idle",
-                      " ".join(main.render_hidden(nearly).split()))
-        self.assertIn("a step of width 128 would keep them all busy",
+        self.assertIn("its madds could keep nearly every lane busy",
                       " ".join(main.render_hidden(wide).split()))
+        # width 512: 262,656 madds in 27 steps of 10,000 lanes leave 3% idle, said so
+        nearly = [dict(r, width=512, madds_per_step=512 ** 2 + 512, update_depth=10,
+                       idle_share=main.idle_share(512)) if r["width"] == 64 else r
+                  for r in rows]
+        self.assertIn(f"at least {1 - 262_656 / 270_000:.0%} of the lanes idle",
+                      " ".join(main.render_hidden(nearly).split()))
         # the reading's edge: growth under half the madds' is the interpreter's cost
         self.assertEqual(main.growth_reading(1_040, 2_080), "The time grew about as the madds")
         self.assertTrue(main.growth_reading(1_039.9, 2_080).startswith("At small widths"))

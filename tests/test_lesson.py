@@ -50,7 +50,8 @@ attn / call rnn / attn 1,000 2.00 µs 4.00 µs 0.5x 2,000 2.00 µs 4.00 µs 0.5x
 the gap is Python's loop against C's, not parallelism.""",
     "scan": """\
 === prefix-sum equivalence check === On 64 random floats, parallel_scan gives serial_scan's
-running totals, up to rounding: 6 rounds of side-by-side combines, against 63 chained.
+running totals, up to rounding: 6 rounds of side-by-side combines, each one step deep,
+against 63 chained.
 mismatches (over 1e-09 x the largest value): 0 last value (serial): -6.839931648779522 last
 value (parallel): -6.839931648779525 The last digits differ: float rounding follows the
 order of additions.""",
@@ -172,8 +173,9 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
                       main.render_scan(main.scan_check(1)))
         # mismatches counted are said, the positions and the rounds after them
         self.assertIn("On 64 random floats, parallel_scan differs from serial_scan's running "
-                      "totals at 3 positions: 6 rounds of side-by-side combines, against 63 "
-                      "chained.", " ".join(main.render_scan(dict(result, mismatches=3)).split()))
+                      "totals at 3 positions: 6 rounds of side-by-side combines, each one "
+                      "step deep, against 63 chained.",
+                      " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 a sample (a fenced block that opens with a section header) must be a line the
 program prints, digits and time units aside, so that a sample cannot drift."""
 
+import math
 import os
 import re
 import tempfile
@@ -196,16 +197,23 @@ class TestReadmeFacts(unittest.TestCase):
         self.assertNotIn("`python main.py scan` checks it", text)
 
     def test_the_idle_silicon_is_said_with_the_shares_hidden_computes(self):
-        # the lesson's "99% idle" on its 10,000 lanes: a step of width w busies
-        # w^2 + w of them
+        # the lesson's "99% idle" on its 10,000 lanes: an update of width w is w^2 + w
+        # madds in at least ceil(log2(w + 1)) steps
         said = " ".join(readme().split())
-        share = {w: 1 - (w * w + w) / 10_000 for w in (8, 64)}
-        self.assertIn(f"On 10,000 lanes a step of width 8 (72 multiply-adds) leaves "
-                      f"{share[8]:.1%} idle, of width 64 (4,160) {share[64]:.0%}, of width 100 "
-                      "none (`hidden`).", said)
+        share = {w: 1 - (w * w + w) / (10_000 * math.ceil(math.log2(w + 1))) for w in (8, 64, 100)}
+        self.assertIn(f"on 10,000 lanes at least {share[8]:.1%} sit idle at width 8, "
+                      f"{share[64]:.0%} at 64, {share[100]:.0%} at 100 (`hidden`).", said)
         self.assertEqual(main.GPU_LANES, 10_000)
         for w in (8, 64, 100):
-            self.assertAlmostEqual(main.idle_share(w), max(0, 1 - (w * w + w) / 10_000))
+            self.assertAlmostEqual(main.idle_share(w), share[w])
+
+    def test_the_work_answer_is_the_work_sections(self):
+        result = main.work_section((1_024,))
+        one, many = result["lanes"][0], result["lanes"][-1]
+        self.assertIn(f"The recurrence's scan takes {one['scan_steps']:,} steps on one lane, "
+                      f"nine times its loop's {one['loop_steps']:,}, and {many['scan_steps']} "
+                      f"on {many['lanes']:,} lanes (`work`).", " ".join(readme().split()))
+        self.assertEqual(one["scan_steps"] // one["loop_steps"], 9)
 
     def test_the_easy_exercises_widths_are_main_pys(self):
         widths = _readable(main.HIDDEN_WIDTHS)

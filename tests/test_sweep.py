@@ -69,8 +69,9 @@ class TestSweep(unittest.TestCase):
                                   ["N", "chain", "steps", "tree", "steps,", "P", "=", "4"]])
 
     def test_the_modelled_steps_are_log2_n_up_to_p_lanes_then_n_over_p_and_read_so(self):
-        for n in (1, 2, 3, 64, 1_000, 10_000):          # a tree of depth ceil(log2 N)
+        for n in (2, 3, 64, 1_000, 10_000, 20_000):     # a tree of depth ceil(log2 N)
             self.assertEqual(main.lane_steps(n, 10_000), (n - 1).bit_length(), n)
+        self.assertEqual(main.lane_steps(1, 10_000), 1)             # as depth(1) counts it
         for n, lanes in ((65_536, 10_000), (10**6, 1_000), (4_097, 64)):
             bound = (n - 1) / lanes + (n - 1).bit_length()     # Brent (1974)
             self.assertLessEqual(main.lane_steps(n, lanes), bound, (n, lanes))
@@ -79,18 +80,20 @@ class TestSweep(unittest.TestCase):
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
             return " ".join(main.modelled_reading(rows, lanes).split())
-        self.assertIn("the tree sum takes 6 to 16 steps. With N <= P, that is log2 N",
-                      reading((64, 65_536), 10**5))
-        # 65,536 values on 10,000 lanes: chunks of 7 added in 6 steps, then the
-        # ceil(65,536 / 7) = 9,363 partial sums in a tree of ceil(log2 9,363) levels
-        levels = math.ceil(math.log2(math.ceil(65_536 / 7)))
-        self.assertIn(f"takes 6 to {6 + levels} steps. Past N = P, each lane first adds up its "
-                      f"own share: 7 values in 6 steps at N = 65,536. Then the partial sums "
-                      f"meet in a tree of {levels} levels.", reading((64, 65_536), 10_000))
-        # the largest N equal to P: still "N <= P"; one more is past it
-        self.assertIn("With N <= P", reading((64, 1_024), 1_024))
-        self.assertIn("Past N = P", reading((64, 1_025), 1_024))
-        self.assertIn("takes 9 steps.", reading((500,), 10_000))   # one size: one count
+        self.assertIn("the tree sum takes 6 to 16 steps, the fewest any schedule can. With "
+                      "N <= 2P, that is log2 N", reading((64, 65_536), 10**5))
+        # 65,536 values on 10,000 lanes: 5 steps of 10,000 adds leave 15,536 values,
+        # then ceil(log2 15,536) halvings
+        halvings = math.ceil(math.log2(65_536 - 5 * 10_000))
+        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest any schedule can. At "
+                      "N = 65,536, every lane adds a pair in each of the first 5 steps, "
+                      f"leaving 15,536 values; then each step halves them: {halvings} more.",
+                      reading((64, 65_536), 10_000))
+        # the largest N equal to 2P: still "N <= 2P"; one more is past it
+        self.assertIn("With N <= 2P", reading((64, 2_048), 1_024))
+        self.assertIn("every lane adds a pair in each of the first 1 step, leaving 2,048 "
+                      "values; then each step halves them: 11 more.", reading((64, 3_072), 1_024))
+        self.assertIn("takes 9 steps, the fewest", reading((500,), 10_000))   # one size
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]

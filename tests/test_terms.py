@@ -421,8 +421,15 @@ class TestTheRulesTermsStates(unittest.TestCase):
     def test_each_number_and_rule_an_entry_states_is_the_codes(self):
         depth_rows = {r["n"]: r for r in main.depth_rows((1, 5, 64))}
         facts = {
-            "madds": ("a multiply and an add, counted as one",
+            "madds": ("multiply-adds a*b + c: one operation each",
                       main.combine_madds(3)[0] == 3 * 3 + 3),        # A.h and b*x at width 3
+            "operation": ("a multiply-add a*b + c, exp, tanh or 1/x: one step on one lane",
+                          main.measure_work_depth(main.rnn_style, 5) == (5, 5)),
+            "tree steps": ("the fewest steps in which P lanes sum N values",
+                           main.lane_steps(65_536, 10_000) == 19),
+            "recurrence: scan": ("its work on one lane, its rounds on N lanes",
+                                 main.scan_lane_steps(64, 1) == main.measure_work_depth(
+                                     main.linear_recurrence_scan, 64)[0]),
             "noisy": ("took over 4 times its fastest",
                       not main._spread_note([("x", 4.0)]) and main._spread_note([("x", 4.01)])),
             "fp16": ("2 bytes a number", main.attention_matrix_bytes(1) == 2),
