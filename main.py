@@ -1977,8 +1977,7 @@ def render_generate(rows):
     adds = {"attention": f"{attention['first_token_depth']} to "
                          f"{attention['last_token_depth']} steps for attention, which "
                          "reads every token before it",
-            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN (a multiply-add, then "
-                        "tanh)",
+            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
             "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
     adds[shallowest["model"]] += " (the shallowest)"
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
@@ -1998,7 +1997,8 @@ def render_generate(rows):
                "token (query times key, exp, one over the sum, a last product), one level more "
                "each time the tokens double."),
         *_wrap(f"A step is one operation (a multiply-add, exp, tanh or 1/x), on models one "
-               f"number wide. The memory is counted at width d = {d} in fp16: the "
+               "number wide: a tanh RNN's token is a multiply-add, then tanh. The memory is "
+               f"counted at width d = {d} in fp16: the "
                f"KV cache grows by {kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays "
                f"{2 * d:,} bytes."),
     ])
@@ -4119,6 +4119,7 @@ GLOSSARY = {
     "LSTM": "long short-term memory (1997): an RNN whose gates let it keep a value many steps.",
     "madds": "multiply-adds a*b + c: one operation each, as a GPU's fused multiply-add is one "
              "instruction.",
+    "multiply-add": "a*b + c, one operation in the cost model; madds counts them.",
     "Mamba": "a state-space model whose decays depend on each input (a selective scan; 2023).",
     "matrix multiply": "every row of one matrix times every column of another: dot products, all"
                        " side by side.",

@@ -81,8 +81,9 @@ class TestGenerate(unittest.TestCase):
                       "holds the most, 64.0 KiB. Each new token is the next input", text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 2 and 1 for the others
         self.assertIn("A token adds 4 to 12 steps for attention, which reads every token "
-                      "before it, 2 for the tanh RNN (a multiply-add, then tanh) and 1 for the "
-                      "linear recurrence (the shallowest).", text)
+                      "before it, 2 for the tanh RNN and 1 for the linear recurrence (the "
+                      "shallowest).", text)
+        self.assertIn("a tanh RNN's token is a multiply-add, then tanh.", text)
         self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
                       "12 and 8 (the scan's rounds) at N = 256. The tanh RNN stays a chain even "
                       "then: 512 deep", text)
@@ -98,12 +99,12 @@ class TestGenerate(unittest.TestCase):
                       "the most, 977 KiB.", " ".join(main.render_generate(cached).split()))
         shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
                    for r in rows]
-        self.assertIn("3 for the tanh RNN (the shallowest) and 2 for the linear recurrence.",
+        self.assertIn("2 for the tanh RNN (the shallowest) and 1 for the linear recurrence.",
                       " ".join(main.render_generate(shallow).split()))
         last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
                                                                "linear, by scan")}
-        self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 3,
-                                "linear, by scan": 2})
+        self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
+                                "linear, by scan": 1})
         self.assertIn("the KV cache grows by 256 bytes a token; a state stays 128 bytes", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]

@@ -69,6 +69,9 @@ TERMS = {
     # issue 75: printed, and now each with its entry in the sense printed
     "coin flip": "coin flip", "recency": "recency", "s.k": "s.k", "table 1": "Table 1",
     "1 - h^2": "1 - h^2", "brent": "Brent", "h~": "h~", "^": "^", "*": "*",
+    # issue 79: the cost model's words
+    "update": "update", "updates": "update", "cost model": "cost model",
+    "multiply-add": "multiply-add", "multiply-adds": "multiply-add", "madd": "madds",
 }
 
 # Capitals that are no term: the program's own words, units, emphasis.
