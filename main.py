@@ -3976,8 +3976,9 @@ GLOSSARY = {
     "formula": "the closed form the count next to it follows, for N a power of two.",
     "tokens n": "how many tokens one attention matrix covers: n of them read n.",
     "n x n matrix": "the bytes of one attention matrix: n x n scores of 2 bytes (fp16).",
-    "operations per layer": "Table 1's first column: the multiplications of one layer over n "
-                            "tokens of width d.",
+    "operations per layer": ("Table 1's first column: how one layer's multiplications grow "
+                             "over n tokens of width d, constants dropped; the table evaluates "
+                             "it at each n."),
     "maximum path length": ("Table 1's last column: the most layers (or recurrent steps) "
                             "between any two positions, counted causally here."),
     "Table 1": ("of Vaswani et al. 2017: self-attention, recurrent and convolutional layers "
@@ -4072,6 +4073,11 @@ GLOSSARY = {
     "exp, e": "exp(x) = e^x, e = 2.718...: the softmax weighs each score by its exp.",
     "e-notation, e": "3.3e-11 is 3.3 x 10^-11: the e and the number after it are a power of ten.",
     "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
+    "fitted slope": "see fitted growth: a slope of 1 is time in proportion to N.",
+    "best of": ("best of K: the fastest of K timings of the same call; slower ones come from "
+                "interference, as timeit keeps its best."),
+    "idle": "a lane with nothing to do in a step: no operation ready for it.",
+    "d_k": "the width of a key and a query: a score is divided by sqrt(d_k).",
     "Flash Attention": "attention tile by tile, never storing the n x n scores: O(n) memory.",
     "float": "a number with a fraction, in 64 bits (Python's): exact to about 16 digits, then "
              "rounded; a very small or large one is printed in e-notation.",
@@ -4140,12 +4146,20 @@ GLOSSARY = {
           "s)."),
     "N": ("a sequence's length: its number of values or tokens (n in the functions' "
           "arguments)."),
-    "ns, µs, ms, s": "times: a nanosecond is 10^-9 seconds, a microsecond 10^-6, a millisecond "
-                     "10^-3.",
+    "ns, µs, ms, s, µ": ("times: a nanosecond is 10^-9 seconds, a microsecond 10^-6, a "
+                         "millisecond 10^-3; µ is micro, a millionth."),
+    "mismatches": ("the positions where parallel_scan's total differs from serial_scan's by "
+                   "more than the tolerance printed beside it."),
     "noisy": (f"a timing whose slowest sample took over {SPREAD_WARNING} times its fastest: "
               "the machine was busy with something else."),
-    "O(N)": "grows at most in proportion to N, an upper bound (O(N^2): to N squared; O(1): "
-            "bounded).",
+    "O(N)": ("grows at most in proportion to N, an upper bound: an order of growth, its "
+             "constants dropped (O(n) in Table 1)."),
+    "O(1)": "does not grow with n: bounded, whatever n is (Table 1: one matrix multiply).",
+    "O(n^2)": "grows at most as n squared: twice the tokens, four times as much.",
+    "O(log_k n)": ("grows as the logarithm of n to base k: a dilated convolution of kernel "
+                   "width k spans n positions in about log_k n layers."),
+    "O(n/r)": ("grows as n / r: restricted self-attention reaches r positions a layer "
+               "(causally, ceil((n - 1) / (r - 1)) layers)."),
     "operation": ("an add, a multiply, a multiply-add a*b + c, exp, tanh or 1/x: one step on "
                   "one lane, and what work counts."),
     "optimizer": "the rule that turns gradients into parameter updates (Adam here).",
@@ -4213,7 +4227,9 @@ def render_term(word, glossary=GLOSSARY):
     folded = word.casefold().replace("–", "-").replace("—", "-")      # Hillis–Steele
     found = []
     for key in _term_forms(folded):
-        found = [term for k, term in by_case.items() if k == key or key in k.split(", ")]
+        # the entry of the word itself first (T: the length), then those that list it
+        found = ([term for k, term in by_case.items() if k == key]
+                 + [term for k, term in by_case.items() if k != key and key in k.split(", ")])
         if found:
             break
     holding = [term for key, term in by_case.items() if folded in re.split(r"[\s,-]+", key)]

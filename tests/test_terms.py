@@ -35,7 +35,7 @@ TERMS = {
     "kernel": "kernel", "kv cache": "KV cache", "lane": "lane", "lanes": "lane", "layer": "layer",
     "linear recurrence": "linear recurrence", "lstm": "LSTM", "madds": "madds", "mamba": "Mamba",
     "mingru": "minGRU", "mse": "MSE", "noisy": "noisy", "phi": "Phi", "o(n)": "O(N)",
-    "o(n^2)": "O(N)", "operation": "operation", "operations": "operation",
+    "o(n^2)": "O(n^2)", "operation": "operation", "operations": "operation",
     "path length": "path length", "prefix-sum": "prefix sum", "recurrence": "recurrence",
     "reduction": "reduction", "restricted self-attention": "restricted self-attention",
     "rnn": "RNN", "round": "round", "rounds": "round", "scan": "scan", "seed": "seed",
@@ -58,7 +58,7 @@ TERMS = {
     # issue 65: printed, and now each with its entry
     "chain": "chain", "learned some": "learned some", "varied": "varied",
     "learned nothing": "learned nothing", "generating depth": "generating depth",
-    "µs": "ns, µs, ms, s", "ms": "ns, µs, ms, s", "ns": "ns, µs, ms, s",
+    "µs": "ns, µs, ms, s, µ", "ms": "ns, µs, ms, s, µ", "ns": "ns, µs, ms, s, µ",
     "g": "K, M, G, T, P",
     # issue 71: symbols and words printed, each with its entry in the sense printed
     "p": "P", "k": "k", "s": "s", "d": "d", "r": "r", "w": "w", "f": "f", "h": "h", "x": "x",
@@ -71,6 +71,9 @@ TERMS = {
     "1 - h^2": "1 - h^2", "brent": "Brent", "h~": "h~", "^": "^", "*": "*",
     # issue 79: the cost model's words
     "update": "update", "updates": "update", "cost model": "cost model",
+    "fitted slopes": "fitted slope", "best of": "best of", "idle": "idle", "d_k": "d_k",
+    "mismatches": "mismatches", "o(1)": "O(1)", "o(n/r)": "O(n/r)",
+    "o(log_k n)": "O(log_k n)",
     "multiply-add": "multiply-add", "multiply-adds": "multiply-add", "madd": "madds",
 }
 
@@ -365,7 +368,7 @@ class TestGlossary(unittest.TestCase):
         # each number format as `all` prints it, found in its text: e-notation, a
         # count's suffix, bytes, a time, a ratio; then the symbols named by issue 75
         formats = {r"\d\.\de-\d\d": "e-notation, e", r"\d[KMGT](?=\s)": "K, M, G, T, P",
-                   r"\d [KMGT]iB": "B, KiB, MiB, GiB, TiB", r"\d µs": "ns, µs, ms, s",
+                   r"\d [KMGT]iB": "B, KiB, MiB, GiB, TiB", r"\d µs": "ns, µs, ms, s, µ",
                    r"\d\.\dx(?=\s)": "x"}
         for pattern, entry in formats.items():
             printed = re.search(r"\S*" + pattern, self.out)
@@ -428,6 +431,9 @@ class TestTheRulesTermsStates(unittest.TestCase):
                       main.combine_madds(3)[0] == 3 * 3 + 3),        # A.h and b*x at width 3
             "operation": ("a multiply-add a*b + c, exp, tanh or 1/x: one step on one lane",
                           main.measure_work_depth(main.rnn_style, 5) == (5, 5)),
+            "O(n/r)": ("causally, ceil((n - 1) / (r - 1)) layers",
+                       main.layer_costs(131_072, 512, 3, 128)["restricted self-attention"][2]
+                       == math.ceil((131_072 - 1) / (128 - 1))),
             "tree steps": ("the fewest steps in which P lanes sum N values",
                            main.lane_steps(65_536, 10_000) == 19),
             "recurrence: scan": ("its work on one lane, its rounds on N lanes",
@@ -494,7 +500,7 @@ class TestWhatIsPrinted(unittest.TestCase):
         for word in re.findall(r"\d ?(MB|GB|MiB|GiB)\b", help_text):
             self.assertTrue(self.entries(word), word)
         # T as a count beside T as the length; e in 3.3e-11 beside e = 2.718
-        self.assertEqual(self.entries("T"), ["K, M, G, T, P", "T"])
+        self.assertEqual(self.entries("T"), ["T", "K, M, G, T, P"])   # the word's own first
         self.assertEqual(self.entries("e"), ["exp, e", "e-notation, e"])
         self.assertEqual(self.entries("chain"), ["chain"])
 
