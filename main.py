@@ -1535,9 +1535,9 @@ def render_cost(result):
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         depth_table,
-        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. In "
-               f"steps of the cost model, one attention read at n = {read['n']:,} is "
-               f"{sum(parts)} deep: {parts[0]} for the scores q.k, {parts[1]} for exp, "
+        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Run as "
+               f"trees, one attention read at n = {read['n']:,} and d = {d} is "
+               f"{sum(parts)} steps deep: {parts[0]} for the scores q.k, {parts[1]} for exp, "
                f"{parts[2]} for the weighted sum, {parts[3]} for a last product by 1/sum."),
     ])
 

@@ -104,6 +104,15 @@ class TestOneCountOfSteps(unittest.TestCase):
             # the sweep's modelled chain: N on any P, as in `depth`
             self.assertEqual(main.lane_steps(n, n), main.depth(n)[1])
 
+    def test_cost_reads_attention_as_trees_in_the_same_steps(self):
+        # scores: a multiply, then log2 d levels of multiply-adds; exp; the weighted sum
+        # over n likewise; a last product: 10 + 1 + 18 + 1 at n = 2^17, d = 2^9
+        self.assertEqual(main.attention_read_parts(131_072, 512), (10, 1, 18, 1))
+        said = " ".join(main.render_cost(main.cost_table()).split())
+        self.assertIn("Run as trees, one attention read at n = 131,072 and d = 512 is 30 steps "
+                      "deep: 10 for the scores q.k, 1 for exp, 18 for the weighted sum, 1 for a "
+                      "last product by 1/sum.", said)
+
     def test_depth_and_sweep_agree_at_one(self):
         self.assertEqual(main.depth(1), (1, 1))
         self.assertEqual(main.lane_steps(1, 1), 1)
