@@ -581,11 +581,13 @@ def figure_depth(rows):
 # A part registers its section where it ends. A Section holds its summary for
 # --help; compute, its data (what --json prints) from the options, each None
 # where not given; render, the data as text; figure, the data as SVG, if it has
-# one; options, the Options it reads; headline, what it found, as `all` opens
-# with. An Option is declared by the first part that reads it: its limits are
-# checked by the parser.
+# one; options, the Options it reads; headline, what it found, as `all` ends
+# with; refuse, if given, what is wrong with its options taken together (or
+# None), asked before any section runs. An Option is declared by the first part
+# that reads it: its limits are checked by the parser.
 
-Section = collections.namedtuple("Section", "summary compute render figure options headline")
+Section = collections.namedtuple(
+    "Section", "summary compute render figure options headline refuse", defaults=(None,))
 Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
 
@@ -2315,13 +2317,21 @@ def _training_progress(share, length):
     sys.stderr.flush()
 
 
+def _train_refusal(opts):
+    """Return train_section's refusal of these options, or None: asked before `all`
+    prints its first section, so that a run too long is refused before any output."""
+    too_long = _train_work_error(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
+                                 opts.seeds or TRAIN_SEEDS)
+    return f"train_section requires {too_long}" if too_long else None
+
+
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
     compute=lambda o: train_section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=train_headline)
+    headline=train_headline, refuse=_train_refusal)
 
 
 # ============================================================================
@@ -4223,6 +4233,10 @@ def _sections_command(argv):
             readers = [name for name, s in SECTIONS.items() if option in s.options]
             parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
                          "the sections chosen")
+    for name in opts.sections:
+        refusal = SECTIONS[name].refuse and SECTIONS[name].refuse(opts)
+        if refusal:
+            parser.error(refusal)
     if opts.svg is not None:
         _require_figure_files(parser, opts.svg, [n for n in opts.sections if SECTIONS[n].figure])
     try:
@@ -4233,25 +4247,25 @@ def _sections_command(argv):
 
 
 def _run(opts):
-    """Compute and print each chosen section, and draw its figure with --svg."""
-    results, texts, drawn = {}, [], []
-    everything = opts.sections == list(SECTIONS) and not opts.json
+    """Compute and print each chosen section, each as soon as it is computed, and draw
+    its figure with --svg; `all` ends with what each section found, --json with
+    one JSON document."""
+    results, drawn = {}, []
     for name in opts.sections:
         section = SECTIONS[name]
         results[name] = section.compute(opts)
         if opts.svg is not None and section.figure:
             drawn.append(_write_figure(opts.svg, name, section.figure(results[name])))
-        if everything:
-            texts.append(section.render(results[name]))
-        elif not opts.json:
+        if not opts.json:
             if len(results) > 1:
                 print()
-            print(section.render(results[name]))
+            # flushed: through a pipe, a section shows while the next one computes
+            print(section.render(results[name]), flush=True)
     if opts.json:
         import json                     # imported here: a text run does not need it
         print(json.dumps(results, indent=2))
-    if texts:
-        print("\n\n".join(texts) + "\n\n" + _summary(results))
+    elif opts.sections == list(SECTIONS):
+        print("\n" + _summary(results))
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
         print(f"\n{TAKEAWAY}\nMore: python {PROG} all, and python {PROG} terms")
     if opts.svg is not None:
