@@ -450,7 +450,7 @@ class TestTheRulesTermsStates(unittest.TestCase):
                            [depth_rows[n]["attn_depth"] for n in (1, 5, 64)] == [1, 3, 6]),
             "rnn depth": ("N steps", [depth_rows[n]["rnn_depth"] for n in (1, 5, 64)]
                           == [1, 5, 64]),
-            "madds / step": ("width^2 + width", main.combine_madds(64)[0] == 64 * 64 + 64),
+            "madds per step": ("width^2 + width", main.combine_madds(64)[0] == 64 * 64 + 64),
             "tree": ("depth ceil(log2 N)", main._depth_of(main.tree_reduce(
                 [main.Counted(1, main.Tally()) for _ in range(9)])) == 4),
         }
