@@ -836,25 +836,50 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
 
     exponents = exponent("rnn_s"), exponent("attn_s")
     return {"rows": rows, "fit_from_n": min(ns), "rnn_exponent": exponents[0],
-            "attn_exponent": exponents[1], "reading": slope_reading(*exponents),
+            "attn_exponent": exponents[1], "slopes": slope_case(*exponents),
+            "reading": slope_reading(*exponents),
             "lanes": lanes, "modelled": modelled_reading(rows, lanes)}
 
 
+def slope_case(rnn_exponent, attn_exponent):
+    """Return what two fitted exponents show: "about 1" (both within 0.2 of it),
+    "below 1" (both under 0.8), "far from 1", or None where there is no fit.
+
+    >>> slope_case(0.96, 1.0), slope_case(0.0, 0.0), slope_case(0.5, 1.0)
+    ('about 1', 'below 1', 'far from 1')
+    """
+    if None in (rnn_exponent, attn_exponent):
+        return None
+    exponents = (round(rnn_exponent, 2), round(attn_exponent, 2))     # as printed
+    if all(0.8 <= k <= 1.2 for k in exponents):
+        return "about 1"
+    return "below 1" if max(exponents) < 0.8 else "far from 1"
+
+
+# What each case of slope_case says: in the text, after the slopes; in the figure's
+# subtitle, of its top panel.
+SLOPE_WORDS = {
+    "about 1": ("both times grow in proportion to N {slopes}. On one core each does N "
+                "additions one after another: sum() in C, the loop in Python.",
+                "top: both slopes near 1, each time in proportion to N: one core runs no sum "
+                "in parallel"),
+    "below 1": ("both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
+                "large share of its time.",
+                "top: both slopes below 1: at these sizes, a call's fixed cost is a large "
+                "share of its time"),
+    "far from 1": ("a slope far from 1 {slopes}. Too few or too small sizes, or a busy "
+                   "machine: each does N additions, one after another.",
+                   "top: a slope far from 1: too few or too small sizes, or a busy machine"),
+}
+
+
 def slope_reading(rnn_exponent, attn_exponent):
-    """Return what two fitted exponents say of the curves: about 1 (both within 0.2
-    of it), below 1 (both under 0.8), far from 1, or no fit (None)."""
-    exponents = (rnn_exponent, attn_exponent)
-    if None in exponents:
+    """Return what two fitted exponents say of the curves, by their slope_case."""
+    case = slope_case(rnn_exponent, attn_exponent)
+    if case is None:
         return "with one size there is no slope to read."
     slopes = f"(fitted slopes {rnn_exponent:.2f} and {attn_exponent:.2f})"
-    if all(0.8 <= k <= 1.2 for k in exponents):
-        return (f"both times grow in proportion to N {slopes}. On one core each does N "
-                "additions one after another: sum() in C, the loop in Python.")
-    if max(exponents) < 0.8:
-        return (f"both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
-                "large share of its time.")
-    return (f"a slope far from 1 {slopes}. Too few or too small sizes, or a busy machine: "
-            "each does N additions, one after another.")
+    return SLOPE_WORDS[case][0].format(slopes=slopes)
 
 
 def modelled_reading(rows, lanes):
@@ -901,12 +926,13 @@ def render_sweep(result):
 
 
 def figure_sweep(result):
-    """Return the sweep's times against N, log-log, with the fitted exponents."""
+    """Return the sweep's times against N, log-log, with the fitted exponents; its
+    subtitle reads them as the text does (slope_case)."""
     rows = result["rows"]
     fitted = result["rnn_exponent"] is not None
     fig = Figure("Measured on one core (top), modelled on P lanes (bottom)",
-                 "top: the same slope, a constant gap: one core runs no sum in parallel"
-                 if fitted else MEASURED + "; one size: no line to fit", height=740)
+                 SLOPE_WORDS[result["slopes"]][1] if fitted
+                 else MEASURED + "; one size: no line to fit", height=740)
 
     def label(name, key):
         return f"{name}, N^{result[key]:.2f}" if fitted else name

@@ -120,12 +120,11 @@ class TestFigures(unittest.TestCase):
         markers = [e for e in root.iter() if e.get("class") == "marker"]
         self.assertEqual(len(markers), 4 * len(self.results["sweep"]["rows"]))   # 2 panels
         texts = " ".join(e.text or "" for e in root.iter(SVG + "text"))
-        self.assertIn("top: the same slope, a constant gap: one core runs no sum in parallel",
-                      texts)
+        self.assertIn("top: ", texts)          # what the slopes show: tests/test_sweep.py
         one = main.figure_sweep(main.sweep((64,), 1))
         self.assertIn("measured on one machine: times differ from machine to machine; one size: "
                       "no line to fit", one)
-        self.assertNotIn("the same slope", one)
+        self.assertNotIn("top: ", one)
         root = ET.fromstring(self.svgs["depth"].encode())
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
                  for group in ("chain", "tree", "scan")}
