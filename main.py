@@ -288,13 +288,13 @@ def render_wallclock(result):
     found = result["finding"]
     span = _span(_format_ratio(found["low"]), _format_ratio(found["high"]))
     best = f"best of {result['reps']}" if result["reps"] > 1 else "one timing each"
-    measured = {"rnn_style": f"here the recurrence took {span} as long ({best}).",
-                "attention_style": f"here the mean was the slower at every N ({best}).",
-                "both": f"here neither was the slower at every N ({best})."}
+    measured = {"rnn_style": f"Here rnn_style took {span} as long ({best}).",
+                "attention_style": f"Here the mean was the slower at every N ({best}).",
+                "both": f"Here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("The lesson: even pure Python's mean wins, as sum() runs in C; "
-               + measured[found["slower"]]),
+        *_wrap("The lesson says the mean, attention_style, beats rnn_style even in pure "
+               "Python, as sum() runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
         *_wrap("On one core, the gap is Python's loop against C's, not parallelism."),
@@ -362,7 +362,7 @@ def _spread_note(spreads):
 
 def _timing_table(rows):
     """Return the per-call times of both functions as a table."""
-    return _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+    return _table(("N", "rnn per call", "attn per call", "rnn / attn"),
                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
                     _format_ratio(r["ratio"])) for r in rows])
 
@@ -903,7 +903,7 @@ def render_sweep(result):
     """Return the sweep: the exercise's question and the curves' shape first, the
     measured table; then the fit's range and the steps modelled on P lanes."""
     rows = result["rows"]
-    measured = _table(("N", "rnn / call", "attn / call"),
+    measured = _table(("N", "rnn per call", "attn per call"),
                       [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]))
                        for r in rows])
     modelled = _table(("N", "chain steps", f"tree steps, P = {result['lanes']:,}"),
@@ -1517,7 +1517,9 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
 
 
 def render_gradient(result):
-    """Return the gradient table as text, with what it means for learning."""
+    """Return the gradient table as text, with what it means for learning: the tanh
+    RNN's derivative far back against the nearest distance shown, and attention's
+    weight, explained where its column is first read."""
     r = result
     rows = r["rows"]
     table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}",
@@ -1526,27 +1528,27 @@ def render_gradient(result):
                                                                        "attention")))
                     for row in rows])
     at = {row["k"]: row for row in rows}
-    far = r["far"]
-    share = at[far]["tanh"] / r["tanh_last"]
+    far, near = r["far"], rows[0]
+    against = ""
+    if near["k"] < far:
+        back = "one step back" if near["k"] == 1 else f"at k = {near['k']:,}"
+        against = f", against {near['tanh']:.2g} {back}"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the derivative of the last state in "
-               f"an input {far} steps back is {at[far]['tanh']:.1e}: {share:.0e} of its "
-               "derivative in the last input. Through attention, the output's derivative in a "
-               "value is that value's weight, whatever the distance."),
+        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the last state's derivative in an "
+               f"input {far} steps back is {at[far]['tanh']:.1e}{against}. Through attention, "
+               "the output's derivative in a value is its weight, at any distance. That is "
+               f"{near['attention']:.2f} here: one score {r['score_gap']:g} above {r['n'] - 1} "
+               f"others weighs e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times "
+               "each."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
                "vanishing gradient. A weight's "
                "gradient sums such terms over every distance, and the near ones swamp the far "
-               "(Bengio et al. 1994)."),
-        *_wrap(f"A score {r['score_gap']:g} above the rest, one clear match (e^"
-               f"{r['score_gap']:g}, {math.exp(r['score_gap']):.0f} times another's weight), gets "
-               f"attention's weight {rows[0]['attention']:.2f} at n = {r['n']}, at any distance. "
-               "The inductive "
-               "bias of attention without positions: order does not matter; an RNN's: "
-               "recency."),
+               "(Bengio et al. 1994). The inductive bias of attention without positions: order "
+               "does not matter; an RNN's: recency."),
     ])
 
 
@@ -1554,21 +1556,26 @@ GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k wou
 
 
 def figure_gradient(result):
-    """Return each column against k, log y, down to GRADIENT_FLOOR; each line named
-    at its end, and where a line stops above the floor, its name says so."""
+    """Return each column against k in two panels: on a linear scale, where the
+    values near 1 stand apart, named in a legend; then on a log scale down to
+    GRADIENT_FLOOR, where the far ones do, each line named at its end (and where
+    it stops above the floor, its name says so)."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
-    series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
-              for label, key in columns]
     fig = Figure("How much of an input k steps back reaches the end",
                  f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
-                 f"values below {GRADIENT_FLOOR:g} not drawn")
+                 f"values below {GRADIENT_FLOOR:g} not drawn", height=740)
     x_axis = _axis_for("distance k", [0] + [r["k"] for r in rows])
+    near = [(label, [(r["k"], r[key]) for r in rows]) for label, key in columns]
+    _chart(fig, CHART_BOX, near, x_axis, _axis_for("derivative d h_N / d x_(N-k)", [0.0, 1.0]))
+    series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
+              for label, key in columns]
     y_axis = _axis_for("derivative d h_N / d x_(N-k) (log)",
                        [v for _, s in series for _, v in s if v > 0], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis, legend=False)
     left, top, width, height = CHART_BOX
+    top += height + 90
+    _chart(fig, (left, top, width, height), series, x_axis, y_axis, legend=False)
     # each line named at its last point, the names at least 13 px apart where lines meet
     ends = []
     for k, ((label, points), (_, key)) in enumerate(zip(series, columns)):
@@ -3869,9 +3876,10 @@ GLOSSARY = {
     "rnn depth": "`depth`'s serial depth of the recurrence at N: N steps, each waiting.",
     "attn depth": "`depth`'s depth of the sum as a tree at N: ceil(log2 N), at least 1.",
     "depth ratio": "rnn depth / attn depth: how many times deeper the chain is than the tree.",
-    "rnn / call": "the best time of one call of rnn_style, the recurrence, on N inputs.",
-    "attn / call": "the best time of one call of attention_style, the mean, on N inputs.",
-    "rnn / attn": "rnn / call over attn / call: how many times as long the recurrence took.",
+    "rnn per call": "the best time of one call of rnn_style, the recurrence, on N inputs.",
+    "attn per call": "the best time of one call of attention_style, the mean, on N inputs.",
+    "rnn / attn": "rnn per call over attn per call: how many times as long the recurrence "
+                  "took.",
     "time per step": "the best time of one step of the vector recurrence h = A.h + b*x.",
     "vs width": "a step's time over the first width's: how many times as long it took.",
     "madds per step": "the multiply-adds of one step of a state of that width: width^2 + width.",

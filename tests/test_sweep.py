@@ -67,7 +67,7 @@ class TestSweep(unittest.TestCase):
         self.assertIn("More: the slopes are fitted from N = 4 on", " ".join(later.split()))
         # the measured table first, with the times alone; the modelled steps after
         tables = [line.split() for line in text.splitlines() if line.lstrip().startswith("N ")]
-        self.assertEqual(tables, [["N", "rnn", "/", "call", "attn", "/", "call"],
+        self.assertEqual(tables, [["N", "rnn", "per", "call", "attn", "per", "call"],
                                   ["N", "chain", "steps", "tree", "steps,", "P", "=", "4"]])
 
     def test_the_figures_subtitle_reads_the_slopes_as_the_text_does(self):
