@@ -734,7 +734,7 @@ def render_hidden(rows):
                    [(f"{r['width']:,}", format_seconds(r["step_s"]), _format_growth(r["growth"]),
                      f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
-    answer = (f"a step of width {last['width']:,} took {_format_growth(last['growth'])} width "
+    answer = (f"width {last['width']:,} took {_format_growth(last['growth'])} width "
               f"{first['width']}'s time, for {madds:,.0f}x the multiply-adds (madds). "
               f"{growth_reading(last['growth'], madds)}."
               if len(rows) > 1 else "with width 1 alone, there is no growth to read.")
@@ -1396,12 +1396,13 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
     contiguous = [{"n": n, "layers": _ceil_div(n - 1, k - 1)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
-            "contiguous_conv_layers": contiguous, "attention_cheaper_below_n": 2 * d}
+            "contiguous_conv_layers": contiguous,
+            "attention_cheaper_below_n": d}         # n^2*d < n*d^2 while n < d
 
 
 def render_cost(result):
     """Return the memory of one attention matrix first, with the lesson's claim it
-    answers; then Table 1's operations and path lengths, evaluated."""
+    answers; then Table 1's three columns, each evaluated as written at each n."""
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
     sizes = sorted({r["n"] for r in result["layers"]})
     names = list(dict.fromkeys(r["layer"] for r in result["layers"]))
@@ -1410,16 +1411,12 @@ def render_cost(result):
     memory = result["memory"]
     memory_table = _table(("tokens n", "n x n matrix"),
                           [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in memory])
-    ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
-                       [(name, formulas[name][0],
-                         *(_format_count(at[name, n]["operations"]) for n in sizes))
-                        for name in names], left=2)
-    depth_table = _table(
-        (f"n = {big:,}", "sequential operations", "maximum path length"),
-        [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
-          f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}") for name in names],
-        left=1)
-    d = result["d"]
+
+    def column(header, k, key, cell):       # one of Table 1's columns: formula, then values
+        return _table((header, "formula", *(f"n = {n:,}" for n in sizes)),
+                      [(name, formulas[name][k], *(cell(at[name, n][key]) for n in sizes))
+                       for name in names], left=2)
+    restricted = at["restricted self-attention", big]["max_path_length"]
     ratios = ", ".join(
         f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
         for n in sizes)
@@ -1434,15 +1431,19 @@ def render_cost(result):
                "Attention computes the scores tile by tile without storing them: O(n) memory, "
                "still O(n^2) work."),
         "",
-        *_wrap(f"More: Table 1, evaluated. Self-attention does fewer "
-               f"operations than a recurrent layer only while n < d, the model width ({d}); "
-               f"against an LSTM's four gates, while n < "
-               f"{result['attention_cheaper_below_n']:,}. A kernel is k = {result['k']} wide; "
-               f"restricted self-attention sees r = {result['r']} positions."),
-        ops_table,
+        *_wrap(f"More: Table 1, evaluated. Its columns are orders of growth, their constants "
+               f"dropped. As written, self-attention does fewer operations than a recurrent "
+               f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
+               f" A kernel is k = {result['k']} wide; restricted self-attention sees r = "
+               f"{result['r']} positions."),
+        column("operations per layer", 0, "operations", _format_count),
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
-        depth_table,
+        column("sequential operations", 1, "sequential_operations", "{:,}".format),
+        "",
+        column("maximum path length", 2, "max_path_length", "{:,}".format),
+        *_wrap(f"O(n/r) counts a causal window here: a layer looks r - 1 = {result['r'] - 1} "
+               f"positions back, so {big - 1:,} positions take {restricted:,} layers."),
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
                "its sums take about log2 d + log2 n steps."),
     ])

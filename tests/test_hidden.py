@@ -149,7 +149,7 @@ class TestHidden(unittest.TestCase):
         eight = main.render_hidden([dict(r, growth=r["growth"] / rows[1]["growth"])
                                     for r in rows[1:]])
         self.assertIn("vs width 8", eight)
-        self.assertIn("a step of width 64 took", " ".join(eight.split()))
+        self.assertIn("the state's width: width 64 took", " ".join(eight.split()))
         self.assertIn("width 8's time, for 58x the multiply-adds", " ".join(eight.split()))
         self.assertIn("width 1's time, for 2,080x the multiply-adds", " ".join(out.split()))
         # the question first, answered with the table's last growth
@@ -187,7 +187,7 @@ class TestHidden(unittest.TestCase):
         with mock.patch.object(main, "sample_per_call", samples):
             alone = " ".join(main.render_hidden(main.hidden_rows((100,), reps=1)).split())
             single = " ".join(main.render_hidden(main.hidden_rows((1,), reps=1)).split())
-        self.assertIn("a step of width 100 took 100x width 1's time, for 5,050x the "
+        self.assertIn("width: width 100 took 100x width 1's time, for 5,050x the "
                       "multiply-adds", alone)
         self.assertIn("grows with the state's width: with width 1 alone, there is no growth "
                       "to read.", single)
@@ -217,7 +217,8 @@ class TestHidden(unittest.TestCase):
             self.assertEqual(cells[3], three_digits(ratio), w)
             row = next(r for r in rows if r["width"] == w)
             self.assertEqual(row["growth"], row["step_s"] / rows[0]["step_s"])
-        self.assertIn("a step of width 64 took 378x width 1's time", " ".join(text.split()))
+        self.assertIn("the state's width: width 64 took 378x width 1's time",
+                      " ".join(text.split()))
         self.assertEqual(main.SECTIONS["hidden"].headline(rows),
                          "a step of width 64 took 378x width 1's time")
 
