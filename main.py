@@ -1619,6 +1619,7 @@ CAPACITY_SIZES = tuple(CAPACITY_D * m // 4 for m in (1, 2, 4, 8, 16, 32))    # d
 CAPACITY_READS = 2_400          # reads per size: recall to about +-0.02 (two standard errors)
 CAPACITY_SEED = 3
 MAX_READS = 1_000_000           # capacity reads per size
+CAPACITY_BYTES = 2              # a number's bytes in fp16, as cost and generate count memory
 
 
 def recall_draw(n, d, rng):
@@ -1664,7 +1665,8 @@ def exact_recall(n, d):
 def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
                   seed=CAPACITY_SEED):
     """Return, for each n in sizes, the share of right reads from a d-number state and
-    from a KV cache over ceil(reads / n) draws, the exact share, and the numbers held."""
+    from a KV cache over ceil(reads / n) draws, the exact share, and the numbers held
+    and their bytes in fp16."""
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
     sizes = _require_sizes("capacity_rows", "size", sizes, high=MAX_SIZE // d)
@@ -1680,7 +1682,9 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
         rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
                      "exact_recall": exact_recall(n, d),
                      "cache_recall": cache_right / (n * draws),
-                     "state_numbers": d, "cache_numbers": n * (d + 1)})
+                     "state_numbers": d, "cache_numbers": n * (d + 1),
+                     "state_bytes": d * CAPACITY_BYTES,
+                     "cache_bytes": n * (d + 1) * CAPACITY_BYTES})
     return rows
 
 
@@ -1691,7 +1695,8 @@ def render_capacity(rows):
                     "state holds", "cache holds"),
                    [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
                      f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}",
-                     f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
+                     format_bytes(r["state_bytes"]), format_bytes(r["cache_bytes"]))
+                    for r in rows])
     first, last = rows[0], rows[-1]
     at_d = [r for r in rows if r["n"] == r["d"]]
     middle = (f" and {at_d[0]['exact_recall']:.2f} at n = d, one read in "
@@ -1705,7 +1710,8 @@ def render_capacity(rows):
         *_wrap(f"A state of {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
-               f"every pair: {cache}, for n*(d+1) numbers."),
+               f"every pair: {cache}, for n*(d+1) numbers, {CAPACITY_BYTES} bytes each in "
+               "fp16."),
         *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
                "read is right if sign(s.k) = v."),
         table,
@@ -3921,8 +3927,8 @@ GLOSSARY = {
     "measured": "the share of reads that came out right in random draws (`capacity`).",
     "exact": "the same share computed over every possible crosstalk: a binomial tail.",
     "cache recall": "the share of reads a KV cache gets right: it keeps every pair, so all.",
-    "state holds": "how many numbers the state keeps, whatever the pairs: d.",
-    "cache holds": "how many numbers a KV cache keeps for n pairs: n keys of d and n values.",
+    "state holds": "the bytes the state keeps, whatever the pairs: d numbers in fp16.",
+    "cache holds": "the bytes a KV cache keeps for n pairs: n keys of d and n values, in fp16.",
     "coin flip": "a guess right half of the time: a recall of 0.5, what a state tends to.",
     "s.k": "the dot product of the state s with a key k: the read of its value (`capacity`).",
     "recency": "an RNN's inductive bias: the latest inputs weigh most in its state.",
