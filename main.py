@@ -1442,8 +1442,8 @@ def render_cost(result):
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
         "",
         column("maximum path length", 2, "max_path_length", "{:,}".format),
-        *_wrap(f"O(n/r) counts a causal window here: a layer looks r - 1 = {result['r'] - 1} "
-               f"positions back, so {big - 1:,} positions take {restricted:,} layers."),
+        *_wrap(f"O(n/r) counts a causal window: a layer looks r - 1 = {result['r'] - 1} "
+               f"positions back, so {big - 1:,} take {restricted:,} layers."),
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation; as trees, "
                "its sums take about log2 d + log2 n steps."),
     ])

@@ -127,8 +127,8 @@ class TestCost(unittest.TestCase):
         # beside the 1,033 it prints, what O(n/r) counts: a causal window of r = 128, each
         # layer 127 positions further back: 131,071 / 127 = 1,032.1, so 1,033 layers
         self.assertEqual(-(-131_071 // 127), 1_033)
-        causal = ("O(n/r) counts a causal window here: a layer looks r - 1 = 127 positions back, "
-                  "so 131,071 positions take 1,033 layers.")
+        causal = ("O(n/r) counts a causal window: a layer looks r - 1 = 127 positions back, "
+                  "so 131,071 take 1,033 layers.")
         self.assertIn(causal, said)
         self.assertLess(said.index("O(n/r) 5 17 1,033"), said.index(causal))
 
