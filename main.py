@@ -4295,8 +4295,9 @@ def _sections_command(argv):
             readers = [name for name, s in SECTIONS.items() if option in s.options]
             parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
                          "the sections chosen")
-    for name in opts.sections:
-        refusal = SECTIONS[name].refuse and SECTIONS[name].refuse(opts)
+    for name in opts.sections:          # before any section runs: `all` prints as it goes
+        refuse = SECTIONS[name].refuse
+        refusal = refuse(opts) if refuse is not None else None
         if refusal:
             parser.error(refusal)
     if opts.svg is not None:
