@@ -293,11 +293,11 @@ def render_wallclock(result):
                 "both": f"Here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("The lesson says the mean, attention_style, beats rnn_style even in pure "
-               "Python, as sum() runs in C. " + measured[found["slower"]]),
+        *_wrap("The lesson says the mean, attention_style, wins even in pure Python: sum() "
+               "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("On one core, the gap is Python's loop against C's, not parallelism."),
+        *_wrap("On one core, that is Python's loop against C's, not parallelism."),
     ])
 
 
