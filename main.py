@@ -288,16 +288,16 @@ def render_wallclock(result):
     found = result["finding"]
     span = _span(_format_ratio(found["low"]), _format_ratio(found["high"]))
     best = f"best of {result['reps']}" if result["reps"] > 1 else "one timing each"
-    measured = {"rnn_style": f"here the recurrence took {span} as long ({best}).",
-                "attention_style": f"here the mean was the slower at every N ({best}).",
-                "both": f"here neither was the slower at every N ({best})."}
+    measured = {"rnn_style": f"Here rnn_style took {span} as long ({best}).",
+                "attention_style": f"Here the mean was the slower at every N ({best}).",
+                "both": f"Here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("The lesson: even pure Python's mean wins, as sum() runs in C; "
-               + measured[found["slower"]]),
+        *_wrap("The lesson says the mean, attention_style, wins even in pure Python: sum() "
+               "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("On one core, the gap is Python's loop against C's, not parallelism."),
+        *_wrap("On one core: Python's loop against C's, not parallelism."),
     ])
 
 
@@ -331,8 +331,8 @@ def render_scan(result):
     same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, each one "
-              f"step deep, against {r['serial_steps']:,} chained"
+    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, a step "
+              f"each, against {r['serial_steps']:,} chained"
               if r["length"] > 1 else "with one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -362,7 +362,7 @@ def _spread_note(spreads):
 
 def _timing_table(rows):
     """Return the per-call times of both functions as a table."""
-    return _table(("N", "rnn / call", "attn / call", "rnn / attn"),
+    return _table(("N", "rnn per call", "attn per call", "rnn / attn"),
                   [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]),
                     _format_ratio(r["ratio"])) for r in rows])
 
@@ -581,11 +581,13 @@ def figure_depth(rows):
 # A part registers its section where it ends. A Section holds its summary for
 # --help; compute, its data (what --json prints) from the options, each None
 # where not given; render, the data as text; figure, the data as SVG, if it has
-# one; options, the Options it reads; headline, what it found, as `all` opens
-# with. An Option is declared by the first part that reads it: its limits are
-# checked by the parser.
+# one; options, the Options it reads; headline, what it found, as `all` ends
+# with; refuse, if given, what is wrong with its options taken together (or
+# None), asked before any section runs. An Option is declared by the first part
+# that reads it: its limits are checked by the parser.
 
-Section = collections.namedtuple("Section", "summary compute render figure options headline")
+Section = collections.namedtuple(
+    "Section", "summary compute render figure options headline refuse", defaults=(None,))
 Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
 
@@ -788,7 +790,7 @@ def fewest_steps(work, depth, lanes):
 # ============================================================================
 
 HIDDEN_WIDTHS = (1, 8, 64)
-HIDDEN_STEPS = 64               # a short sequence: what is timed is one step
+HIDDEN_STEPS = 100              # a short sequence (not 64, a width): what is timed is one step
 MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
 GPU_LANES = 10_000              # the lesson's "10,000+ parallel cores" of a GPU
 
@@ -862,28 +864,50 @@ def idle_share(width, lanes=GPU_LANES):
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
-    """Return the best time per step at each width, its growth and its spread."""
+    """Return the best time per update at each width, from width 1 up: width 1 is
+    always timed, as the base. A row's growth is its time over width 1's, the
+    two times as the table prints them. The widths take turns, as benchmark's two
+    functions do, so that a change in the machine's speed hits them all."""
     widths = _require_sizes("hidden_rows", "width", widths, high=MAX_WIDTH)
     _require_size("hidden_rows", "reps", reps, high=MAX_REPS)
     xs = seed_input(_require_size("hidden_rows", "steps", steps))
+    widths = sorted({1, *widths})
     calls = [functools.partial(_vector_recurrence, xs, *hidden_weights(w)) for w in widths]
+    samples = sample_per_call(calls, reps)
+    base = min(samples[0]) / steps                  # width 1's time per step
     rows = []
-    for k, w in enumerate(widths):                  # each width in turn with the first
-        samples = sample_per_call([calls[0], calls[k]] if k else calls[:1], reps)
-        base, s = samples[0], samples[-1]
+    for w, s in zip(widths, samples):
         step, combine, diagonal = combine_madds(w)
-        rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / min(base),
+        rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / steps / base,
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
                      "update_depth": update_depth(w), "idle_share": idle_share(w),
-                     "spread": max(max(s) / min(s), max(base) / min(base))})
+                     "spread": max(s) / min(s)})
     return rows
+
+
+def _format_growth(ratio):
+    """Return a ratio of two times to three significant digits, as precise as the times
+    printed beside it.
+
+    >>> [_format_growth(x) for x in (1.0, 6.071, 378.8, 203_607.0)]
+    ['1.00x', '6.07x', '379x', '204,000x']
+    """
+    if ratio >= 999.5:
+        return f"{float(f'{ratio:.3g}'):,.0f}x"
+    return _three_digits(ratio) + "x"
+
+
+def _share(share):
+    """Return a share as a percentage, to two decimals above 99% (99.98%, not 100%)."""
+    return f"{share:.2%}" if share > 0.99 else f"{share:.0%}"
 
 
 def growth_reading(growth, madds):
     """Return what a step's growth in time says beside its growth in madds."""
     if growth < madds / 2:
-        return "At small widths the interpreter's cost of a step, not its madds, sets the time"
+        return ("At small widths the interpreter's cost of an update, not its madds, sets the "
+                "time")
     return "The time grew about as the madds"
 
 
@@ -891,19 +915,22 @@ def render_hidden(rows):
     """Return the hidden-width table as text: the exercise's question and its answer
     first, then the table, then the chain and the lanes a step leaves idle."""
     first, last = rows[0], rows[-1]
-    table = _table(("width", "time / step", f"vs width {first['width']}", "madds / step"),
-                   [(r["width"], format_seconds(r["step_s"]), f"{r['growth']:,.1f}x",
+    table = _table(("width", "time per update", f"vs width {first['width']}", "madds per update"),
+                   [(f"{r['width']:,}", format_seconds(r["step_s"]), _format_growth(r["growth"]),
                      f"{r['madds_per_step']:,}") for r in rows])
     madds = last["madds_per_step"] / first["madds_per_step"]
-    idle = f"at least {last['idle_share']:.0%} of the lanes idle"
+    answer = (f"width {last['width']:,} took {_format_growth(last['growth'])} width "
+              f"{first['width']}'s time, for {madds:,.0f}x the multiply-adds (madds). "
+              f"{growth_reading(last['growth'], madds)}."
+              if len(rows) > 1 else "with width 1 alone, there is no growth to read.")
+    idle = f"at least {_share(last['idle_share'])} of the lanes idle"
     if last["idle_share"] < 0.005:
         idle = "its madds could keep nearly every lane busy"
+    base = f" At width {first['width']:,}, {_share(first['idle_share'])}." if len(rows) > 1 else ""
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
-        *_wrap(f"The Easy exercise asks how a step's time grows with the width: from "
-               f"{_quantity(first['width'], 'unit')} to {last['width']:,}, a step took "
-               f"{last['growth']:,.1f}x as long, for {madds:,.0f}x the multiply-adds (madds). "
-               f"{growth_reading(last['growth'], madds)}."),
+        *_wrap("The Easy exercise asks how an update's time grows with the state's width: "
+               + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
         *_wrap(f"More: at every width the {first['depth']:,} inputs are a chain of "
@@ -911,21 +938,20 @@ def render_hidden(rows):
                f"chain shorter. On a GPU of {GPU_LANES:,} lanes, the lesson's, an update of "
                f"width {last['width']:,} is {last['madds_per_step']:,} madds at least "
                f"{_quantity(last['update_depth'], 'step')} deep (each unit combines "
-               f"{last['width'] + 1:,} numbers, two at a time): {idle}. At width "
-               f"{first['width']:,}, {first['idle_share']:.2%}."),
+               f"{last['width'] + 1:,} numbers, two at a time): {idle}.{base}"),
     ])
 
 
 WIDTHS = Option("--widths", "W,W,...", 1, MAX_WIDTH, True, (
     f"hidden-state widths (each 1 to {MAX_WIDTH:_}; default "
-    f"{','.join(map(str, HIDDEN_WIDTHS))})"))
+    f"{','.join(map(str, HIDDEN_WIDTHS))}); width 1, the base, is always timed"))
 
 SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths or HIDDEN_WIDTHS, reps=o.reps or TIMING_REPS),
     render=render_hidden, figure=None, options=(WIDTHS, REPS),
-    headline=lambda rows: f"a step of width {rows[-1]['width']} took {rows[-1]['growth']:,.1f}x "
-             f"width {rows[0]['width']}'s time")
+    headline=lambda rows: f"an update of width {rows[-1]['width']} took "
+             f"{_format_growth(rows[-1]['growth'])} width {rows[0]['width']}'s time")
 
 
 # ============================================================================
@@ -975,25 +1001,50 @@ def sweep(sizes=SWEEP_SIZES, reps=TIMING_REPS, lanes=SWEEP_LANES):
 
     exponents = exponent("rnn_s"), exponent("attn_s")
     return {"rows": rows, "fit_from_n": min(ns), "rnn_exponent": exponents[0],
-            "attn_exponent": exponents[1], "reading": slope_reading(*exponents),
+            "attn_exponent": exponents[1], "slopes": slope_case(*exponents),
+            "reading": slope_reading(*exponents),
             "lanes": lanes, "modelled": modelled_reading(rows, lanes)}
 
 
+def slope_case(rnn_exponent, attn_exponent):
+    """Return what two fitted exponents show: "about 1" (both within 0.2 of it),
+    "below 1" (both under 0.8), "far from 1", or None where there is no fit.
+
+    >>> slope_case(0.96, 1.0), slope_case(0.0, 0.0), slope_case(0.5, 1.0)
+    ('about 1', 'below 1', 'far from 1')
+    """
+    if None in (rnn_exponent, attn_exponent):
+        return None
+    exponents = (round(rnn_exponent, 2), round(attn_exponent, 2))     # as printed
+    if all(0.8 <= k <= 1.2 for k in exponents):
+        return "about 1"
+    return "below 1" if max(exponents) < 0.8 else "far from 1"
+
+
+# What each case of slope_case says: in the text, after the slopes; in the figure's
+# subtitle, of its top panel.
+SLOPE_WORDS = {
+    "about 1": ("both times grow in proportion to N {slopes}. On one core each does N "
+                "additions one after another: sum() in C, the loop in Python.",
+                "top: both slopes near 1, each time in proportion to N: one core runs no sum "
+                "in parallel"),
+    "below 1": ("both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
+                "large share of its time.",
+                "top: both slopes below 1: at these sizes, a call's fixed cost is a large "
+                "share of its time"),
+    "far from 1": ("a slope far from 1 {slopes}. Too few or too small sizes, or a busy "
+                   "machine: each does N additions, one after another.",
+                   "top: a slope far from 1: too few or too small sizes, or a busy machine"),
+}
+
+
 def slope_reading(rnn_exponent, attn_exponent):
-    """Return what two fitted exponents say of the curves: about 1 (both within 0.2
-    of it), below 1 (both under 0.8), far from 1, or no fit (None)."""
-    exponents = (rnn_exponent, attn_exponent)
-    if None in exponents:
+    """Return what two fitted exponents say of the curves, by their slope_case."""
+    case = slope_case(rnn_exponent, attn_exponent)
+    if case is None:
         return "with one size there is no slope to read."
     slopes = f"(fitted slopes {rnn_exponent:.2f} and {attn_exponent:.2f})"
-    if all(0.8 <= k <= 1.2 for k in exponents):
-        return (f"both times grow in proportion to N {slopes}. On one core each does N "
-                "additions one after another: sum() in C, the loop in Python.")
-    if max(exponents) < 0.8:
-        return (f"both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
-                "large share of its time.")
-    return (f"a slope far from 1 {slopes}. Too few or too small sizes, or a busy machine: "
-            "each does N additions, one after another.")
+    return SLOPE_WORDS[case][0].format(slopes=slopes)
 
 
 def modelled_reading(rows, lanes):
@@ -1018,7 +1069,7 @@ def render_sweep(result):
     """Return the sweep: the exercise's question and the curves' shape first, the
     measured table; then the fit's range and the steps modelled on P lanes."""
     rows = result["rows"]
-    measured = _table(("N", "rnn / call", "attn / call"),
+    measured = _table(("N", "rnn per call", "attn per call"),
                       [(f"{r['n']:,}", format_seconds(r["rnn_s"]), format_seconds(r["attn_s"]))
                        for r in rows])
     modelled = _table(("N", "chain steps", f"tree steps, P = {result['lanes']:,}"),
@@ -1041,12 +1092,13 @@ def render_sweep(result):
 
 
 def figure_sweep(result):
-    """Return the sweep's times against N, log-log, with the fitted exponents."""
+    """Return the sweep's times against N, log-log, with the fitted exponents; its
+    subtitle reads them as the text does (slope_case)."""
     rows = result["rows"]
     fitted = result["rnn_exponent"] is not None
     fig = Figure("Measured on one core (top), modelled on P lanes (bottom)",
-                 "top: the same slope, a constant gap: one core runs no sum in parallel"
-                 if fitted else MEASURED + "; one size: no line to fit", height=740)
+                 SLOPE_WORDS[result["slopes"]][1] if fitted
+                 else MEASURED + "; one size: no line to fit", height=740)
 
     def label(name, key):
         return f"{name}, N^{result[key]:.2f}" if fitted else name
@@ -1485,13 +1537,14 @@ def cost_table(sizes=COST_SIZES, d=COST_D, k=COST_K, r=COST_R, memory_sizes=MEMO
     memory = [{"n": n, "bytes": attention_matrix_bytes(n)} for n in memory_sizes]
     contiguous = [{"n": n, "layers": _ceil_div(n - 1, k - 1)} for n in sizes]
     return {"d": d, "k": k, "r": r, "layers": layers, "memory": memory,
-            "contiguous_conv_layers": contiguous, "attention_cheaper_below_n": 2 * d,
+            "contiguous_conv_layers": contiguous,
+            "attention_cheaper_below_n": d,         # n^2*d < n*d^2 while n < d
             "read_depth": {"n": max(sizes), "parts": attention_read_parts(max(sizes), d)}}
 
 
 def render_cost(result):
     """Return the memory of one attention matrix first, with the lesson's claim it
-    answers; then Table 1's operations and path lengths, evaluated."""
+    answers; then Table 1's three columns, each evaluated as written at each n."""
     read = result["read_depth"]
     parts = read["parts"]
     at = {(r["layer"], r["n"]): r for r in result["layers"]}
@@ -1502,16 +1555,12 @@ def render_cost(result):
     memory = result["memory"]
     memory_table = _table(("tokens n", "n x n matrix"),
                           [(f"{m['n']:,}", format_bytes(m["bytes"])) for m in memory])
-    ops_table = _table(("operations per layer", "formula", *(f"n = {n:,}" for n in sizes)),
-                       [(name, formulas[name][0],
-                         *(_format_count(at[name, n]["operations"]) for n in sizes))
-                        for name in names], left=2)
-    depth_table = _table(
-        (f"n = {big:,}", "sequential operations", "maximum path length"),
-        [(name, f"{formulas[name][1]}: {at[name, big]['sequential_operations']:,}",
-          f"{formulas[name][2]}: {at[name, big]['max_path_length']:,}") for name in names],
-        left=1)
-    d = result["d"]
+
+    def column(header, k, key, cell):       # one of Table 1's columns: formula, then values
+        return _table((header, "formula", *(f"n = {n:,}" for n in sizes)),
+                      [(name, formulas[name][k], *(cell(at[name, n][key]) for n in sizes))
+                       for name in names], left=2)
+    restricted = at["restricted self-attention", big]["max_path_length"]
     ratios = ", ".join(
         f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
         for n in sizes)
@@ -1526,17 +1575,21 @@ def render_cost(result):
                "Attention computes the scores tile by tile without storing them: O(n) memory, "
                "still O(n^2) work."),
         "",
-        *_wrap(f"More: Table 1, evaluated. Self-attention does fewer "
-               f"operations than a recurrent layer only while n < d, the model width ({d}); "
-               f"against an LSTM's four gates, while n < "
-               f"{result['attention_cheaper_below_n']:,}. A kernel is k = {result['k']} wide; "
-               f"restricted self-attention sees r = {result['r']} positions."),
-        ops_table,
+        *_wrap(f"More: Table 1, evaluated. Its columns are orders of growth, their constants "
+               f"dropped. As written, self-attention does fewer operations than a recurrent "
+               f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
+               f" A kernel is k = {result['k']} wide; restricted self-attention sees r = "
+               f"{result['r']} positions."),
+        column("operations per layer", 0, "operations", _format_count),
         f"Self-attention / recurrent = n/d: {ratios}.",
         "",
-        depth_table,
+        column("sequential operations", 1, "sequential_operations", "{:,}".format),
+        "",
+        column("maximum path length", 2, "max_path_length", "{:,}".format),
+        *_wrap(f"O(n/r) counts a causal window: a layer looks r - 1 = {result['r'] - 1} "
+               f"positions back, so {big - 1:,} take {restricted:,} layers."),
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Run as "
-               f"trees, one attention read at n = {read['n']:,} and d = {d} is "
+               f"trees, one attention read at n = {read['n']:,} and d = {result['d']} is "
                f"{sum(parts)} steps deep: {parts[0]} for the scores q.k, {parts[1]} for exp, "
                f"{parts[2]} for the weighted sum, {parts[3]} for a last product by 1/sum."),
     ])
@@ -1611,7 +1664,9 @@ def gradient_rows(n=GRADIENT_N, seed=GRADIENT_SEED, distances=GRADIENT_DISTANCES
 
 
 def render_gradient(result):
-    """Return the gradient table as text, with what it means for learning."""
+    """Return the gradient table as text, with what it means for learning: the tanh
+    RNN's derivative far back against the nearest distance shown, and attention's
+    weight, explained where its column is first read."""
     r = result
     rows = r["rows"]
     table = _table(("k", "linear 0.9^k", f"tanh, w={r['w']:g}",
@@ -1620,27 +1675,27 @@ def render_gradient(result):
                                                                        "attention")))
                     for row in rows])
     at = {row["k"]: row for row in rows}
-    far = r["far"]
-    share = at[far]["tanh"] / r["tanh_last"]
+    far, near = r["far"], rows[0]
+    against = ""
+    if near["k"] < far:
+        back = "one step back" if near["k"] == 1 else f"at k = {near['k']:,}"
+        against = f", against {near['tanh']:.2g} {back}"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the derivative of the last state in "
-               f"an input {far} steps back is {at[far]['tanh']:.1e}: {share:.0e} of its "
-               "derivative in the last input. Through attention, the output's derivative in a "
-               "value is that value's weight, whatever the distance."),
+        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the last state's derivative in an "
+               f"input {far} steps back is {at[far]['tanh']:.1e}{against}. Through attention, "
+               "the output's derivative in a value is its weight, at any distance. That is "
+               f"{near['attention']:.2f} here: one score {r['score_gap']:g} above {r['n'] - 1} "
+               f"others weighs e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times "
+               "each."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
                "vanishing gradient. A weight's "
                "gradient sums such terms over every distance, and the near ones swamp the far "
-               "(Bengio et al. 1994)."),
-        *_wrap(f"A score {r['score_gap']:g} above the rest, one clear match (e^"
-               f"{r['score_gap']:g}, {math.exp(r['score_gap']):.0f} times another's weight), gets "
-               f"attention's weight {rows[0]['attention']:.2f} at n = {r['n']}, at any distance. "
-               "The inductive "
-               "bias of attention without positions: order does not matter; an RNN's: "
-               "recency."),
+               "(Bengio et al. 1994). The inductive bias of attention without positions: order "
+               "does not matter; an RNN's: recency."),
     ])
 
 
@@ -1648,21 +1703,26 @@ GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k wou
 
 
 def figure_gradient(result):
-    """Return each column against k, log y, down to GRADIENT_FLOOR; each line named
-    at its end, and where a line stops above the floor, its name says so."""
+    """Return each column against k in two panels: on a linear scale, where the
+    values near 1 stand apart, named in a legend; then on a log scale down to
+    GRADIENT_FLOOR, where the far ones do, each line named at its end (and where
+    it stops above the floor, its name says so)."""
     rows = result["rows"]
     columns = (("linear 0.9^k", "linear"), (f"tanh, w = {result['w']:g}", "tanh"),
                (f"cell, f = {result['forget_gate']:g}", "gated"), ("attention", "attention"))
-    series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
-              for label, key in columns]
     fig = Figure("How much of an input k steps back reaches the end",
                  f"{result['n']} inputs; tanh by the chain rule, the rest closed forms; "
-                 f"values below {GRADIENT_FLOOR:g} not drawn")
+                 f"values below {GRADIENT_FLOOR:g} not drawn", height=740)
     x_axis = _axis_for("distance k", [0] + [r["k"] for r in rows])
+    near = [(label, [(r["k"], r[key]) for r in rows]) for label, key in columns]
+    _chart(fig, CHART_BOX, near, x_axis, _axis_for("derivative d h_N / d x_(N-k)", [0.0, 1.0]))
+    series = [(label, [(r["k"], abs(r[key])) for r in rows if abs(r[key]) >= GRADIENT_FLOOR])
+              for label, key in columns]
     y_axis = _axis_for("derivative d h_N / d x_(N-k) (log)",
                        [v for _, s in series for _, v in s if v > 0], log=True)
-    _chart(fig, CHART_BOX, series, x_axis, y_axis, legend=False)
     left, top, width, height = CHART_BOX
+    top += height + 90
+    _chart(fig, (left, top, width, height), series, x_axis, y_axis, legend=False)
     # each line named at its last point, the names at least 13 px apart where lines meet
     ends = []
     for k, ((label, points), (_, key)) in enumerate(zip(series, columns)):
@@ -1705,6 +1765,7 @@ CAPACITY_SIZES = tuple(CAPACITY_D * m // 4 for m in (1, 2, 4, 8, 16, 32))    # d
 CAPACITY_READS = 2_400          # reads per size: recall to about +-0.02 (two standard errors)
 CAPACITY_SEED = 3
 MAX_READS = 1_000_000           # capacity reads per size
+CAPACITY_BYTES = 2              # a number's bytes in fp16, as cost and generate count memory
 
 
 def recall_draw(n, d, rng):
@@ -1750,7 +1811,8 @@ def exact_recall(n, d):
 def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
                   seed=CAPACITY_SEED):
     """Return, for each n in sizes, the share of right reads from a d-number state and
-    from a KV cache over ceil(reads / n) draws, the exact share, and the numbers held."""
+    from a KV cache over ceil(reads / n) draws, the exact share, and the numbers held
+    and their bytes in fp16."""
     reads = _require_size("capacity_rows", "reads", reads, high=MAX_READS)
     d = _require_size("capacity_rows", "d", d, high=MAX_WIDTH)
     sizes = _require_sizes("capacity_rows", "size", sizes, high=MAX_SIZE // d)
@@ -1766,7 +1828,9 @@ def capacity_rows(sizes=CAPACITY_SIZES, d=CAPACITY_D, reads=CAPACITY_READS,
         rows.append({"n": n, "d": d, "draws": draws, "state_recall": state_right / (n * draws),
                      "exact_recall": exact_recall(n, d),
                      "cache_recall": cache_right / (n * draws),
-                     "state_numbers": d, "cache_numbers": n * (d + 1)})
+                     "state_numbers": d, "cache_numbers": n * (d + 1),
+                     "state_bytes": d * CAPACITY_BYTES,
+                     "cache_bytes": n * (d + 1) * CAPACITY_BYTES})
     return rows
 
 
@@ -1777,7 +1841,8 @@ def render_capacity(rows):
                     "state holds", "cache holds"),
                    [(f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
                      f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}",
-                     f"{r['state_numbers']:,}", f"{r['cache_numbers']:,}") for r in rows])
+                     format_bytes(r["state_bytes"]), format_bytes(r["cache_bytes"]))
+                    for r in rows])
     first, last = rows[0], rows[-1]
     at_d = [r for r in rows if r["n"] == r["d"]]
     middle = (f" and {at_d[0]['exact_recall']:.2f} at n = d, one read in "
@@ -1791,7 +1856,8 @@ def render_capacity(rows):
         *_wrap(f"A state of {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
-               f"every pair: {cache}, for n*(d+1) numbers."),
+               f"every pair: {cache}, for n*(d+1) numbers, {CAPACITY_BYTES} bytes each in "
+               "fp16."),
         *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
                "read is right if sign(s.k) = v."),
         table,
@@ -2379,17 +2445,21 @@ def render_train(result):
     opening = headline[0].upper() + headline[1:] + "."
     if short_run(result):
         opening += f" This run had {short_run(result)}."
+    # answering 1, first printed in the table's header: said before it, as measured
+    measured = _span(_mse(min(constant.values())), _mse(max(constant.values())))
     return "\n".join([
         "=== problem 2, learned: three models trained on the adding problem ===",
         *_wrap(opening),
+        *_wrap(f"Answering 1 means always answering the mean, 1. Expected MSE 1/6; measured, "
+               f"as every MSE here, on {result['test_examples']} held-out examples: "
+               f"{measured}."),
         table,
-        *_wrap(f"T: the sequence length. Answering 1: the MSE of always answering 1, the mean. "
-               f"Each verdict reads all {result['seeds']} initializations."),
+        *_wrap(f"T: the sequence length. Each verdict reads all {result['seeds']} "
+               "initializations."),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
-               f"{format_seconds(result['wall_s'])}; MSE on {result['test_examples']} held-out "
-               "examples."),
+               f"{format_seconds(result['wall_s'])}."),
     ])
 
 
@@ -2455,13 +2525,21 @@ def _training_progress(share, length):
     sys.stderr.flush()
 
 
+def _train_refusal(opts):
+    """Return train_section's refusal of these options, or None: asked before `all`
+    prints its first section, so that a run too long is refused before any output."""
+    too_long = _train_work_error(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
+                                 opts.seeds or TRAIN_SEEDS)
+    return f"train_section requires {too_long}" if too_long else None
+
+
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
     compute=lambda o: train_section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=train_headline)
+    headline=train_headline, refuse=_train_refusal)
 
 
 # ============================================================================
@@ -3956,12 +4034,15 @@ GLOSSARY = {
     "rnn depth": "`depth`'s serial depth of the recurrence at N: N steps, each waiting.",
     "attn depth": "`depth`'s depth of the sum as a tree at N: ceil(log2 N), at least 1.",
     "depth ratio": "rnn depth / attn depth: how many times deeper the chain is than the tree.",
-    "rnn / call": "the best time of one call of rnn_style, the recurrence, on N inputs.",
-    "attn / call": "the best time of one call of attention_style, the mean, on N inputs.",
-    "rnn / attn": "rnn / call over attn / call: how many times as long the recurrence took.",
-    "time / step": "the best time of one step of the vector recurrence h = A.h + b*x.",
-    "vs width": "a step's time over the first width's: how many times as long it took.",
-    "madds / step": "the multiply-adds of one step of a state of that width: width^2 + width.",
+    "rnn per call": "the best time of one call of rnn_style, the recurrence, on N inputs.",
+    "attn per call": "the best time of one call of attention_style, the mean, on N inputs.",
+    "rnn / attn": "rnn per call over attn per call: how many times as long the recurrence "
+                  "took.",
+    "time per update": "the best time of one update of the vector recurrence h = A.h + b*x.",
+    "vs width": ("vs width 1: an update's time over width 1's, the two times as printed: how "
+                 "many times as long it took."),
+    "madds per update": ("the multiply-adds of one update of a state of that width: width^2 + "
+                         "width."),
     "chain steps": "the steps the recurrence takes on any number of lanes: N, one at a time.",
     "tree steps": "the fewest steps in which P lanes sum N values (`sweep`): see lane.",
     "state t": "which state of the sequence: h_t, after the t-th input.",
@@ -3998,8 +4079,8 @@ GLOSSARY = {
     "measured": "the share of reads that came out right in random draws (`capacity`).",
     "exact": "the same share computed over every possible crosstalk: a binomial tail.",
     "cache recall": "the share of reads a KV cache gets right: it keeps every pair, so all.",
-    "state holds": "how many numbers the state keeps, whatever the pairs: d.",
-    "cache holds": "how many numbers a KV cache keeps for n pairs: n keys of d and n values.",
+    "state holds": "the bytes the state keeps, whatever the pairs: d numbers in fp16.",
+    "cache holds": "the bytes a KV cache keeps for n pairs: n keys of d and n values, in fp16.",
     "coin flip": "a guess right half of the time: a recall of 0.5, what a state tends to.",
     "s.k": "the dot product of the state s with a key k: the read of its value (`capacity`).",
     "recency": "an RNN's inductive bias: the latest inputs weigh most in its state.",
@@ -4388,6 +4469,11 @@ def _sections_command(argv):
             readers = [name for name, s in SECTIONS.items() if option in s.options]
             parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
                          "the sections chosen")
+    for name in opts.sections:          # before any section runs: `all` prints as it goes
+        refuse = SECTIONS[name].refuse
+        refusal = refuse(opts) if refuse is not None else None
+        if refusal:
+            parser.error(refusal)
     if opts.svg is not None:
         _require_figure_files(parser, opts.svg, [n for n in opts.sections if SECTIONS[n].figure])
     try:
@@ -4398,25 +4484,25 @@ def _sections_command(argv):
 
 
 def _run(opts):
-    """Compute and print each chosen section, and draw its figure with --svg."""
-    results, texts, drawn = {}, [], []
-    everything = opts.sections == list(SECTIONS) and not opts.json
+    """Compute and print each chosen section, each as soon as it is computed, and draw
+    its figure with --svg; `all` ends with what each section found, --json with
+    one JSON document."""
+    results, drawn = {}, []
     for name in opts.sections:
         section = SECTIONS[name]
         results[name] = section.compute(opts)
         if opts.svg is not None and section.figure:
             drawn.append(_write_figure(opts.svg, name, section.figure(results[name])))
-        if everything:
-            texts.append(section.render(results[name]))
-        elif not opts.json:
+        if not opts.json:
             if len(results) > 1:
                 print()
-            print(section.render(results[name]))
+            # flushed: through a pipe, a section shows while the next one computes
+            print(section.render(results[name]), flush=True)
     if opts.json:
         import json                     # imported here: a text run does not need it
         print(json.dumps(results, indent=2))
-    if texts:
-        print("\n\n".join(texts) + "\n\n" + _summary(results))
+    elif opts.sections == list(SECTIONS):
+        print("\n" + _summary(results))
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
         print(f"\n{TAKEAWAY}\nMore: python {PROG} all, and python {PROG} terms")
     if opts.svg is not None:

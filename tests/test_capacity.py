@@ -106,11 +106,30 @@ class TestCapacity(unittest.TestCase):
         lines = out.splitlines()
         header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("pairs n"))
         for r, line in zip(self.rows, lines[header + 1:]):
-            self.assertEqual(line.split(), [
+            self.assertEqual(line.split()[:5], [
                 f"{r['n']:,}", f"{r['n'] / r['d']:g}", f"{r['state_recall']:.3f}",
-                f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}", f"{r['d']:,}",
-                f"{r['n'] * (r['d'] + 1):,}"])
+                f"{r['exact_recall']:.3f}", f"{r['cache_recall']:.3f}"])
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 79)
+
+    def test_what_state_and_cache_hold_is_in_bytes_as_generate_counts_them(self):
+        # fp16, 2 bytes a number: the state's 64 numbers are 128 B, as generate's state at
+        # the same width; the cache's n keys of 64 and n values, 130 n bytes
+        out = main.render_capacity(self.rows)
+        lines = out.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("pairs n"))
+        self.assertTrue(lines[header].endswith("state holds  cache holds"))
+        cells = [line.split()[-4:] for line in lines[header + 1:header + 7]]
+        expected = {16: "2.03", 32: "4.06", 64: "8.12", 128: "16.2", 256: "32.5", 512: "65.0"}
+        for r, row in zip(self.rows, cells):
+            kib = r["n"] * 65 * 2 / 1024
+            self.assertEqual(f"{kib:#.3g}", expected[r["n"]])
+            self.assertEqual(row, ["128", "B", expected[r["n"]], "KiB"], r["n"])
+            self.assertEqual((r["state_bytes"], r["cache_bytes"]),
+                             (2 * r["state_numbers"], 2 * r["cache_numbers"]))
+        state = next(g for g in main.generate_rows((8,), d=64) if g["model"] == "tanh RNN")
+        self.assertEqual(state["held_bytes"], self.rows[0]["state_bytes"])
+        # the text gives the count in numbers, and the bytes of one
+        self.assertIn("for n*(d+1) numbers, 2 bytes each in fp16.", " ".join(out.split()))
 
 
 if __name__ == "__main__":

@@ -992,8 +992,8 @@ class TestGrading(unittest.TestCase):
                                "8.00 µs and 200 µs at widths 1, 8 and 64; main.py's took 500 "
                                "ns, 4.00 µs and 100 µs. Yours grew 200.0x, main.py's 200.0x, "
                                "for 2,080x the madds. At small widths the interpreter's cost "
-                               "of a step, not its madds, sets the time; the chain stays 64 "
-                               "steps at every width.")
+                               "of a step, not its madds, sets the time; the chain stays "
+                               f"{main.HIDDEN_STEPS} steps at every width.")
         # growth as the madds, and far below main.py's (numpy), and a noisy sample
         said = main._step_words({"yours": [1e-6, 8e-6, 2e-3], "lesson": [5e-7, 4e-6, 1e-4],
                                  "spreads": quiet})

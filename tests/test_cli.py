@@ -154,7 +154,7 @@ class TestCommandLine(unittest.TestCase):
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("not parallelism", flat(out))
-        self.assertIn("1 round of side-by-side combines, each one step deep, against 1 chained.",
+        self.assertIn("1 round of side-by-side combines, a step each, against 1 chained.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):
@@ -166,6 +166,60 @@ class TestCommandLine(unittest.TestCase):
             status, out, _ = run_main("all")
         self.assertEqual(status, 0)
         self.assertEqual(re.findall(r"^=== (\w+) ===$", out, re.M), list(main.SECTIONS))
+
+    def test_all_sends_each_section_out_before_the_next_one_computes(self):
+        # A stream as a pipe is: what is written waits in a buffer until flushed. The
+        # log says, in order, each compute and each text flushed; a section's text must
+        # be flushed before the next section computes, the summary last.
+        log = []
+
+        class Pipe:
+            def __init__(self):
+                self.waiting = ""
+
+            def write(self, text):
+                self.waiting += text
+
+            def flush(self):
+                if self.waiting:
+                    log.append(("out", self.waiting))
+                self.waiting = ""
+
+        stand_ins = {name: section._replace(compute=lambda o, name=name: log.append(
+                                                ("compute", name)),
+                                            render=lambda r, name=name: f"=== {name} ===",
+                                            headline=lambda r: "x", refuse=None)
+                     for name, section in main.SECTIONS.items()}
+        with mock.patch.dict(main.SECTIONS, stand_ins), mock.patch.object(sys, "stdout", Pipe()):
+            self.assertEqual(main.main(["all"]), 0)
+        expected = []
+        for name in main.SECTIONS:
+            expected += [("compute", name), "out"]
+        self.assertEqual([event if event[0] == "compute" else "out" for event in log],
+                         expected + ["out"])
+        outs = [text for kind, text in log if kind == "out"]
+        for name, text in zip(main.SECTIONS, outs):
+            self.assertIn(f"=== {name} ===", text)
+        self.assertIn("=== what each section found ===", outs[-1])
+        # --json: still one document, written once at the end
+        log.clear()
+        with mock.patch.dict(main.SECTIONS, stand_ins), mock.patch.object(sys, "stdout", Pipe()):
+            self.assertEqual(main.main(["all", "--json"]), 0)
+        outs = [text for kind, text in log if kind == "out"]
+        self.assertEqual(len(outs), 1)
+        self.assertEqual(json.loads(outs[0]), dict.fromkeys(main.SECTIONS))
+        self.assertEqual([event for event in log if event[0] == "compute"],
+                         [("compute", name) for name in main.SECTIONS])
+
+    def test_a_training_too_long_is_refused_before_any_section_prints(self):
+        # `all` prints as it goes: train's limit is asked before the first section runs
+        ran = []
+        stand_ins = {name: section._replace(compute=lambda o, name=name: ran.append(name))
+                     for name, section in main.SECTIONS.items()}
+        with mock.patch.dict(main.SECTIONS, stand_ins):
+            self.assert_usage_error(["all", "--steps", "100000", "--seeds", "20"],
+                                    "steps x seeds x the sum of the lengths up to 10,000,000")
+        self.assertEqual(ran, [])
 
     def test_named_sections_print_in_their_order_options_anywhere(self):
         status, out, _ = run_main("scan", "depth")

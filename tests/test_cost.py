@@ -53,18 +53,18 @@ class TestCost(unittest.TestCase):
             if row["layer"] == "restricted self-attention":
                 self.assertEqual(row["max_path_length"], layers_to_connect(row["n"], 127), row)
 
-    def test_attention_matrix_bytes_exact_and_attention_cheaper_below_2d(self):
+    def test_attention_matrix_bytes_exact_and_attention_cheaper_below_d(self):
         self.assertEqual(main.attention_matrix_bytes(2_048), 8 * 2**20)
         self.assertEqual(main.attention_matrix_bytes(32_768), 2 * 2**30)
         self.assertEqual(main.attention_matrix_bytes(131_072), 32 * 2**30)
         self.assertEqual(main.attention_matrix_bytes(1_048_576), 2 * 2**40)
         self.assertEqual(main.attention_matrix_bytes(1_000, bytes_per_value=4), 4_000_000)
         self.assertEqual(main.attention_matrix_bytes(2**40), 2**81)        # no float rounding
-        # 4nd^2 + 2n^2d against 8nd^2: equal at n = 2d, attention cheaper below.
-        d = 512
-        for n, cheaper in ((1_023, True), (1_024, False), (4_096, False), (64, True)):
-            self.assertEqual(4 * n * d * d + 2 * n * n * d < 8 * n * d * d, cheaper, n)
-        self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"], 2 * d)
+        # the printed formulas, n^2*d against n*d^2: equal at n = d, attention cheaper below
+        for d in (512, 7, 1):
+            cheaper = [n for n in range(1, 3 * d) if n * n * d < n * d * d]
+            self.assertEqual(main.cost_table(d=d)["attention_cheaper_below_n"],
+                             max(cheaper, default=0) + 1, d)
 
     def test_table_1_formulas_at_hand_checked_points_and_the_section(self):
         table = main.cost_table(sizes=(512, 2_048), d=512, k=3, r=128)
@@ -95,10 +95,42 @@ class TestCost(unittest.TestCase):
         self.assertIn("Flash Attention computes the scores tile by tile", said)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
-        self.assertEqual(data["attention_cheaper_below_n"], 1_024)
+        self.assertEqual(data["attention_cheaper_below_n"], 512)
         # the ratio printed is self-attention's operations over a recurrent layer's: n/d
         ratios = ", ".join(f"{n / 512:g}x at {n:,}" for n in main.COST_SIZES)
         self.assertIn(f"Self-attention / recurrent = n/d: {ratios}.", " ".join(out.split()))
+
+    def test_table_1s_columns_are_said_to_be_orders_each_evaluated_in_its_own_table(self):
+        out = main.render_cost(main.cost_table())
+        said = " ".join(out.split())
+        self.assertIn("Its columns are orders of growth, their constants dropped. As written, "
+                      "self-attention does fewer operations than a recurrent layer only while "
+                      "n < d, the model width (512).", said)
+        self.assertNotIn("LSTM", said)          # no crossover that the formulas printed miss
+        # each column a table of its own: Table 1's formula, then its value at each n
+        lines = out.splitlines()
+        for header, rows in (
+                ("operations per layer", {"self-attention": ["n^2*d", "134M", "2.15G", "8.80T"],
+                                          "recurrent": ["n*d^2", "134M", "537M", "34.4G"]}),
+                ("sequential operations", {"recurrent": ["O(n)", "512", "2,048", "131,072"],
+                                           "convolutional": ["O(1)", "1", "1", "1"]}),
+                ("maximum path length", {"convolutional": ["O(log_k", "n)", "6", "7", "11"],
+                                         "restricted self-attention": ["O(n/r)", "5", "17",
+                                                                       "1,033"]})):
+            start = next(k for k, line in enumerate(lines) if line.startswith(header))
+            self.assertEqual(lines[start].split()[len(header.split()):],
+                             ["formula", "n", "=", "512", "n", "=", "2,048", "n", "=", "131,072"])
+            for name, cells in rows.items():
+                line = next(line for line in lines[start + 1:start + 5]
+                            if line.startswith(name + "  "))
+                self.assertEqual(line[len(name):].split(), cells, (header, name))
+        # beside the 1,033 it prints, what O(n/r) counts: a causal window of r = 128, each
+        # layer 127 positions further back: 131,071 / 127 = 1,032.1, so 1,033 layers
+        self.assertEqual(-(-131_071 // 127), 1_033)
+        causal = ("O(n/r) counts a causal window: a layer looks r - 1 = 127 positions back, "
+                  "so 131,071 take 1,033 layers.")
+        self.assertIn(causal, said)
+        self.assertLess(said.index("O(n/r) 5 17 1,033"), said.index(causal))
 
 
 if __name__ == "__main__":

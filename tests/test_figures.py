@@ -1,6 +1,7 @@
 """The figures: valid, small SVG with a title, the points given, the same bytes
 for the same results (the README's too); --svg writes them or says why not."""
 
+import itertools
 import math
 import os
 import tempfile
@@ -120,12 +121,11 @@ class TestFigures(unittest.TestCase):
         markers = [e for e in root.iter() if e.get("class") == "marker"]
         self.assertEqual(len(markers), 4 * len(self.results["sweep"]["rows"]))   # 2 panels
         texts = " ".join(e.text or "" for e in root.iter(SVG + "text"))
-        self.assertIn("top: the same slope, a constant gap: one core runs no sum in parallel",
-                      texts)
+        self.assertIn("top: ", texts)          # what the slopes show: tests/test_sweep.py
         one = main.figure_sweep(main.sweep((64,), 1))
         self.assertIn("measured on one machine: times differ from machine to machine; one size: "
                       "no line to fit", one)
-        self.assertNotIn("the same slope", one)
+        self.assertNotIn("top: ", one)
         root = ET.fromstring(self.svgs["depth"].encode())
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
                  for group in ("chain", "tree", "scan")}
@@ -152,9 +152,12 @@ class TestFigures(unittest.TestCase):
         # each series by its colour, its points where its data put them: one scale for
         # all the series of a panel, up the page as a value grows
         palette, r = main.PALETTE, self.results
-        gradient = [[(row["k"], abs(row[key])) for row in r["gradient"]["rows"]
-                     if abs(row[key]) >= main.GRADIENT_FLOOR]
-                    for key in ("linear", "tanh", "gated", "attention")]
+        # gradient: every value on a linear scale, then those above the floor on a log one
+        gradient = ([[(row["k"], row[key]) for row in r["gradient"]["rows"]]
+                     for key in ("linear", "tanh", "gated", "attention")]
+                    + [[(row["k"], abs(row[key])) for row in r["gradient"]["rows"]
+                        if abs(row[key]) >= main.GRADIENT_FLOOR]
+                       for key in ("linear", "tanh", "gated", "attention")])
         capacity = [[(row["n"] / row["d"], row[key]) for row in r["capacity"]]
                     for key in ("state_recall", "exact_recall", "cache_recall")]
         lanes = r["work"]["lanes"]
@@ -171,18 +174,22 @@ class TestFigures(unittest.TestCase):
                                       if x["model"] == m and x["length"] == t) / 2))
                     for t in (3, 4)] for m in main.MODEL_NAMES]
         medians.append([(c["length"], c["test_mse"]) for c in train["constant"]])
-        for name, series, log_x, log_y in (("gradient", gradient, False, True),
-                                           ("capacity", capacity, True, False),
-                                           ("work", work, True, True),
-                                           ("sweep", sweep_times + sweep_steps, True, True),
-                                           ("train", medians, True, True)):
+        # each figure's panels: (which series, log x, log y)
+        for name, series, panels in (
+                ("gradient", gradient, [(range(4), False, False), (range(4, 8), False, True)]),
+                ("capacity", capacity, [(range(3), True, False)]),
+                ("work", work, [(range(2), True, True)]),
+                ("sweep", sweep_times + sweep_steps, [(range(2), True, True),
+                                                      (range(2, 4), True, True)]),
+                ("train", medians, [(range(4), True, True)])):
             with self.subTest(name):
-                drawn = [drawn_points(self.svgs[name], palette[k]) for k in range(len(series))]
-                if name == "sweep":             # two panels, the same colours in each
-                    drawn = [d[:len(rows)] for d in drawn[:2]] + [d[len(rows):]
-                                                                 for d in drawn[:2]]
-                panels = [range(len(series))] if name != "sweep" else [range(2), range(2, 4)]
-                for panel in panels:
+                first = len(panels[0][0])
+                drawn = [drawn_points(self.svgs[name], palette[k]) for k in range(first)]
+                if len(panels) == 2:            # two panels, the same colours in each
+                    shown = [len(series[k]) for k in range(first)]
+                    drawn = ([d[:n] for d, n in zip(drawn, shown)]
+                             + [d[n:] for d, n in zip(drawn, shown)])
+                for panel, log_x, log_y in panels:
                     pixels = [p for k in panel for p in drawn[k]]
                     values = [v for k in panel for v in series[k]]
                     self.assertEqual(len(pixels), len(values))
@@ -210,6 +217,34 @@ class TestFigures(unittest.TestCase):
             self.assertAlmostEqual(float(e.get("x")), x + 18, delta=0.11)
         # where the lines meet (cell and attention end 0.37 and 0.43), still 13 px apart
         self.assertGreaterEqual(abs(float(names[2].get("y")) - float(names[3].get("y"))), 13)
+
+    def test_the_gradient_figure_tells_every_two_lines_apart_at_every_distance(self):
+        # At each k of the table, every two lines' points stand at least a marker's
+        # width (8 px) apart in one panel or the other: near 1 on the linear scale
+        # (0.99^k against 0.9^k at k = 1), near 0 on the log one (0.9^k against tanh),
+        # unless one is below the log panel's floor, where its name says so.
+        svg, rows = self.svgs["gradient"], self.results["gradient"]["rows"]
+        keys = ("linear", "tanh", "gated", "attention")
+        panels = {key: {} for key in keys}
+        for k, key in enumerate(keys):
+            points = drawn_points(svg, main.PALETTE[k])
+            drawn = [r["k"] for r in rows] + [r["k"] for r in rows
+                                               if abs(r[key]) >= main.GRADIENT_FLOOR]
+            for distance, point in zip(drawn, points):
+                panels[key].setdefault(distance, []).append(point)
+        for row in rows:
+            for a, b in itertools.combinations(keys, 2):
+                if min(abs(row[a]), abs(row[b])) < main.GRADIENT_FLOOR:
+                    self.assertIn(f"(at k = {row['k']}: below 1e-20)", texts(svg))
+                    continue
+                apart = max(math.dist(p, q) for p, q in zip(panels[a][row["k"]],
+                                                            panels[b][row["k"]]))
+                self.assertGreaterEqual(apart, 8, (row["k"], a, b))
+        # the top panel's legend names the four, with their markers
+        legend = [e for e in ET.fromstring(svg.encode()).iter() if e.get("class") == "legend"]
+        self.assertEqual(len(legend), 4)
+        for words in ("linear 0.9^k", "tanh, w = 0.9", "cell, f = 0.99", "attention"):
+            self.assertEqual(texts(svg).count(words), 2, words)
 
     def test_a_value_below_a_figures_floor_is_said_so_where_it_happens(self):
         # gradient: tanh's line stops at its first k below 1e-20, and its name says which

@@ -90,15 +90,26 @@ class TestGradient(unittest.TestCase):
         self.assertLess(rows[50]["tanh"], 1e-10)                 # the lesson's 50 tokens back
         self.assertGreater(rows[100]["gated"], 0.3)
         self.assertIn("3.3e-11", out)
-        # the share read out: input 50 back against the last input, by central differences
+        # input 50 back against one step back, a row of the table, by central differences
         def last(values):
             return main.rnn_tanh(values, data["w"])
-        n = data["n"]
-        share = (central_difference(last, xs, n - 1 - 50, eps=0.01)    # eps: 3e-13 shows
-                 / central_difference(last, xs, n - 1))
-        self.assertIn(f"is 3.3e-11: {share:.0e} of its derivative in the last input",
-                      " ".join(out.split()))
-        self.assertIn("attention's weight 0.43 at n = 200", " ".join(out.split()))
+        n, said = data["n"], " ".join(out.split())
+        near = central_difference(last, xs, n - 1 - 1)
+        self.assertIn(f"an input 50 steps back is 3.3e-11, against {near:.2f} one step back.",
+                      said)
+        # attention's column explained where it is first read, before the table: one
+        # score 5 above 199 others, e^5 = 148 times each, takes 148 / (148 + 199) = 0.43
+        weight = f"{math.exp(5) / (math.exp(5) + n - 1):.2f}"
+        explained = (f"That is {weight} here: one score 5 above {n - 1} others weighs e^5 = "
+                     f"{math.exp(5):.0f} times each.")
+        self.assertIn(explained, said)
+        self.assertLess(said.index(explained), said.index(" k linear 0.9^k "))
+        # the nearest distance shown, whichever it is
+        later = main.render_gradient(main.gradient_rows(distances=(5, 50)))
+        self.assertIn("is 3.3e-11, against 0.32 at k = 5.", " ".join(later.split()))
+        alone = main.render_gradient(main.gradient_rows(distances=(50,)))
+        self.assertIn("an input 50 steps back is 3.3e-11. Through attention", " ".join(
+            alone.split()))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,13 @@ def reference_vector_rnn(xs, A, b):
     return h
 
 
+def three_digits(ratio):
+    """A ratio to three significant digits, with commas past 999: 1.00x, 378x, 2,080x."""
+    rounded = round(ratio, 2 - math.floor(math.log10(ratio)))
+    whole = len(str(int(rounded)))                  # digits before the point
+    return f"{rounded:.{3 - whole}f}x" if whole <= 3 else f"{int(rounded):,}x"
+
+
 def compose_dense(first, second, tally):
     """(A1, c1) then (A2, c2) is (A2.A1, A2.c1 + c2), with every multiplication counted."""
     (A1, c1), (A2, c2) = first, second
@@ -141,33 +148,90 @@ class TestHidden(unittest.TestCase):
         # the reading's edge: growth under half the madds' is the interpreter's cost
         self.assertEqual(main.growth_reading(1_040, 2_080), "The time grew about as the madds")
         self.assertTrue(main.growth_reading(1_039.9, 2_080).startswith("At small widths"))
-        # the growth column is against the first width, named in its header
-        self.assertIn("width  time / step  vs width 1  madds / step", out)
+        # the growth column is against the first width, named in its header; "per" is
+        # per, "/" divides (as in rnn / attn)
+        self.assertIn("width  time per update  vs width 1  madds per update", out)
         eight = main.render_hidden([dict(r, growth=r["growth"] / rows[1]["growth"])
                                     for r in rows[1:]])
         self.assertIn("vs width 8", eight)
-        self.assertIn("from 8 units to 64, a step took", " ".join(eight.split()))
-        self.assertIn("from 1 unit to 64, a step took", " ".join(out.split()))
+        self.assertIn("the state's width: width 64 took", " ".join(eight.split()))
+        self.assertIn("width 8's time, for 58x the multiply-adds", " ".join(eight.split()))
+        self.assertIn("width 1's time, for 2,080x the multiply-adds", " ".join(out.split()))
         # the question first, answered with the table's last growth
-        self.assertTrue(out.splitlines()[1].startswith("The Easy exercise asks how a step's "
-                                                       "time grows with the width"))
+        self.assertTrue(out.splitlines()[1].startswith("The Easy exercise asks how an update's "
+                                                       "time grows with the state's width"))
+        # the inputs are not a width: 64 is the default's widest state, not its length
+        self.assertNotIn(main.HIDDEN_STEPS, main.HIDDEN_WIDTHS)
 
 
-    def test_a_rows_spread_is_the_noisier_of_its_width_and_the_first(self):
-        # width 1, timed beside each width, counts too: its samples 5x apart
+    def test_a_rows_spread_is_its_own_samples(self):
+        # width 1's samples 5x apart, width 8's 2x: each row says its own
         def samples(calls, reps):
-            return [[2.0 ** -20, 5 * 2.0 ** -20]] + [[2e-6, 2e-6]] * (len(calls) - 1)
+            return [[2.0 ** -20, 5 * 2.0 ** -20]] + [[2e-6, 4e-6]] * (len(calls) - 1)
         with mock.patch.object(main, "sample_per_call", samples):
             rows = main.hidden_rows((1, 8), reps=2)
-        self.assertEqual([r["spread"] for r in rows], [5.0, 5.0])
+        self.assertEqual([r["spread"] for r in rows], [5.0, 2.0])
         self.assertIn("noisy: at width 1, the slowest sample took 5.00x the fastest",
                       " ".join(main.render_hidden(rows).split()))
+
+    def test_the_widths_are_timed_together_in_turn_width_1_first_as_the_base(self):
+        timed = []
+
+        def samples(calls, reps):
+            timed.append([len(call.args[2]) for call in calls])     # b: one weight a unit
+            return [[1e-6 * len(call.args[2])] * reps for call in calls]
+        for asked, rows_of in (((1, 8, 64), [1, 8, 64]), ((100,), [1, 100]),
+                               ((64, 8), [1, 8, 64]), ((1,), [1])):
+            timed.clear()
+            with self.subTest(asked), mock.patch.object(main, "sample_per_call", samples):
+                rows = main.hidden_rows(asked, reps=2)
+                self.assertEqual(timed, [rows_of])              # one call: the widths in turn
+                self.assertEqual([r["width"] for r in rows], rows_of)
+                text = " ".join(main.render_hidden(rows).split())
+                self.assertIn("vs width 1", text)
+        with mock.patch.object(main, "sample_per_call", samples):
+            alone = " ".join(main.render_hidden(main.hidden_rows((100,), reps=1)).split())
+            single = " ".join(main.render_hidden(main.hidden_rows((1,), reps=1)).split())
+        self.assertIn("width: width 100 took 100x width 1's time, for 5,050x the "
+                      "multiply-adds", alone)
+        self.assertIn("grows with the state's width: with width 1 alone, there is no growth "
+                      "to read.", single)
+
+    def test_the_growth_is_the_ratio_of_the_two_times_printed(self):
+        # The issue's own numbers: 827 ns and 313 us a step print a growth of 378x
+        # (313 / 0.827 = 378.5), whatever width 1 would take if timed again.
+        steps = main.HIDDEN_STEPS
+        per_step = {1: [827e-9, 900e-9, 2e-6], 8: [3.1e-6, 3.5e-6, 3.2e-6],
+                    64: [313e-6, 400e-6, 350e-6]}
+
+        def samples(calls, reps):
+            return [[t * steps for t in per_step[len(call.args[2])]] for call in calls]
+        with mock.patch.object(main, "sample_per_call", samples):
+            rows = main.hidden_rows((1, 8, 64), reps=3)
+        text = main.render_hidden(rows)
+        printed = {}
+        for line in text.splitlines():
+            cells = line.split()
+            if cells and cells[0] in ("1", "8", "64"):
+                printed[int(cells[0])] = cells
+        self.assertEqual(printed[64][1:4], ["313", "µs", "378x"])
+        self.assertEqual(printed[1][1:4], ["827", "ns", "1.00x"])
+        units = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3}
+        for w, cells in printed.items():
+            ratio = (float(cells[1]) * units[cells[2]]) / (float(printed[1][1]) * 1e-9)
+            self.assertEqual(cells[3], three_digits(ratio), w)
+            row = next(r for r in rows if r["width"] == w)
+            self.assertEqual(row["growth"], row["step_s"] / rows[0]["step_s"])
+        self.assertIn("the state's width: width 64 took 378x width 1's time",
+                      " ".join(text.split()))
+        self.assertEqual(main.SECTIONS["hidden"].headline(rows),
+                         "an update of width 64 took 378x width 1's time")
 
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
         # the step of width w is scripted to take w**power microseconds a step, so the
         # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself
-        for power, says in ((0.5, "At small widths the interpreter's cost of a step, not its "
-                                  "madds, sets the time"),
+        for power, says in ((0.5, "At small widths the interpreter's cost of an update, not "
+                                  "its madds, sets the time"),
                             (math.log(2080, 64), "The time grew about as the madds")):
             def samples(calls, reps):
                 times = [1e-6 * len(call.args[2]) ** power * main.HIDDEN_STEPS for call in calls]
@@ -182,7 +246,7 @@ class TestHidden(unittest.TestCase):
             cells = line.split()
             self.assertEqual(cells[0], "64")
             self.assertEqual(" ".join(cells[1:3]), main.format_seconds(64 ** power * 1e-6))
-            self.assertEqual(cells[3:5], [f"{64 ** power:,.1f}x", "4,160"])
+            self.assertEqual(cells[3:5], [three_digits(64 ** power), "4,160"])
 
 
 if __name__ == "__main__":

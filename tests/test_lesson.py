@@ -173,8 +173,8 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
                       main.render_scan(main.scan_check(1)))
         # mismatches counted are said, the positions and the rounds after them
         self.assertIn("On 64 random floats, parallel_scan differs from serial_scan's running "
-                      "totals at 3 positions: 6 rounds of side-by-side combines, each one "
-                      "step deep, against 63 chained.",
+                      "totals at 3 positions: 6 rounds of side-by-side combines, a step "
+                      "each, against 63 chained.",
                       " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 

@@ -98,16 +98,22 @@ class TestMachinery(unittest.TestCase):
                       " ".join(text.split()))
         row = {"n": 1_000, "rnn_s": 2e-5, "attn_s": 4e-6, "ratio": 5.0, "spread": 1.0}
         # each case flips which function the opening names as the slower
-        for ratios, reps, words in (((6.0, 5.0), 3, "the recurrence took 5.0x to 6.0x as long"),
+        for ratios, reps, words in (((6.0, 5.0), 3, "Here rnn_style took 5.0x to 6.0x as long"),
                                     ((0.8, 0.9), 3, "the mean was the slower at every N"),
                                     ((0.8, 1.3), 3, "neither was the slower at every N"),
                                     ((1.0, 2.0), 3, "neither was the slower at every N"),
-                                    ((5.96, 6.04), 1, "the recurrence took 6.0x as long (one "
+                                    ((5.96, 6.04), 1, "rnn_style took 6.0x as long (one "
                                                       "timing each)"),
                                     ((5.0,), 2, "(best of 2)"), ((5.0,), 3, "(best of 3)")):
             rows = [{**row, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
             result = {"rows": rows, "reps": reps, "finding": main.wallclock_finding(rows)}
-            self.assertIn(words, " ".join(main.render_wallclock(result).split()))
+            text = " ".join(main.render_wallclock(result).split())
+            self.assertIn(words, text)
+            # the claim first, in a whole sentence that names the mean's function; then
+            # the answer; "/" divides in the header, "per" is per
+            self.assertIn("=== The lesson says the mean, attention_style, wins even in pure "
+                          "Python: sum() runs in C. Here ", text)
+            self.assertIn(" N rnn per call attn per call rnn / attn ", text)
 
 if __name__ == "__main__":
     unittest.main()

@@ -3,9 +3,11 @@ sentence that reads it, and the section through the command line."""
 
 import math
 import unittest
+from unittest import mock
 
 import main
 from tests.support import run_main, run_section
+from tests.test_figures import texts
 
 BAD_CALLS = {
     "sweep": [(((0,),), {}), (((10,), 0), {}), (((10,), 1, 0), {}), (((10,), 1, True), {})],
@@ -65,8 +67,40 @@ class TestSweep(unittest.TestCase):
         self.assertIn("More: the slopes are fitted from N = 4 on", " ".join(later.split()))
         # the measured table first, with the times alone; the modelled steps after
         tables = [line.split() for line in text.splitlines() if line.lstrip().startswith("N ")]
-        self.assertEqual(tables, [["N", "rnn", "/", "call", "attn", "/", "call"],
+        self.assertEqual(tables, [["N", "rnn", "per", "call", "attn", "per", "call"],
                                   ["N", "chain", "steps", "tree", "steps,", "P", "=", "4"]])
+
+    def test_the_figures_subtitle_reads_the_slopes_as_the_text_does(self):
+        # times scripted as c * N**k at each N: the fit finds k, and k alone picks the
+        # subtitle and the text's reading; each pair of slopes flips it to another case
+        sizes = (1_024, 4_096, 16_384)
+        cases = {(1.0, 1.0): ("top: both slopes near 1, each time in proportion to N",
+                              "both times grow in proportion to N"),
+                 (0.0, 0.0): ("top: both slopes below 1: at these sizes, a call's fixed cost",
+                              "both grow slower than N"),
+                 (1.6, 1.0): ("top: a slope far from 1: too few or too small sizes",
+                              "a slope far from 1"),
+                 (0.5, 0.9): ("top: a slope far from 1", "a slope far from 1")}
+        for (rnn, attn), (subtitle, reading) in cases.items():
+            def samples(n, reps):
+                return [3e-8 * n ** rnn], [5e-9 * n ** attn]
+            with self.subTest(rnn=rnn, attn=attn), \
+                    mock.patch.object(main, "_benchmark_samples", samples):
+                result = main.sweep(sizes, 1)
+                self.assertAlmostEqual(result["rnn_exponent"], rnn, places=9)
+                self.assertAlmostEqual(result["attn_exponent"], attn, places=9)
+                drawn = texts(main.figure_sweep(result))
+                said = " ".join(main.render_sweep(result).split())
+                self.assertIn(subtitle, drawn)
+                self.assertIn(f"{reading} (fitted slopes {rnn:.2f} and {attn:.2f})", said)
+                others = [s for s, _ in cases.values() if not subtitle.startswith(s[:12])]
+                for other in others:
+                    self.assertNotIn(other, drawn)
+        # read as printed: 0.796 prints 0.80, inside "about 1"; 0.794 prints 0.79
+        self.assertEqual(main.slope_case(0.796, 1.204), "about 1")
+        self.assertEqual(main.slope_case(0.794, 1.0), "far from 1")
+        self.assertIn("in proportion to N (fitted slopes 0.80 and 1.20)",
+                      main.slope_reading(0.796, 1.204))
 
     def test_the_modelled_steps_are_log2_n_up_to_p_lanes_then_n_over_p_and_read_so(self):
         for n in (2, 3, 64, 1_000, 10_000, 20_000):     # a tree of depth ceil(log2 N)

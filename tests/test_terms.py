@@ -349,7 +349,7 @@ class TestGlossary(unittest.TestCase):
     def test_every_column_and_row_name_printed_has_its_entry_as_printed(self):
         # derived from the tables `all` prints, not from a second list: each header,
         # a number in it or not (n = 512, vs width 1), and each row's name
-        self.assertIn("rnn / call", self.headers)
+        self.assertIn("rnn per call", self.headers)
         self.assertIn("parallel_scan", self.names)
         for word in self.headers + self.names:
             with self.subTest(word):
@@ -459,14 +459,14 @@ class TestTheRulesTermsStates(unittest.TestCase):
                       all(max((n - 1) / p, (n - 1).bit_length()) <= main.lane_steps(n, p)
                           <= (n - 1) / p + (n - 1).bit_length() + 1
                           for n in (100, 4_097) for p in (1, 8, 64))),
-            "rnn / attn": ("rnn / call over attn / call", True),
+            "rnn / attn": ("rnn per call over attn per call", True),
             "depth ratio": ("rnn depth / attn depth",
                             depth_rows[64]["depth_ratio"] == 64 / 6),
             "attn depth": ("ceil(log2 N), at least 1",
                            [depth_rows[n]["attn_depth"] for n in (1, 5, 64)] == [1, 3, 6]),
             "rnn depth": ("N steps", [depth_rows[n]["rnn_depth"] for n in (1, 5, 64)]
                           == [1, 5, 64]),
-            "madds / step": ("width^2 + width", main.combine_madds(64)[0] == 64 * 64 + 64),
+            "madds per update": ("width^2 + width", main.combine_madds(64)[0] == 64 * 64 + 64),
             "tree": ("depth ceil(log2 N)", main._depth_of(main.tree_reduce(
                 [main.Counted(1, main.Tally()) for _ in range(9)])) == 4),
         }

@@ -242,6 +242,23 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(lines[header + 1].split()[-6:],                 # best is the least
                          ["5", "0.16", "0.0020", "0.050", "learned", "some"])
 
+    def test_answering_1_is_said_before_the_table_and_which_of_its_two_values_is_measured(self):
+        # 1/6 is its expectation (test above); the table's column is measured on the
+        # held-out examples, here 20 a T: the range said is theirs, to two digits
+        said = " ".join(main.render_train(self.result).split())
+        measured = []
+        for length in (3, 4):
+            examples = main.adding_problem(length, 20, seed=main.TRAIN_SEED + 1_000_000 + length)
+            measured.append(math.fsum((y - 1) ** 2 for _, y in examples) / 20)
+        low, high = (f"{x:#.2g}" for x in (min(measured), max(measured)))
+        span = low if low == high else f"{low} to {high}"
+        sentence = ("Answering 1 means always answering the mean, 1. Expected MSE 1/6; measured, "
+                    f"as every MSE here, on 20 held-out examples: {span}.")
+        self.assertIn(sentence, said)
+        self.assertLess(said.index(sentence), said.index("model T answering 1"))
+        # the table's column: the same measured values
+        self.assertEqual([c["test_mse"] for c in self.result["constant"]], measured)
+
     # .ci/run also compares a short run on the oldest and the newest Python
     def test_a_run_shorter_than_the_default_says_so_in_its_text_and_figure(self):
         said = "This run had 20 steps, not 4,000: too few to judge what a model can learn."
