@@ -247,21 +247,22 @@ def render_depth(rows):
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap("A recurrence run step by step is a chain: step t waits for step t-1, so "
-               "its depth is N. A sum can be a tree of pairwise sums, of depth ceil(log2 N)."),
+        *_wrap("A recurrence is a chain: step t waits for step t-1, so N inputs are N steps "
+               "deep. attention_style's sum can be a tree of pairwise sums, ceil(log2 N) deep."),
         table,
     ])
 
 
 def wallclock_rows(sizes=WALLCLOCK_SIZES, reps=TIMING_REPS):
-    """Return per size benchmark's seconds per call of both functions, their ratio and
+    """Return per size benchmark's seconds per call of both functions, their ratio (of
+    the times as printed, as_printed) and
     how far apart their samples were (the slowest over the fastest, the worse of the
     two)."""
     rows = []
     for n in sizes:
         rnn, attn = _benchmark_samples(n, reps)
         rows.append({"n": n, "rnn_s": min(rnn), "attn_s": min(attn),
-                     "ratio": min(rnn) / min(attn),
+                     "ratio": as_printed(min(rnn)) / as_printed(min(attn)),
                      "spread": max(max(rnn) / min(rnn), max(attn) / min(attn))})
     return rows
 
@@ -287,7 +288,7 @@ def render_wallclock(result):
     first, then the table, then why."""
     found = result["finding"]
     span = _span(_format_ratio(found["low"]), _format_ratio(found["high"]))
-    best = f"best of {result['reps']}" if result["reps"] > 1 else "one timing each"
+    best = f"fastest of {result['reps']} timings" if result["reps"] > 1 else "one timing each"
     measured = {"rnn_style": f"Here rnn_style took {span} as long ({best}).",
                 "attention_style": f"Here the mean was the slower at every N ({best}).",
                 "both": f"Here neither was the slower at every N ({best})."}
@@ -297,7 +298,7 @@ def render_wallclock(result):
                "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("On one core: Python's loop against C's, not parallelism."),
+        *_wrap("On one core, the gap is Python's loop against C's, not depth."),
     ])
 
 
@@ -331,18 +332,19 @@ def render_scan(result):
     same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"{_quantity(r['parallel_steps'], 'round')} of side-by-side combines, a step "
-              f"each, against {r['serial_steps']:,} chained"
-              if r["length"] > 1 else "with one value there is nothing to combine")
+    rounds = (f"Its {_quantity(r['parallel_steps'], 'round')} take "
+              f"{_quantity(r['parallel_steps'], 'step')} on {r['length']:,} lanes; serial_scan "
+              f"chains {_quantity(r['serial_steps'], 'add')} (x_1 needs none)"
+              if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        *_wrap(f"On {_quantity(r['length'], 'random float')}, parallel_scan {same}: "
-               f"{rounds}."),
-        f"mismatches (over {r['rel_tol']:g} x the largest value): {r['mismatches']}",
+        *_wrap(f"On {_quantity(r['length'], 'random float')}, parallel_scan (Hillis-Steele) "
+               f"{same}. {rounds}."),
+        f"mismatches (over {r['rel_tol']:g} x the largest total): {r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
-        "The last digits differ: float rounding follows the order of additions.",
+        "The last digits differ: rounding follows the order of additions.",
     ])
 
 
@@ -470,6 +472,16 @@ def _loop_count(once, target=SAMPLE_SECONDS):
 SECOND_UNITS = {0: " s", -3: " ms", -6: " µs", -9: " ns"}     # by power of ten
 
 
+def as_printed(seconds):
+    """Return seconds rounded to the three significant digits format_seconds prints,
+    so that a ratio of two times is the ratio of the times as printed.
+
+    >>> as_printed(0.000231449), as_printed(4.0849e-05)
+    (0.000231, 4.08e-05)
+    """
+    return float(f"{seconds:.2e}")
+
+
 def format_seconds(seconds):
     """Return a duration in the unit that keeps three significant digits.
 
@@ -513,8 +525,8 @@ def _span(low, high):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence, as written, is a chain of N steps; a sum can be a tree
-of depth ceil(log2 N). Attention costs N^2 work in few steps."""
+takeaway: a recurrence as written is N steps deep, a sum as a tree ceil(log2 N).
+Attention costs N^2 work in few steps."""
 
 
 
@@ -878,7 +890,8 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     rows = []
     for w, s in zip(widths, samples):
         step, combine, diagonal = combine_madds(w)
-        rows.append({"width": w, "step_s": min(s) / steps, "growth": min(s) / steps / base,
+        rows.append({"width": w, "step_s": min(s) / steps,
+                     "growth": as_printed(min(s) / steps) / as_printed(base),
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
                      "update_depth": update_depth(w), "idle_share": idle_share(w),
