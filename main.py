@@ -2939,6 +2939,38 @@ def _vector_cases():
 # ----------------------------------------------------------------------------
 # The grading process: the learner's code runs there, and only plain data leaves.
 
+# What crosses between check and a grading process, one JSON object a line each
+# way. The judge asks with the requests; the grading process answers (_child_answer),
+# and check's runner says "stopped" where no answer came.
+CHECK_REQUESTS = {
+    "import": "run the file: the first request, once",
+    "name": "the function to call",
+    "args": "its arguments (for count, [N]; for timed, [])",
+    "op": "the op to give it, a key of CHECK_OPS, or None to give none",
+    "count": "call it on N values that count their combines (part 4's Counted)",
+    "timed": "time its step beside main.py's rnn_style_vector",
+}
+CHECK_ANSWERS = {
+    "found": "the import: for each function, here, main.py or missing",
+    "takes_op": "the import: for each function, whether it takes op",
+    "not_python": "the import: why Python refused the file",
+    "got": "a call: what it returned, as plain data (_plain)",
+    "changed": "a call: whether it changed its input",
+    "lost_op": "a call: whether a recursion called the function without op",
+    "right": "a count: whether each out[i] combined inputs 0 to i",
+    "depths": "a count: the depth of each output",
+    "combines": "a count: the combines made in all",
+    "untraced": "a count: the answer was not made of the values given",
+    "yours": "timed: the learner's seconds per step at each width",
+    "lesson": "timed: main.py's seconds per step at each width",
+    "spreads": "timed: the slowest sample over the fastest, at each width",
+    "raised": "the type of what the learner's code raised",
+    "code": "what it raised: a SystemExit's code",
+    "text": "what it raised: the last frames of the learner's file, and the message",
+    "limit": "what it raised came from a limit set on the process: memory or writes",
+    "stopped": "said by check's runner: no answer came, and why",
+}
+
 def _grading_process(path, watched):
     """Run the learner's file as `python FILE` runs it, then answer each JSON line of
     stdin with one on the first stdout; the file's prints go to stderr, in UTF-8,
@@ -2950,6 +2982,7 @@ def _grading_process(path, watched):
     # Imported, and bound, before the file runs: its folder may hold an inspect.py,
     # and its code may rebind json.dumps.
     dumps, loads = json.dumps, json.loads
+    state = {"limits": []}              # each limit set: a raise it causes is said as its own
     if watched != "-":
         if os.fork() == 0:              # the keeper: it holds none of the other pipes
             for fd in (0, 1, 2):
@@ -2958,10 +2991,12 @@ def _grading_process(path, watched):
             os.killpg(0, signal.SIGKILL)
         os.close(int(watched))
         import resource
-        for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
-                            (resource.RLIMIT_FSIZE, CHECK_WRITES)):
+        for name, limit, size in (("memory", resource.RLIMIT_DATA, CHECK_MEMORY),
+                                  ("core", resource.RLIMIT_CORE, 0),
+                                  ("writes", resource.RLIMIT_FSIZE, CHECK_WRITES)):
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(limit, (size, size))
+                state["limits"].append(name)
     requests, answers = queue.Queue(), os.fdopen(os.dup(1), "w", encoding="utf-8")
     incoming = os.fdopen(os.dup(0), "rb")
 
@@ -2975,7 +3010,6 @@ def _grading_process(path, watched):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     sys.path.insert(0, os.path.dirname(path))
-    state = {}
     while True:
         answer = _child_answer(loads(requests.get()), path, state)
         for stream in (sys.stdout, sys.stderr):
@@ -2986,7 +3020,8 @@ def _grading_process(path, watched):
 
 
 def _child_answer(request, path, state):
-    """Return the answer to one request, or what the learner's code raised."""
+    """Return the answer to one request, or what the learner's code raised; state
+    holds the limits set on this process, and the file's module once imported."""
     import traceback
     try:
         if "import" in request:
@@ -2999,8 +3034,13 @@ def _child_answer(request, path, state):
             said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         except Exception:               # a __str__ that raises
             said = type(exc).__name__
-        return {"raised": type(exc).__name__, "code": _plain(getattr(exc, "code", None)),
-                "text": "".join(traceback.format_list(frames[-4:])) + said}
+        answer = {"raised": type(exc).__name__, "code": _plain(getattr(exc, "code", None)),
+                  "text": "".join(traceback.format_list(frames[-4:])) + said}
+        if isinstance(exc, MemoryError) and "memory" in state["limits"]:
+            answer["limit"] = "memory"
+        if f"[Errno {errno.EFBIG}]" in answer["text"] and "writes" in state["limits"]:
+            answer["limit"] = "writes"
+        return answer
 
 
 @contextlib.contextmanager
@@ -3185,21 +3225,22 @@ main._grading_process(*sys.argv[2:])
 
 
 class _Grader:
-    """A grading process of the file at path. `opened` is what importing the file gave
-    (what it defines, or why it failed); once closed, `printed` is what the import
-    printed and what the calls printed."""
+    """A grading process of the file at path, and its deadlines: `seconds` a call,
+    CHECK_BUDGET x `seconds` in all. `opened` is what importing the file gave (what
+    it defines, or why it failed); `ask` is what the judge asks it with; once
+    closed, `printed` is what the import printed and what the calls printed."""
 
     def __init__(self, path, seconds):
         import queue
         import subprocess
         import tempfile
         import threading
+        self.seconds = seconds
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
         self.ends, self.printed = math.inf, None      # when its calls must have ended
         self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
         watched, self.watch, posix = "-", None, {}
-        self.limited = hasattr(os, "killpg")    # limits are set where there is a keeper
-        if self.limited:       # POSIX: a group of its own, and the keeper's pipe
+        if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
             posix = {"start_new_session": True, "pass_fds": (watched,)}
         self.process = subprocess.Popen(
@@ -3209,7 +3250,7 @@ class _Grader:
             os.close(watched)
         threading.Thread(target=self._read, daemon=True).start()
         try:
-            self.opened = self.ask({"import": 1}, seconds, CHECK_START)
+            self.opened = self.ask({"import": 1}, CHECK_START)
         except BaseException:           # Ctrl-C while it starts: it ends now
             self.close()
             raise
@@ -3224,13 +3265,14 @@ class _Grader:
                 self.answers.put(line)
         self.answers.put(b"")
 
-    def ask(self, request, seconds, start=0):
+    def ask(self, request, start=0):
         """Return the answer to request, or {"stopped": why} if none came within
         `seconds` (plus `start`, for a fresh Python), or before CHECK_BUDGET x `seconds`
         since the import: the process then ends."""
         import json
         import queue
         import signal
+        seconds = self.seconds
         limit, line = min(seconds, self.ends - time.monotonic()), None
         if limit > 0:
             with contextlib.suppress(OSError):      # if it is gone, its end says why
@@ -3322,9 +3364,13 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
             if where == "main.py":
                 grade["detail"] = "imported from main.py"
             if where == "here":
-                grade = _graded(grader or _Grader(path, seconds), name,
-                                opened["takes_op"][name], seconds)
-                grader = None           # each function in a process of its own
+                grader = grader or _Grader(path, seconds)   # a process for each function
+                try:
+                    grade["verdict"], grade["detail"], grade["mirror"] = _judge(
+                        grader.ask, grader.opened, name)
+                finally:
+                    grader.close()
+                grade["printed"], grader = grader.printed[1], None
             functions.append(grade)
     finally:
         first.close()
@@ -3336,40 +3382,33 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     if "not_python" in opened:
         file.update(verdict="not Python", detail=opened["not_python"])
     elif "found" not in opened:
-        file.update(verdict="FAIL", detail=_stop_words(opened, first.limited, importing=True))
+        file.update(verdict="FAIL", detail=_stop_words(opened, importing=True))
     return {"file": file, "functions": functions}
 
 
-def _graded(grader, name, takes_op, seconds):
-    """Return the grade of one function, in a grading process that has imported the file."""
-    grade = {"name": name, "verdict": "FAIL", "mirror": None}
-    try:
-        if "found" not in grader.opened:    # an import that failed only now
-            grade["detail"] = "importing it again, " + _stop_words(
-                grader.opened, grader.limited, importing=True)
-        else:
-            grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name,
-                                                                        takes_op, seconds)
-    finally:
-        grader.close()
-    grade["printed"] = grader.printed[1]
-    return grade
+# ----------------------------------------------------------------------------
+# The judge: a plain function of `ask`, a function from a request (CHECK_REQUESTS)
+# to an answer (CHECK_ANSWERS). It never sees a process or a deadline.
 
-
-def _grade(grader, name, takes_op, seconds):
-    """Return (verdict, detail, mirror) of one function: its first wrong answer, with the
-    slips whose answers are its own at every small case."""
+def _judge(ask, opened, name):
+    """Return (verdict, detail, mirror) of function `name` of a file whose import
+    answered `opened`, asking `ask` for its answers: its first wrong answer, with the
+    slips whose answers are its own at every small case; or, every answer right, a
+    scan's depth and the Easy exercise's step time."""
+    if "found" not in opened:           # an import that failed only now
+        return "FAIL", "importing it again, " + _stop_words(opened, importing=True), None
+    takes_op = opened["takes_op"][name]
     answered, stopped = [], None        # (case, answer, what is wrong) of each case answered
     for case in _check_cases(name, takes_op):
         if case["slips"] is None and any(wrong for _, _, wrong in answered):
             break                       # past the small cases, with a wrong answer already
-        answer = grader.ask({"name": name, "args": case["args"], "op": case["op"]}, seconds)
+        answer = ask({"name": name, "args": case["args"], "op": case["op"]})
         if not answered and answer.get("raised") == "NotImplementedError":
             return "not written yet", "", None
         if "stopped" in answer:
             stopped = (case, answer)
             break
-        answered.append((case, answer, _wrong(answer, case, grader.limited)))
+        answered.append((case, answer, _wrong(answer, case)))
     failed = [(case, answer, wrong) for case, answer, wrong in answered if wrong]
     if not failed and stopped:
         detail = _at(name, stopped[0]) + stopped[1]["stopped"]
@@ -3379,7 +3418,7 @@ def _grade(grader, name, takes_op, seconds):
             detail += f"; the {len(answered):,} cases before it were right"
         return "FAIL", detail, None
     if not failed:
-        return _right(grader, name, takes_op, seconds)
+        return _right(ask, name, takes_op)
     case, answer, wrong = next((f for f in failed if not f[0]["empty"]), failed[0])
     detail = _at(name, case) + wrong
     slips = _slips(name, answered)
@@ -3506,10 +3545,10 @@ def _at(name, case):
     return said + ": "
 
 
-def _wrong(answer, case, limited):
+def _wrong(answer, case):
     """Return what is wrong with an answer (or an exception) in words, "" if it is right."""
     if "raised" in answer:
-        return _stop_words(answer, limited)
+        return _stop_words(answer)
     if answer["changed"]:
         return "it changed its input: leave xs as it is"
     got, expected = answer["got"], case["expected"]
@@ -3615,7 +3654,7 @@ def _same(got, expected):
     return type(got) is type(expected) and got == expected
 
 
-def _right(grader, name, takes_op, seconds):
+def _right(ask, name, takes_op):
     """Return (verdict, detail, mirror) of a function that gave every answer right:
     parallel_scan's depth counted, rnn_style_vector's step timed."""
     notes = []
@@ -3623,15 +3662,15 @@ def _right(grader, name, takes_op, seconds):
         notes.append("graded on sums only: with op=operator.add as a parameter it would be "
                      "checked with other combines too")
     if name == "rnn_style_vector":
-        timed = grader.ask({"name": name, "args": [], "timed": True}, seconds)
+        timed = ask({"name": name, "args": [], "timed": True})
         notes.append(_step_words(timed) if "yours" in timed
-                     else "its step was not timed: " + _stop_words(timed, grader.limited))
+                     else "its step was not timed: " + _stop_words(timed))
     if name != "parallel_scan":
         return "pass", "\n".join(notes), None
-    mirror = grader.ask({"name": name, "args": [MIRROR_N], "count": True}, seconds)
+    mirror = ask({"name": name, "args": [MIRROR_N], "count": True})
     verdict, detail = "pass", _not_counted(mirror)
     if not detail:
-        verdict, detail = _parallel_verdict(grader, seconds)
+        verdict, detail = _parallel_verdict(ask)
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, *notes) if d), mirror
@@ -3668,7 +3707,7 @@ def _not_counted(answer):
     return ""
 
 
-def _parallel_verdict(grader, seconds):
+def _parallel_verdict(ask):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is. Past
     CHECK_LARGE, a scan already four times Hillis-Steele's work is counted no more."""
@@ -3676,7 +3715,7 @@ def _parallel_verdict(grader, seconds):
     for n in CHECK_DEPTH_LENGTHS:
         if n > CHECK_LARGE[-1] and counted[1]["combines"] > 4 * _hillis_steele_work(counted[0]):
             break                       # N^2 combines: a longer count would take seconds
-        answer = grader.ask({"name": "parallel_scan", "args": [n], "count": True}, seconds)
+        answer = ask({"name": "parallel_scan", "args": [n], "count": True})
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"
@@ -3708,7 +3747,7 @@ def _hillis_steele_work(n):
     return sum(n - 2 ** k for k in range(depth(n)[1]))
 
 
-def _stop_words(answer, limited, importing=False):
+def _stop_words(answer, importing=False):
     """Return why a call, or the import, gave no answer (it stopped, or raised), in words."""
     kind, text = answer.get("raised"), answer.get("text", "")
     if "stopped" in answer:
@@ -3721,9 +3760,9 @@ def _stop_words(answer, limited, importing=False):
     if kind == "EOFError":
         return ("it read input (input()?), which check does not give: read nothing when "
                 "imported, or only under if __name__ == \"__main__\":")
-    if f"[Errno {errno.EFBIG}]" in text and limited:
+    if answer.get("limit") == "writes":
         return f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
-    if kind == "MemoryError" and limited:
+    if answer.get("limit") == "memory":
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
     return "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
 

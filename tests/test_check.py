@@ -4,6 +4,7 @@ graded in this process with the grading process's own code. Then `python
 main.py check` itself, for what only real processes show: hangs, crashes,
 exits, limits, what a function starts, and check ended by a signal."""
 
+import contextlib
 import io
 import itertools
 import json
@@ -666,20 +667,24 @@ class Odd:
 
 class InProcess:
     """check's grading process, run in this one: the same requests and answers,
-    through JSON; what the file changed in sys.path and sys.modules is undone."""
+    through JSON, each key one that main.py lists; its limits set, as on POSIX;
+    what the file changed in sys.path and sys.modules is undone when it closes."""
 
-    limited = True                      # as on POSIX: the limits are stated
-
-    def __init__(self, path, seconds):
-        self.path, self.state, self.printed = path, {}, None
+    def __init__(self, path, seconds=None):
+        self.path, self.state = path, {"limits": ["memory", "writes"]}
+        self.printed = None
         self.modules, self.sys_path, self.argv = dict(sys.modules), list(sys.path), sys.argv[:]
         sys.path.insert(0, os.path.dirname(path))
-        self.opened = self.ask({"import": 1}, seconds)
+        self.opened = self.ask({"import": 1})
 
-    def ask(self, request, seconds):
+    def ask(self, request):
+        if not set(request) <= set(main.CHECK_REQUESTS):
+            raise AssertionError(f"a request key not in CHECK_REQUESTS: {request}")
         with mock.patch.object(sys, "stdin", io.StringIO()), \
              mock.patch.object(sys, "stdout", io.StringIO()):      # input() reads nothing
             answer = main._child_answer(request, self.path, self.state)
+        if not set(answer) <= set(main.CHECK_ANSWERS):
+            raise AssertionError(f"an answer key not in CHECK_ANSWERS: {answer}")
         return json.loads(json.dumps(answer), object_hook=main._python)
 
     def close(self):
@@ -689,27 +694,57 @@ class InProcess:
         self.printed = (None, None)
 
 
+@contextlib.contextmanager
+def grading_process(source):
+    """Yield the grading process (InProcess) of source, saved as solution.py in a
+    folder of its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        child = InProcess(write(folder, "solution.py", textwrap.dedent(source)))
+        try:
+            yield child
+        finally:
+            child.close()
+
+
+def judged(source, name, answers=None):
+    """Return the judge's (verdict, detail, mirror) of one function of source, asked
+    through its grading process; where answers (a function of the request) gives
+    an answer, that answer instead: a stop, say."""
+    with grading_process(source) as child:
+        def ask(request):
+            return (answers and answers(request)) or child.ask(request)
+        return main._judge(ask, child.opened, name)
+
+
 def scripted_steps(function):
     """Stand in for check's timing of a right rnn_style_vector: no test reads a clock."""
     return {"yours": [1e-6, 8e-6, 2e-4], "lesson": [5e-7, 4e-6, 1e-4],
             "spreads": [(f"width {w}", 1.1) for w in main.HIDDEN_WIDTHS]}
 
 
-def graded_here(source, names=main.CHECKED, grader=None):
-    """Return check_solutions' report of source, its grading processes run in this
-    one (InProcess, or grader)."""
+def graded_in_this_process():
+    """Return a patch that makes check, end to end, grade in this process: its one
+    stand-in for the grading class."""
+    return mock.patch.object(main, "_Grader", InProcess)
+
+
+def graded_here(source, names=main.CHECKED):
+    """Return check_solutions' report of source, end to end, its grading processes
+    run in this one."""
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "solution.py")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(textwrap.dedent(source))
-        with mock.patch.object(main, "_Grader", grader or InProcess):
+        path = write(folder, "solution.py", textwrap.dedent(source))
+        with graded_in_this_process():
             return main.check_solutions(path, names)
 
 
 def grade(source, name):
-    """Return (verdict, detail) of one function of source."""
-    graded = graded_here(source, [name])["functions"][0]
-    return graded["verdict"], graded["detail"]
+    """Return (verdict, detail) of one function of source, as the judge gives them."""
+    return judged(source, name)[:2]
+
+
+def judgement(source, name):
+    """Return one function's grade as a dict: its verdict, detail and mirror."""
+    return dict(zip(("verdict", "detail", "mirror"), judged(source, name)))
 
 
 def flat(text):
@@ -799,18 +834,16 @@ class TestGrading(unittest.TestCase):
     @classmethod
     def setUpClass(cls):                # each right solution graded once, read by the tests
         with mock.patch.object(main, "_time_steps", scripted_steps):
-            cls.right = {label: {r["name"]: r for r in graded_here(source, names.split())[
-                "functions"]} for label, (source, names) in RIGHT.items()}
-        cls.wrong_graded = {label: graded_here(source, [name])["functions"][0]
+            cls.right = {label: {name: judgement(source, name) for name in names.split()}
+                         for label, (source, names) in RIGHT.items()}
+        cls.wrong_graded = {label: judgement(source, name)
                             for label, (source, name, _, _) in WRONG.items()}
         cls.wrong = {label: (r["verdict"], r["detail"]) for label, r in cls.wrong_graded.items()}
 
     def test_every_right_solution_passes(self):
         for label, graded in self.right.items():
-            for r in graded.values():
-                if r["name"] == "benchmark":
-                    continue                    # not graded
-                with self.subTest(label, name=r["name"]):
+            for name, r in graded.items():
+                with self.subTest(label, name=name):
                     self.assertEqual(r["verdict"], "pass", r["detail"])
 
     def test_every_classic_slip_is_named_in_the_learners_terms(self):
@@ -892,16 +925,15 @@ class TestGrading(unittest.TestCase):
     def test_where_two_slips_explain_the_answers_equally_neither_is_named(self):
         # at xs = [3], decay 0.5, decay * (h + x) and h + decay * x both give 1.5; the
         # grading process stops before a case tells them apart
-        class StopsAfterOne(InProcess):
-            def ask(self, request, seconds):
-                if request.get("args") and request["args"][0] != [] and self.state.get("done"):
-                    return {"stopped": "it did not finish in 10 s (--seconds)"}
-                answer = super().ask(request, seconds)
-                self.state["done"] = bool(request.get("args") and request["args"][0])
-                return answer
+        asked = []
+
+        def stops_after_one(request):
+            if any(earlier["args"][0] for earlier in asked):
+                return {"stopped": "it did not finish in 10 s (--seconds)"}
+            asked.append(request)
+            return None                 # the grading process answers
         inside = replaced(LESSON, "decay * h + x", "decay * (h + x)")
-        graded = graded_here(inside, ["rnn_style"], StopsAfterOne)["functions"][0]
-        self.assertEqual((graded["verdict"], graded["detail"]),
+        self.assertEqual(judged(inside, "rnn_style", stops_after_one)[:2],
                          ("FAIL", "at xs = [3], decay = 0.5: got 1.5, expected 3.0"))
 
     def test_a_right_scan_shows_its_depths_with_a_legend_and_its_work(self):
@@ -926,7 +958,7 @@ class TestGrading(unittest.TestCase):
                     f"combines; {129 * 128 // 2 / main._hillis_steele_work(129):.0f} times its "
                     "work (a tree for each prefix?)"))
         report = {"file": {"verdict": "imported", "detail": "", "printed": None},
-                  "functions": [brent_kung]}
+                  "functions": [dict(brent_kung, name="parallel_scan", printed=None)]}
         indent = " " * (len("parallel_scan") + 4)
         self.assertEqual(main.render_check("mine.py", report).splitlines()[-4:-1], [
             indent + "depth of out[i], N = 16, in combines on its longest chain:",
@@ -936,10 +968,10 @@ class TestGrading(unittest.TestCase):
     def test_the_lessons_own_code_passes_with_its_notes(self):
         lesson = self.right["the lesson's own code, but depth"]
         self.assertTrue(lesson["serial_scan"]["detail"].startswith("graded on sums only"))
-        self.assertEqual(lesson["benchmark"]["verdict"], "not graded")
-        self.assertEqual(lesson["benchmark"]["detail"], "a time has no right answer; python "
-                                                        "main.py wallclock times the lesson's "
-                                                        "two functions")
+        benchmark = graded_here(LESSON, ["rnn_style"])["functions"][-1]
+        self.assertEqual(benchmark["verdict"], "not graded")
+        self.assertEqual(benchmark["detail"], "a time has no right answer; python main.py "
+                                              "wallclock times the lesson's two functions")
         # a function imported from main.py is not the learner's: not in the file, said why
         imported = graded_here("from main import depth\n", ["depth"])["functions"][0]
         self.assertEqual((imported["verdict"], imported["detail"]),
@@ -1014,13 +1046,12 @@ class TestGrading(unittest.TestCase):
             self.assertEqual("Yours grew far less" in said, far, last)
 
     def test_a_right_scan_too_slow_when_counted_says_its_answers_were_right(self):
-        class Busy(InProcess):
-            def ask(self, request, seconds):
-                if request.get("count") and request["args"] == [1_025]:
-                    return {"stopped": "it did not finish in 10 s (--seconds)"}
-                return super().ask(request, seconds)
-        graded = graded_here(HILLIS_STEELE, ["parallel_scan"], Busy)["functions"][0]
-        self.assertEqual((graded["verdict"], graded["detail"]), (
+        # a table of answers: the count at N = 1,025 stops; the grading process answers the rest
+        table = {json.dumps({"name": "parallel_scan", "args": [1_025], "count": True}):
+                 {"stopped": "it did not finish in 10 s (--seconds)"}}
+        graded = judged(HILLIS_STEELE, "parallel_scan",
+                        lambda request: table.get(json.dumps(request)))
+        self.assertEqual(graded[:2], (
             "FAIL", "at N = 1,025, on values that count their combines: it did not finish in "
                     "10 s (--seconds); its answers were right"))
 
@@ -1028,14 +1059,12 @@ class TestGrading(unittest.TestCase):
         right = "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"
         for n, said in ((2, "the case before it was right"),
                         (3, "the 2 cases before it were right")):
-            class StopsAt(InProcess):
-                def ask(self, request, seconds, n=n):
-                    if request.get("args") == [n]:
-                        return {"stopped": "it did not finish in 10 s (--seconds)"}
-                    return super().ask(request, seconds)
-            graded = graded_here(right, ["depth"], StopsAt)["functions"][0]
-            self.assertEqual(graded["detail"], f"at n = {n}: it did not finish in 10 s "
-                                               f"(--seconds); {said}")
+            def stops_at(request, n=n):
+                if request.get("args") == [n]:
+                    return {"stopped": "it did not finish in 10 s (--seconds)"}
+                return None
+            self.assertEqual(judged(right, "depth", stops_at)[1], f"at n = {n}: it did not "
+                             f"finish in 10 s (--seconds); {said}")
 
     def test_a_mirror_the_same_as_hillis_steeles_says_so(self):
         mirror = self.right["Hillis-Steele"]["parallel_scan"]["mirror"]
@@ -1151,23 +1180,16 @@ class TestGrading(unittest.TestCase):
         # not parallel: deeper than 2 ceil(log2 N), as counted at each N
         self.assertIn("not parallel, a right parallel_scan deeper than 2 ceil(log2 N)", said)
 
-        class Counts:                   # a scan whose every output is `deep` combines deep
-            limited = True
-
-            def __init__(self, deep):
-                self.deep = deep
-
-            def ask(self, request, seconds):
+        def counts(deep, combines=2):   # a scan whose every output is deep(N) combines deep
+            def ask(request):
                 n = request["args"][0]
-                return {"right": True, "depths": [self.deep(n)] * n, "combines": 2 * n}
+                return {"right": True, "depths": [deep(n)] * n, "combines": combines * n}
+            return ask
         for extra, verdict in ((0, "pass"), (1, "not parallel")):
             deep = lambda n: 2 * math.ceil(math.log2(n)) + extra if n > 1 else extra
-            self.assertEqual(main._parallel_verdict(Counts(deep), 1)[0], verdict, extra)
+            self.assertEqual(main._parallel_verdict(counts(deep))[0], verdict, extra)
         # combines made in other processes are not counted here, and the detail says so
-        counts = Counts(lambda n: max(1, n - 1).bit_length())
-        counts.ask = lambda request, seconds, ask=counts.ask: dict(ask(request, seconds),
-                                                                   combines=0)
-        self.assertEqual(main._parallel_verdict(counts, 1), (
+        self.assertEqual(main._parallel_verdict(counts(lambda n: max(1, n - 1).bit_length(), 0)), (
             "pass", "correct and parallel: depth 12 at N = 2,049 (its combines ran in other "
                     "processes, which check does not count)"))
         # the exit statuses the epilog says are those the verdicts give (below)
@@ -1188,7 +1210,7 @@ class TestGrading(unittest.TestCase):
                     path = os.path.join(folder, "mine.py")
                     with open(path, "w", encoding="utf-8") as f:
                         f.write(source)
-                    with mock.patch.object(main, "_Grader", InProcess):
+                    with graded_in_this_process():
                         self.assertEqual(run_main("check", path)[0], status)
 
     def setUp(self):
@@ -1208,7 +1230,7 @@ class TestGrading(unittest.TestCase):
         self.assertIn("from main import hidden_weights", template)
         self.assertIn("Save this file beside main.py and check it with:\n"
                       "    python main.py check THIS_FILE.py\n", template)
-        with mock.patch.object(main, "_Grader", InProcess):
+        with graded_in_this_process():
             status, out, err = run_main("check", self.write("template.py", template))
         self.assertEqual((status, err), (1, ""))
         for name in main.CHECKED:
@@ -1233,7 +1255,7 @@ class TestGrading(unittest.TestCase):
         path = os.path.join(self.folder, "latin.py")
         with open(path, "wb") as f:
             f.write(b"# caf\xe9, in Latin-1\ndef depth(n):\n    return n, 1\n")
-        with mock.patch.object(main, "_Grader", InProcess):
+        with graded_in_this_process():
             status, out, err = run_main("check", path)
         self.assertEqual((status, out), (2, ""))
         self.assertTrue(err.splitlines()[-1].startswith(
@@ -1277,9 +1299,9 @@ class TestGrading(unittest.TestCase):
         path = self.write("mine.py", "x = 1\n")
         denied = PermissionError(13, "Permission denied", path)
         with mock.patch("builtins.open", side_effect=denied), \
-             mock.patch.object(main, "_Grader") as grader:
+             mock.patch("subprocess.Popen") as started:
             status, out, err = run_main("check", path)
-        self.assertEqual((status, out, grader.called), (2, "", False))
+        self.assertEqual((status, out, started.called), (2, "", False))
         self.assertTrue(err.endswith(f"error: {path!r}: Permission denied\n"), err)
 
 
