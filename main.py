@@ -2652,6 +2652,8 @@ CHECK_SLIPS = {
     "decay inside": "decay * (h + x) where decay * h + x belongs: only h decays",
     "decay on x": "h + decay * x where decay * h + x belongs: the decay scales h",
     "first twice": "the first x is counted twice: start from h = 0, then step over every x",
+    "tanh": ("this is tanh of the step: the recurrence here is linear, with no tanh (main.py's "
+             "rnn_tanh is the one with it)"),
     "sum": "this is the sum: the mean divides it by len(xs)",
     "n - 1": "this divides by len(xs) - 1: the mean divides by len(xs)",
     "floor division": "// rounds down to a whole number: the mean divides with /",
@@ -2662,6 +2664,8 @@ CHECK_SLIPS = {
     "float log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
     "float log2": ("a float's log2 rounds for large n (math.log2, math.frexp): "
                    "(n - 1).bit_length() is exact at every n"),
+    "numpy log2": ("numpy's log2 is a float's log2, which rounds for large n, and it takes no "
+                   "int past 2**64 - 1: (n - 1).bit_length() is exact at every n"),
     "natural log": "math.log(n) is the natural log, base e: the depth is log2 n, rounded up",
     "log10": "math.log10(n) is base 10: the depth is log2 n, rounded up",
     "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
@@ -2673,6 +2677,9 @@ CHECK_SLIPS = {
                "Blelloch's, needs one op takes"),
     "padded 0": ("it pads xs with 0, which op cannot take: pad with values op takes, or let "
                  "each loop stop at len(xs)"),
+    "identity 0": ("it uses 0 as op's identity (to pad, to seed a sweep, or before xs[0] in a "
+                   "round), and op cannot take 0 (0 + 'a' fails; 0.0 also turns ints into "
+                   "floats): use None and skip it, or let each loop stop at len(xs)"),
     "first missing": "the first total is missing: out[0] is xs[0] itself",
     "last missing": "one total short: out has a total for each of the len(xs) values",
     "floats": "the values are turned into floats, which round ints past 2**53: keep them",
@@ -2690,7 +2697,12 @@ CHECK_SLIPS = {
     "transposed": "A is transposed: unit i sums A[i][j] * h[j] over j",
     "in place, vector": ("h was updated in place, so later units read this step's values: "
                          "build the new h in a new list"),
+    "b left out": "x is added to every unit where b*x belongs: unit i adds b[i] * x",
+    "decay twice": ("the decay is applied twice: A = hidden_weights(width, decay)[0] holds it "
+                    "already, so h = A.h + b*x, with no decay of its own"),
     "rounded": "your answers are rounded to {places} decimals: return the value itself",
+    "float32": ("your answers are float32, numpy's single precision, good to about 7 digits: "
+                "keep float64, numpy's default, or Python's floats"),
     "overflow": ("your totals overflow 64 bits, first at out[{at}]: past 2**63 - 1 they wrap "
                  "round, as numpy's int64 does; keep Python's ints, which never overflow"),
     "empty only": "wrong only for the empty list",
@@ -2763,22 +2775,26 @@ def _scan_slips(name, xs, op):
                           "early end": {"end": 1}}.items():
             shapes[(slip,)] = functools.partial(_hillis_steele, **how)
         shapes[("padded 0",)] = _padded
+    # in a parallel scan, a total from 0 is 0 taken as op's identity (Blelloch's, say)
+    named = {"from 0": "identity 0"} if name == "parallel_scan" else {}
     slips = {}
     for a, f in ops.items():
         for b, shape in shapes.items():
             # two ways to one slip: "round short, n - 1" is "round short"
-            key = tuple(dict.fromkeys(slip.split(",")[0] for slip in a + b))
+            key = tuple(dict.fromkeys(named.get(slip, slip) for slip in
+                                      (slip.split(",")[0] for slip in a + b)))
             if key:
                 slips[key] = slips.get(key, ()) + (functools.partial(shape, xs, f),)
     return slips
 
 
 def _rnn_slips(xs, decay=0.9):
-    """Return {slips: the answer they give} of rnn_style on xs: a step written wrong,
-    the first x taken twice, the decay ignored or left out, and each two or three of
-    them together."""
+    """Return {slips: the answer they give} of rnn_style on xs: a step written wrong
+    (or with a tanh), the first x taken twice, the decay ignored or left out, and each
+    two or three of them together."""
     steps = {(): lambda h, x, a: a * h + x, ("decay inside",): lambda h, x, a: a * (h + x),
-             ("decay on x",): lambda h, x, a: h + a * x}
+             ("decay on x",): lambda h, x, a: h + a * x,
+             ("tanh",): lambda h, x, a: math.tanh(a * h + x)}
     slips = {}
     for step_slip, step in steps.items():
         for start_slip, start in {(): 0.0, ("first twice",): xs[0]}.items():
@@ -2797,52 +2813,82 @@ def _mean_slips(xs):
             ("floor division",): lambda: sum(xs) // len(xs)}
 
 
+def _numpy_log2(n):
+    """Return numpy.log2(n) of an int n as numpy gives it, without numpy: the log2 of
+    n as a float, -inf at 0; an n past 64 bits numpy holds as an object, which has
+    no log2."""
+    if n >= 2**64:
+        raise TypeError("loop of ufunc does not support argument 0 of type int which has "
+                        "no callable log2 method")
+    return math.log2(n) if n else -math.inf
+
+
 def _depth_slips(n):
     """Return {slips: the answer they give} of depth(n): each wrong rounding of log2 n
-    (a float log2 written three ways), with and without the "at least 1", with the
-    chain n or n - 1 deep."""
-    float_log2 = (math.ceil(math.log2(n)), int(math.log2(n - 1)) + 1 if n > 1 else 0,
-                  math.frexp(n - 1)[1])
-    bases = {(): (n - 1).bit_length(),
-             ("floor",): n.bit_length() - 1, ("floor", "float log2"): int(math.log2(n)),
-             ("float log",): math.ceil(math.log(n, 2)), ("float log2",): float_log2,
-             ("natural log",): math.ceil(math.log(n)), ("log10",): math.ceil(math.log10(n)),
-             ("bit_length",): n.bit_length()}
+    (a float log2 written three ways, numpy's two), with and without the "at least
+    1", with the chain n or n - 1 deep. Each tree's depth is a function: numpy's may
+    raise."""
+    def float_log2(log2):               # ceil(log2 n), and 1 + log2(n - 1) rounded down
+        return lambda: math.ceil(log2(n)), lambda: int(log2(n - 1)) + 1 if n > 1 else 0
+    bases = {(): (lambda: (n - 1).bit_length(),),
+             ("floor",): (lambda: n.bit_length() - 1,),
+             ("floor", "float log2"): (lambda: int(math.log2(n)),),
+             ("floor", "numpy log2"): (lambda: int(_numpy_log2(n)),),
+             ("float log",): (lambda: math.ceil(math.log(n, 2)),),
+             ("float log2",): (*float_log2(math.log2), lambda: math.frexp(n - 1)[1]),
+             ("numpy log2",): float_log2(_numpy_log2),
+             ("natural log",): (lambda: math.ceil(math.log(n)),),
+             ("log10",): (lambda: math.ceil(math.log10(n)),),
+             ("bit_length",): (lambda: n.bit_length(),)}
     slips = {}
     for base_slip, trees in bases.items():
-        trees = trees if isinstance(trees, tuple) else (trees,)
         for chain_slip, chain in {(): n, ("chain n - 1",): n - 1}.items():
             slips[base_slip + chain_slip] = tuple(
-                lambda d=d, chain=chain: (chain, max(1, d)) for d in trees)
+                lambda tree=tree, chain=chain: (chain, max(1, tree())) for tree in trees)
             slips[base_slip + chain_slip + ("at least 1",)] = tuple(
-                lambda d=d, chain=chain: (chain, d) for d in trees)
+                lambda tree=tree, chain=chain: (chain, tree()) for tree in trees)
     del slips[()]
     return slips
 
 
 def _vector_slips(xs, width=64, decay=0.9):
     """Return {slips: the answer they give} of rnn_style_vector: one row of A for
-    every unit, A transposed, h updated in place, each with the decay ignored or not."""
-    def right(A, b):
+    every unit, A transposed, h updated in place, b left out (x added to every unit),
+    the decay applied again on top of A's, a tanh on each unit; each with the decay
+    ignored or not."""
+    def right(A, b, a):
         return _vector_recurrence(xs, A, b)
 
-    def shared_row(A, b):
+    def shared_row(A, b, a):
         return _vector_recurrence(xs, [A[0]] * len(A), b)
 
-    def transposed(A, b):
+    def transposed(A, b, a):
         return _vector_recurrence(xs, [list(column) for column in zip(*A)], b)
 
-    def in_place(A, b):
+    def in_place(A, b, a):
         h = [0.0] * len(b)
         for x in xs:
             for i, (row, bi) in enumerate(zip(A, b)):
                 h[i] = sum(map(operator.mul, row, h)) + bi * x
         return h
+
+    def b_left_out(A, b, a):
+        return _vector_recurrence(xs, A, [1.0] * len(b))
+
+    def decay_twice(A, b, a):           # decay * A.h, where A holds the decay already
+        return _vector_recurrence(xs, [[a * v for v in row] for row in A], b)
+
+    def tanh(A, b, a):
+        h = [0.0] * len(b)
+        for x in xs:
+            h = [math.tanh(sum(map(operator.mul, row, h)) + bi * x) for row, bi in zip(A, b)]
+        return h
     slips = {}
     for kind, f in {(): right, ("shared row",): shared_row, ("transposed",): transposed,
-                    ("in place, vector",): in_place}.items():
+                    ("in place, vector",): in_place, ("b left out",): b_left_out,
+                    ("decay twice",): decay_twice, ("tanh",): tanh}.items():
         for slip, a in {(): decay, ("decay ignored",): 0.9}.items():
-            slips[kind + slip] = functools.partial(f, *hidden_weights(width, a))
+            slips[kind + slip] = functools.partial(f, *hidden_weights(width, a), a)
     del slips[()]
     return slips
 
@@ -3431,8 +3477,9 @@ def _slips(name, answered):
     """Return the words of the fewest slips whose answers are the function's at every
     small, non-empty case it answered, if one set of them does (an exception the same
     to its message first, then the same type); else of a pattern that every wrong
-    answer fits: rounded, overflowed, only the empty input, only a call with the
-    defaults, only the long inputs, or (a scan) only N not a power of two."""
+    answer fits: rounded, float32, overflowed, only the empty input, only a call with
+    the defaults, only the long inputs, or (a scan) 0 taken as op's identity, or only
+    N not a power of two."""
     if any(answer.get("changed") or answer.get("lost_op") for _, answer, _ in answered):
         return ()                       # a slip of its own, said already
     # None: a large case, or the empty one
@@ -3478,14 +3525,17 @@ def _wrap64(value):
 
 def _wrong_pattern(name, answered):
     """Return (the slip that every wrong answer fits, the facts its words need),
-    where no model of a slip does: rounded, overflow, empty only, defaults, long
-    only or powers of two; else (None, {})."""
+    where no model of a slip does: rounded, float32, overflow, empty only, defaults,
+    long only, identity 0 or powers of two; else (None, {})."""
     wrong_answers = [(case, answer) for case, answer, w in answered if w]
     wrong = [case for case, _ in wrong_answers]
     right = [case for case, _, w in answered if not w]
     places = _rounded_places(answered)
     if places is not None:
         return "rounded", {"places": places}
+    if all("got" in answer and _as_float32(answer["got"], case["expected"])
+           for case, answer in wrong_answers):
+        return "float32", {}
     if all(type(case["expected"]) is list and type(answer.get("got")) is list
            and all(type(e) is int for e in case["expected"])
            and answer["got"] == [_wrap64(e) for e in case["expected"]]
@@ -3503,12 +3553,48 @@ def _wrong_pattern(name, answered):
         return "long only", {}
     if not name.endswith("_scan"):
         return None, {}
+    if name == "parallel_scan" and all(_meets_0(case, answer) for case, answer in wrong_answers):
+        return "identity 0", {}
     right = [len(case["args"][0]) for case in right]
     wrong = [len(case["args"][0]) for case in wrong]
     if (max((n for n in right if n & (n - 1) == 0), default=0) >= 8 and min(wrong) <= 8
             and all(n & (n - 1) for n in wrong)):
         return "powers of two", {}
     return None, {}
+
+
+def _as_float32(got, expected):
+    """Return whether got is expected as float32 holds it (numpy's single precision,
+    24 bits): each float of got a float32 value, within a relative 1e-6 of expected's
+    (a few roundings to float32), where it is not expected's own."""
+    if isinstance(expected, (list, tuple)):
+        return (type(got) is type(expected) and len(got) == len(expected)
+                and all(map(_as_float32, got, expected)))
+    if _same(got, expected):
+        return True
+    if type(got) is not float or type(expected) not in (int, float) or not math.isfinite(got):
+        return False
+    import struct
+    try:
+        single = struct.unpack("f", struct.pack("f", got))[0]
+    except OverflowError:               # past float32's range
+        return False
+    return single == got and abs(got - expected) <= 1e-6 * max(1.0, abs(expected))
+
+
+def _meets_0(case, answer):
+    """Return whether an answer is what op raises where it meets 0, on either side of
+    the case's first value: 0 taken as op's identity."""
+    if "raised" not in answer or not case["args"][0]:
+        return False
+    op, x = CHECK_OPS[case["op"] or "add"], case["args"][0][0]
+    for a, b in ((0, x), (x, 0)):
+        try:
+            op(a, b)
+        except TypeError as exc:
+            if answer["raised"] == "TypeError" and answer["text"].endswith(f"TypeError: {exc}"):
+                return True
+    return False
 
 
 def _same_outcome(answer, answer_of, exact=False):

@@ -5,6 +5,8 @@ main.py check` itself, for what only real processes show: hangs, crashes,
 exits, limits, what a function starts, and check ended by a signal."""
 
 import contextlib
+import importlib
+import importlib.util
 import io
 import itertools
 import json
@@ -336,6 +338,19 @@ WRONG = {
     "depth by int(log2(n - 1)) + 1": (
         "import math\ndef depth(n):\n    return n, 1 if n == 1 else int(math.log2(n - 1)) + 1\n",
         "depth", "FAIL", "a float's log2 rounds for large n (math.log2, math.frexp)"),
+    # issue 80: numpy's log2 without numpy: a float's log2, and none past 64 bits
+    "depth by numpy's log2": ('''
+import math
+def log2(n):                # as numpy.log2 of an int: a float's, and none past 64 bits
+    if n >= 2**64:
+        raise TypeError("no log2 of an object")
+    return math.log2(n)
+def depth(n):
+    return n, max(1, math.ceil(log2(n)))
+''', "depth", "FAIL", "at n = 562949953421313: got (562949953421313, 49), expected "
+                      "(562949953421313, 50): first difference at [1]: numpy's log2 is a float's "
+                      "log2, which rounds for large n, and it takes no int past 2**64 - 1: (n - "
+                      "1).bit_length() is exact at every n"),
     "depth by math.frexp": (
         "import math\ndef depth(n):\n    return n, max(1, math.frexp(n - 1)[1])\n", "depth",
         "FAIL", "a float's log2 rounds for large n"),
@@ -469,13 +484,26 @@ def parallel_scan(xs, op=operator.add):
         step *= 2
     return out
 ''', "parallel_scan", "FAIL", "a round updated its list in place"),
+    # issue 80: 0 as op's identity in a parallel scan, in its three shapes, in the words
+    # of a parallel scan (a serial scan's total from 0 has its own)
     "Blelloch with 0 as its identity": (
         replaced(replaced(replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)"),
                           "tree[-1] = None", "tree[-1] = 0"),
                  "    if n < 2:\n        return list(xs)\n", ""), "parallel_scan", "FAIL",
-        "your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints "
-        "into floats): start the total from xs[0]; a "
-        "scan built on an identity, Blelloch's, needs one op takes"),
+        "TypeError: unsupported operand type(s) for +: 'int' and 'str'\nit uses 0 as op's "
+        "identity (to pad, to seed a sweep, or before xs[0] in a round), and op cannot take 0 "
+        "(0 + 'a' fails; 0.0 also turns ints into floats): use None and skip it, or let each "
+        "loop stop at len(xs)"),
+    "Blelloch with 0 as its identity, one value returned as it is": (
+        replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)").replace(
+            "tree[-1] = None", "tree[-1] = 0"), "parallel_scan", "FAIL",
+        "at xs = ['a', 'b'] (op: +): it raised:"),
+    "0 before xs[0] in each round": (
+        replaced(HILLIS_STEELE, "out = out[:step] + [op(out[i - step], out[i]) for i in "
+                                "range(step, len(out))]",
+                 "out = [op(out[i - step] if i >= step else 0, out[i]) for i in range(len(out))]"),
+        "parallel_scan", "FAIL", "TypeError: unsupported operand type(s) for +: 'int' and "
+                                 "'str'\nit uses 0 as op's identity"),
     "rounds while step < len(xs) // 2": (
         replaced(HILLIS_STEELE, "while step < len(out)", "while step < len(xs) // 2"),
         "parallel_scan", "FAIL", "a round or two short: go on while step < len(xs), not "
@@ -580,6 +608,47 @@ def parallel_scan(xs, op=operator.add):
                                            "parallel_scan(xs[:half])"), "parallel_scan", "FAIL",
                                   "your recursion calls itself without op: pass on op"),
     # the Easy exercise
+    # issue 80: b left out, the decay applied twice, a tanh, float32; one with the decay
+    # ignored too, both named
+    "b left out": (replaced(VECTOR, "+ bi * x for row, bi", "+ x for row, bi"),
+                   "rnn_style_vector", "FAIL",
+                   "at xs = [1, 2, 3], width = 2: got [5.609999999999999, 5.609999999999999], "
+                   "expected [5.13, 3.285]: first difference at [0]: x is added to every unit "
+                   "where b*x belongs: unit i adds b[i] * x"),
+    "b left out, and the decay ignored: two slips": (
+        replaced(replaced(VECTOR, "+ bi * x for row, bi", "+ x for row, bi"),
+                 "hidden_weights(width, decay)", "hidden_weights(width)"), "rnn_style_vector",
+        "FAIL", "x is added to every unit where b*x belongs: unit i adds b[i] * x; and this is "
+                "the answer for decay = 0.9"),
+    "the decay applied twice": (
+        replaced(VECTOR, "h = [sum(", "h = [decay * sum("), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [5.2761], expected [5.609999999999999]: first "
+        "difference at [0]: the decay is applied twice: A = hidden_weights(width, decay)[0] "
+        "holds it already, so h = A.h + b*x, with no decay of its own"),
+    "a tanh on each unit": (
+        replaced(replaced(VECTOR, "h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for",
+                          "h = [math.tanh(sum(a * hj for a, hj in zip(row, h)) + bi * x) for"),
+                 "from main", "import math\nfrom main"), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [0.9991671079572833], expected [5.609999999999999]: "
+        "first difference at [0]: this is tanh of the step: the recurrence here is linear, with "
+        "no tanh (main.py's rnn_tanh is the one with it)"),
+    "rnn_style with a tanh": (
+        replaced(LESSON, "h = decay * h + x", "h = math.tanh(decay * h + x)"), "rnn_style", "FAIL",
+        "at xs = [3], decay = 0.5: got 0.9950547536867305, expected 3.0: this is tanh of the "
+        "step"),
+    # numpy's float32 without numpy: each answer rounded to 24 bits
+    "rnn_style_vector in float32": (
+        replaced(replaced(VECTOR, "    return h", "    return [struct.unpack('f', struct.pack("
+                                                   "'f', v))[0] for v in h]"),
+                 "from main", "import struct\nfrom main"), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [5.610000133514404], expected [5.609999999999999]: "
+        "first difference at [0]: your answers are float32, numpy's single precision, good to "
+        "about 7 digits: keep float64, numpy's default, or Python's floats"),
+    "attention_style in float32": (
+        "import struct\ndef attention_style(xs):\n"
+        "    return struct.unpack('f', struct.pack('f', sum(xs) / len(xs)))[0]\n",
+        "attention_style", "FAIL", "at xs = [4, 9, 3]: got 5.333333492279053, expected "
+                                   "5.333333333333333: your answers are float32"),
     "one row shared by every unit": (
         replaced(VECTOR, "for row, bi in zip(A, b)", "for row, bi in zip([A[0]] * width, b)"),
         "rnn_style_vector", "FAIL", "at xs = [1, 2, 3], width = 2: got [5.175, 3.675], expected "
@@ -784,13 +853,16 @@ decay ignored: this is the answer for decay = 0.9: use the decay you are given |
 h += x leaves the decay out: h = decay * h + x | decay inside: decay * (h + x) where decay
 * h + x belongs: only h decays | decay on x: h + decay * x where decay * h + x belongs: the
 decay scales h | first twice: the first x is counted twice: start from h = 0, then step
-over every x | sum: this is the sum: the mean divides it by len(xs) | n - 1: this divides
-by len(xs) - 1: the mean divides by len(xs) | floor division: // rounds down to a whole
-number: the mean divides with / | at least 1: one value still takes depth 1 here: the
-lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the chain of n steps is n
-deep: its depth is n, not n - 1 | floor: this is floor(log2 n), rounded down; the depth is
-ceil(log2 n) | float log: math.log(n, 2) is a float that rounds: (n - 1).bit_length() is
-exact | float log2: a float's log2 rounds for large n (math.log2, math.frexp): (n -
+over every x | tanh: this is tanh of the step: the recurrence here is linear, with no tanh
+(main.py's rnn_tanh is the one with it) | sum: this is the sum: the mean divides it by
+len(xs) | n - 1: this divides by len(xs) - 1: the mean divides by len(xs) | floor division:
+// rounds down to a whole number: the mean divides with / | at least 1: one value still
+takes depth 1 here: the lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the
+chain of n steps is n deep: its depth is n, not n - 1 | floor: this is floor(log2 n),
+rounded down; the depth is ceil(log2 n) | float log: math.log(n, 2) is a float that rounds:
+(n - 1).bit_length() is exact | float log2: a float's log2 rounds for large n (math.log2,
+math.frexp): (n - 1).bit_length() is exact at every n | numpy log2: numpy's log2 is a
+float's log2, which rounds for large n, and it takes no int past 2**64 - 1: (n -
 1).bit_length() is exact at every n | natural log: math.log(n) is the natural log, base e:
 the depth is log2 n, rounded up | log10: math.log10(n) is base 10: the depth is log2 n,
 rounded up | bit_length: n.bit_length() is one too many at powers of two: use (n -
@@ -800,27 +872,34 @@ op(earlier, later) | plus: these are the totals of +: combine with op, which her
 from 0: your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints
 into floats): start the total from xs[0]; a scan built on an identity, Blelloch's, needs
 one op takes | padded 0: it pads xs with 0, which op cannot take: pad with values op takes,
-or let each loop stop at len(xs) | first missing: the first total is missing: out[0] is
-xs[0] itself | last missing: one total short: out has a total for each of the len(xs)
-values | floats: the values are turned into floats, which round ints past 2**53: keep them
-| step 2: your first round combines with the value 2 back: step starts at 1 | step + 1:
-step grows by 1: it doubles each round (step *= 2) | round short: one round short: go on
-while step < len(xs) | half rounds: a round or two short: go on while step < len(xs), not
-len(xs) // 2 | floor rounds: one round short where N is not a power of two: the rounds run
-while step < len(xs), which is ceil(log2 N) rounds | late start: each round starts one
-place late: range(step, len(out)) | early end: each round stops one place early:
-range(step, len(out)) | in place: a round updated its list in place, so later combines read
-this round's values: build each round in a new list | shared row: every unit used the same
-row of A: unit i reads row A[i] | transposed: A is transposed: unit i sums A[i][j] * h[j]
-over j | in place, vector: h was updated in place, so later units read this step's values:
-build the new h in a new list | rounded: your answers are rounded to {places} decimals:
-return the value itself | overflow: your totals overflow 64 bits, first at out[{at}]: past
-2**63 - 1 they wrap round, as numpy's int64 does; keep Python's ints, which never overflow
-| empty only: wrong only for the empty list | defaults: wrong only where called with its
-defaults: give them as the template does (decay=0.9, op=operator.add, width=64) | long
-only: wrong only on the long inputs, a thousand values or more: is a number of rounds, or a
-size, fixed where it should grow with len(xs)? | powers of two: wrong only where N is not a
-power of two: pad to one (and cut the padding off), or stop each loop at len(xs)""",
+or let each loop stop at len(xs) | identity 0: it uses 0 as op's identity (to pad, to seed
+a sweep, or before xs[0] in a round), and op cannot take 0 (0 + 'a' fails; 0.0 also turns
+ints into floats): use None and skip it, or let each loop stop at len(xs) | first missing:
+the first total is missing: out[0] is xs[0] itself | last missing: one total short: out has
+a total for each of the len(xs) values | floats: the values are turned into floats, which
+round ints past 2**53: keep them | step 2: your first round combines with the value 2 back:
+step starts at 1 | step + 1: step grows by 1: it doubles each round (step *= 2) | round
+short: one round short: go on while step < len(xs) | half rounds: a round or two short: go
+on while step < len(xs), not len(xs) // 2 | floor rounds: one round short where N is not a
+power of two: the rounds run while step < len(xs), which is ceil(log2 N) rounds | late
+start: each round starts one place late: range(step, len(out)) | early end: each round
+stops one place early: range(step, len(out)) | in place: a round updated its list in place,
+so later combines read this round's values: build each round in a new list | shared row:
+every unit used the same row of A: unit i reads row A[i] | transposed: A is transposed:
+unit i sums A[i][j] * h[j] over j | in place, vector: h was updated in place, so later
+units read this step's values: build the new h in a new list | b left out: x is added to
+every unit where b*x belongs: unit i adds b[i] * x | decay twice: the decay is applied
+twice: A = hidden_weights(width, decay)[0] holds it already, so h = A.h + b*x, with no
+decay of its own | rounded: your answers are rounded to {places} decimals: return the value
+itself | float32: your answers are float32, numpy's single precision, good to about 7
+digits: keep float64, numpy's default, or Python's floats | overflow: your totals overflow
+64 bits, first at out[{at}]: past 2**63 - 1 they wrap round, as numpy's int64 does; keep
+Python's ints, which never overflow | empty only: wrong only for the empty list | defaults:
+wrong only where called with its defaults: give them as the template does (decay=0.9,
+op=operator.add, width=64) | long only: wrong only on the long inputs, a thousand values or
+more: is a number of rounds, or a size, fixed where it should grow with len(xs)? | powers
+of two: wrong only where N is not a power of two: pad to one (and cut the padding off), or
+stop each loop at len(xs)""",
     "shapes": """\
 a list for a number: return one number, not a list of them | a tuple for a number: return
 one number, not a tuple of them | a number for a list: return the list of every total, not
@@ -871,15 +950,45 @@ class TestGrading(unittest.TestCase):
         odd = replaced(HILLIS_STEELE, "    return out", "    return out[:-1] + out[-1:] * 2")
         self.assertEqual(grade(odd, "parallel_scan"), (
             "FAIL", "at xs = [3] (op: +): got [3, 3], expected [3]; 2 values where 1 belong"))
-        # an exception's text is not read as a slip: Blelloch's identity 0, with a
-        # shortcut for one value, raises on letters, but not where a total from 0 does
-        blelloch = replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)").replace(
-            "tree[-1] = None", "tree[-1] = 0")
-        verdict, detail = grade(blelloch, "parallel_scan")
+        # an exception is read as 0 taken for op's identity only where op raises it on
+        # 0: a scan that raises on letters for a reason of its own gets no slip
+        negated = replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
+                           "op(out[i - step], -(-out[i]))")
+        verdict, detail = grade(negated, "parallel_scan")
         self.assertEqual(verdict, "FAIL")
-        self.assertIn("TypeError", detail)
+        self.assertTrue(detail.endswith("TypeError: bad operand type for unary -: 'str'"), detail)
         for words in main.CHECK_SLIPS.values():
             self.assertNotIn(words, detail)
+
+    @unittest.skipUnless(importlib.util.find_spec("numpy"), "numpy is not installed")
+    def test_numpy_itself_gets_the_words_of_the_files_that_model_it(self):
+        # loaded before the grading process run here, which cannot load it a second time
+        importlib.import_module("numpy")
+        numpy_files = {
+            "depth by numpy's log2": "import numpy as np\ndef depth(n):\n"
+                                     "    return n, max(1, int(np.ceil(np.log2(n))))\n",
+            "rnn_style_vector in float32": '''
+import numpy as np
+from main import hidden_weights
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = (np.array(w, dtype=np.float32) for w in hidden_weights(width, decay))
+    h = np.zeros(width, dtype=np.float32)
+    for x in xs:
+        h = A @ h + b * np.float32(x)
+    return h.tolist()
+'''}
+        for label, source in numpy_files.items():
+            _, name, verdict, words = WRONG[label]
+            with self.subTest(label):
+                self.assertEqual(grade(source, name), (verdict, words))
+        # a float32 computed all along, not rounded once: its own numbers, the same slip
+        source = ("import numpy as np\ndef rnn_style(xs, decay=0.9):\n    h = np.float32(0)\n"
+                  "    for x in xs:\n        h = np.float32(decay) * h + np.float32(x)\n"
+                  "    return h\n")
+        self.assertEqual(grade(source, "rnn_style"), (
+            "FAIL", "at xs = [1, 2], decay = 0.9: got 2.9000000953674316, expected 2.9: your "
+                    "answers are float32, numpy's single precision, good to about 7 digits: keep "
+                    "float64, numpy's default, or Python's floats"))
 
     def test_every_answer_shape_gets_a_verdict_in_checks_words(self):
         for label, (returned, words) in SHAPES.items():
