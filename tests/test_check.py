@@ -1096,19 +1096,30 @@ def rnn_style_vector(xs, width=64, decay=0.9):
     def test_the_easy_exercise_is_timed_beside_main_pys_step_at_each_width(self):
         # scripted samples: the learner's step, then main.py's, at each width
         samples = iter([([2e-6, 9e-6, 3e-6], [1e-6, 1e-6, 1.5e-6])] * len(main.HIDDEN_WIDTHS))
-        timed = []
+        timed, steps_run = [], []
 
         def scripted(calls, reps):
             timed.append(calls)
             return next(samples)
+
+        def learners(xs, width):        # counts the steps it is given
+            steps_run.append(sum(1 for _ in xs))
+            return [0.0] * width
         with mock.patch.object(main, "sample_per_call", scripted):
-            got = main._time_steps(lambda xs, width: [0.0] * width)
+            got = main._time_steps(learners)
         steps = main.HIDDEN_STEPS
         self.assertEqual(got, {"yours": [2e-6 / steps] * 3, "lesson": [1e-6 / steps] * 3,
                                "spreads": [(f"width {w}", 4.5) for w in main.HIDDEN_WIDTHS]})
         # main.py's own step, at the same width, second
         self.assertEqual([calls[1].func for calls in timed], [main.rnn_style_vector] * 3)
         self.assertEqual([calls[1].args[1] for calls in timed], list(main.HIDDEN_WIDTHS))
+        # each call runs the steps its time is divided by: the learner's, counted as it
+        # runs, and main.py's, its input's length
+        for calls in timed:
+            calls[0]()
+        self.assertEqual(steps_run, [steps] * len(main.HIDDEN_WIDTHS))
+        self.assertEqual([len(calls[1].args[0]) for calls in timed],
+                         [steps] * len(main.HIDDEN_WIDTHS))
 
     def test_a_scan_judged_not_parallel_shows_its_depths_beside_hillis_steeles(self):
         loop = self.wrong_graded["a loop"]
