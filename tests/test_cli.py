@@ -288,6 +288,12 @@ class TestCommandLine(unittest.TestCase):
             status, out, _ = run_main(*argv)
         return status, out, err.getvalue()
 
+    def test_a_bad_argument_is_echoed_whole_up_to_40_characters_and_cut_at_40_past_them(self):
+        for length, echoed in ((40, "y" * 40), (41, "y" * 37 + "...")):
+            err = self.assert_usage_error(["y" * length], "unknown section")
+            self.assertIn(f"unknown section '{echoed}' (choose from", err)
+            self.assertEqual(len(echoed), 40)
+
     def test_bad_arguments_exit_2_with_one_line_on_stderr_not_echoed_whole(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
