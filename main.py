@@ -582,10 +582,12 @@ def figure_depth(rows):
 # --help; compute, its data (what --json prints) from the options, each None
 # where not given; render, the data as text; figure, the data as SVG, if it has
 # one; options, the Options it reads; headline, what it found, as `all` opens
-# with. An Option is declared by the first part that reads it: its limits are
-# checked by the parser.
+# with; refuse, if given, what is wrong with its options taken together (None if
+# nothing is), which the parser says before any section runs. An Option is declared
+# by the first part that reads it: its limits are checked by the parser.
 
-Section = collections.namedtuple("Section", "summary compute render figure options headline")
+Section = collections.namedtuple("Section", "summary compute render figure options headline "
+                                            "refuse", defaults=(None,))
 Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
 
@@ -2165,6 +2167,19 @@ def _train_work_error(lengths, steps, seeds):
     return None
 
 
+def _train_options_error(opts):
+    """Return what is wrong with --steps, --seeds and --lengths together, in the words
+    of their --help, or None."""
+    steps, seeds = opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS
+    lengths = opts.lengths or TRAIN_LENGTHS
+    work = steps * seeds * sum(lengths)
+    if work <= MAX_TRAIN_WORK:
+        return None
+    return (f"arguments --steps, --seeds and --lengths: steps x seeds x the sum of the "
+            f"lengths at most {MAX_TRAIN_WORK:_}, got {work:_} (--steps at most "
+            f"{max(1, MAX_TRAIN_WORK // (seeds * sum(lengths))):_} with these seeds and lengths)")
+
+
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
 LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "varied"
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
@@ -2321,7 +2336,7 @@ SECTIONS["train"] = Section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=train_headline)
+    headline=train_headline, refuse=_train_options_error)
 
 
 # ============================================================================
@@ -4348,12 +4363,13 @@ def _sections_command(argv):
             readers = [name for name, s in SECTIONS.items() if option in s.options]
             parser.error(f"argument {option.flag}: read by {_readable_list(readers)}, none of "
                          "the sections chosen")
+    for name in opts.sections:          # options wrong together: said before any section runs
+        refuse = SECTIONS[name].refuse
+        if refuse is not None and refuse(opts):
+            parser.error(refuse(opts))
     if opts.svg is not None:
         _require_figure_files(parser, opts.svg, [n for n in opts.sections if SECTIONS[n].figure])
-    try:
-        _run(opts)
-    except ValueError as exc:           # what a section's function refuses (train's work)
-        parser.error(str(exc))
+    _run(opts)
     return 0
 
 

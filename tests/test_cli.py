@@ -309,7 +309,13 @@ class TestCommandLine(unittest.TestCase):
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
         self.assert_usage_error(["train", "--steps", "100000", "--seeds", "20"],
-                                "train_section requires steps x seeds x the sum of the lengths")
+                                "main.py: error: arguments --steps, --seeds and --lengths: steps "
+                                "x seeds x the sum of the lengths at most 10_000_000, got "
+                                "70_000_000 (--steps at most 14_285 with these seeds and lengths)")
+        # refused before any section runs: depth, first, prints nothing
+        self.assert_usage_error(["depth", "train", "--steps", "5000000"],
+                                "steps x seeds x the sum of the lengths at most 10_000_000, got "
+                                "700_000_000 (--steps at most 71_428")
         # an option that no section chosen reads is said, not ignored; one that some does is fine
         self.assert_usage_error(["depth", "--reps", "3"], "argument --reps: read by wallclock, "
                                                           "hidden and sweep, none of the sections "
