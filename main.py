@@ -226,6 +226,7 @@ SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
 MAX_SIZE = 10_000_000           # the longest sequence accepted: 80 MB of references
+MAX_SCAN_LENGTH = 1_000_000     # both scans' lists and a round's: about 160 MB at peak
 MAX_REPS = 20                   # timings at most
 MAX_LIST = 20                   # how many values a list of sizes (--sizes, --widths) takes
 
@@ -303,7 +304,7 @@ def render_wallclock(result):
 
 def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
-    xs = uniform_inputs(_require_size("scan_check", "length", length),
+    xs = uniform_inputs(_require_size("scan_check", "length", length, high=MAX_SCAN_LENGTH),
                         random.Random(_require_seed("scan_check", seed)))
     serial, parallel = serial_scan(xs), parallel_scan(xs)
     return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
@@ -596,8 +597,9 @@ SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
     "(default: each section's own); a million take about 8 MB, 16 MB at peak"))
 REPS = Option("--reps", "K", 1, MAX_REPS, False, (
     f"timings of each function, the fastest kept (1 to {MAX_REPS}; default {TIMING_REPS})"))
-LENGTH = Option("--length", "N", 1, MAX_SIZE, False, (
-    f"the scan's length (1 to {MAX_SIZE:_}; default {SCAN_LENGTH:_})"))
+LENGTH = Option("--length", "N", 1, MAX_SCAN_LENGTH, False, (
+    f"the scan's length (1 to {MAX_SCAN_LENGTH:_}; default {SCAN_LENGTH:_}); a million take "
+    "about 160 MB at peak"))
 
 
 SECTIONS["depth"] = Section(

@@ -82,8 +82,9 @@ against a reduction. positional arguments: SECTION sections to run, in this orde
 the lesson's three) options: -h, --help show this help message and exit --sizes N,N,...
 sequence lengths, up to 20 separated by commas, each 1 to 10_000_000 (default: each
 section's own); a million take about 8 MB, 16 MB at peak --reps K timings of each function,
-the fastest kept (1 to 20; default 3) --length N the scan's length (1 to 10_000_000;
-default 1_024) --widths W,W,... hidden-state widths (each 1 to 2_048; default 1,8,64)
+the fastest kept (1 to 20; default 3) --length N the scan's length (1 to 1_000_000;
+default 1_024); a million take about 160 MB at peak --widths W,W,... hidden-state widths
+(each 1 to 2_048; default 1,8,64)
 --lanes P lanes P of the parallel machine modelled (1 to 1_000_000_000; default 10_000)
 --lengths T,T,... sequence lengths T to train on (each 2 to 100; default 5,10,20) --steps K
 training steps per run (1 to 5_000_000; default 4_000); steps x seeds x the sum of the
@@ -266,7 +267,7 @@ class TestCommandLine(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
-           ["--length", str(main.MAX_SIZE + 1)], ["--widths", str(main.MAX_WIDTH + 1)],
+           ["--length", str(main.MAX_SCAN_LENGTH + 1)], ["--widths", str(main.MAX_WIDTH + 1)],
            ["--widths", "8,,16"], ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"],
            ["--steps", "20000001"], ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
            ["--", "--json"], ["--", "--reps", "0"], ["depth", "--", "--json"],
