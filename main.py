@@ -2594,20 +2594,23 @@ CHECK_LARGE = (1_023, 1_024, 1_025)
 CHECK_DEPTH_LENGTHS = (*range(1, 71), 1_025, 2_049)     # where parallel_scan's depth is counted
 MIRROR_N = 16                   # the mirror: each output's depth at this length
 
-# What a learner writes: each function's parameters, and what the template says of it.
+# What a learner writes: each function's parameters, and what the template says of
+# it; the two exercises first, then the lesson's own four, optional practice.
 CHECK_TASKS = {
-    "rnn_style": ("xs, decay=0.9", "Return the last h of h = decay*h + x over xs, from h = 0."),
-    "attention_style": ("xs", "Return the mean of xs (at least one value)."),
-    "depth": ("n", "Return (n, ceil(log2 n), at least 1): a chain's and a tree's depth."),
-    "serial_scan": ("xs, op=operator.add", "Return the list [xs[0], op(xs[0], xs[1]), ...], "
-                    "leaving xs as it is."),
-    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
-                      "rounds of side-by-side combines, about log2 N of them (Hillis-Steele, "
-                      "say)."),
     "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of "
                          "h = A.h + b*x, from h = [0.0] * width, with the weights of "
                          "hidden_weights(width, decay): A, width rows of width floats, and b, "
                          "width floats."),
+    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
+                      "rounds of side-by-side combines, about log2 N of them (Hillis-Steele, "
+                      "say)."),
+    "rnn_style": ("xs, decay=0.9", "Optional practice: the last h of h = decay*h + x over xs, "
+                  "from h = 0."),
+    "attention_style": ("xs", "Optional practice: the mean of xs (at least one value)."),
+    "depth": ("n", "Optional practice: (n, ceil(log2 n), at least 1), a chain's and a tree's "
+              "depth."),
+    "serial_scan": ("xs, op=operator.add", "Optional practice: the list [xs[0], op(xs[0], "
+                    "xs[1]), ...], leaving xs as it is."),
 }
 CHECKED = tuple(CHECK_TASKS)
 
@@ -2624,8 +2627,9 @@ CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
 
 Save this file beside main.py and check it with:
     python main.py check THIS_FILE.py
-Each function raises NotImplementedError until you write it; delete one to
-leave it out.
+The two exercises come first; the lesson's own four functions after them are
+optional practice. Each raises NotImplementedError until you write it: those
+left so share one line of the report. Delete one to leave it out.
 """
 import operator
 
@@ -3885,7 +3889,8 @@ def _visible(text):
 
 def render_check(path, report):
     """Return the grades as text: a line per function, its details, a right scan's
-    depths beside Hillis-Steele's, and what it printed."""
+    depths beside Hillis-Steele's, and what it printed; one line for the functions
+    not written yet."""
     file, functions = report["file"], report["functions"]
     lines = [f"=== check: {_visible(path)} ===", *_printed_lines("importing it", file["printed"],
                                                                  "")]
@@ -3896,7 +3901,12 @@ def render_check(path, report):
         return "\n".join(lines + ["Nothing graded."])
     width = max(len(r["name"]) for r in functions)
     indent = " " * (width + 4)
+    # stubs left as they are, and silent, share one line: most are optional practice
+    stubs = [r["name"] for r in functions if r["verdict"] == "not written yet"
+             and not r["printed"]]
     for r in functions:
+        if r["name"] in stubs:
+            continue
         first, *rest = r["detail"].split("\n")
         head = f"{r['name']:<{width}}  {r['verdict']}"
         if first:
@@ -3907,6 +3917,9 @@ def render_check(path, report):
                 line, 79, initial_indent=indent, subsequent_indent=indent)
         lines += _mirror_lines(r["mirror"], indent)
         lines += _printed_lines("it", r["printed"], " " * (width + 2))
+    if stubs:
+        lines += textwrap.wrap(f"not written yet: {_readable_list(stubs)}", 79,
+                               subsequent_indent="  ")
     return "\n".join(lines + [_check_summary(functions)])
 
 
@@ -4436,9 +4449,11 @@ CHECK_ABOUT = (
     "file, not defined there or imported from main.py; not graded, benchmark, since a time "
     "has no right answer. Numbers compare as Python compares them, floats to a relative "
     "{tol:g}; a bool is no number.",
-    "A right parallel_scan is run on values that count their combines: the depth of each "
-    "output is shown beside Hillis-Steele's. A right rnn_style_vector has its step timed "
-    "beside main.py's, at widths {widths}.",
+    "A right parallel_scan is run again on values that count their combines, at N = "
+    "{counted}: its depth and combines are said at the longest, N = {deepest}, past the long "
+    "inputs (at {stop} for a scan past four times Hillis-Steele's combines), and the depth of "
+    "each output at N = {mirror}, beside Hillis-Steele's. A right "
+    "rnn_style_vector has its step timed beside main.py's, at widths {widths}.",
     "Each function runs in a fresh Python process of its own, S seconds a call and "
     "{budget} x S in all. On Linux and macOS the process and all it starts end when its "
     "grading ends, or when check ends, however it ends; it may write at most {writes}, and "
@@ -4457,6 +4472,8 @@ def _check_command(argv):
     about = [textwrap.fill(paragraph.format(
         names=_readable_list(CHECKED), long=_readable_list([f"{n:,}" for n in CHECK_LARGE]),
         tol=SCAN_REL_TOL, widths=_readable_list([str(w) for w in HIDDEN_WIDTHS]),
+        counted=_depth_lengths(), deepest=f"{CHECK_DEPTH_LENGTHS[-1]:,}", mirror=MIRROR_N,
+        stop=f"{CHECK_DEPTH_LENGTHS[-2]:,}",
         budget=CHECK_BUDGET, writes=format_bytes(CHECK_WRITES),
         memory=format_bytes(CHECK_MEMORY)), 79, break_on_hyphens=False)
         for paragraph in CHECK_ABOUT]
@@ -4491,6 +4508,17 @@ def _check_command(argv):
     if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"}:
         return 0
     return 1
+
+
+def _depth_lengths():
+    """Return CHECK_DEPTH_LENGTHS in words: '1 to 70, 1,025 and 2,049'."""
+    ns, runs = CHECK_DEPTH_LENGTHS, []
+    for n in ns:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return _readable_list([f"{a:,}" if a == b else f"{a:,} to {b:,}" for a, b in runs])
 
 
 def _check_seconds(text):

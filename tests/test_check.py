@@ -826,28 +826,29 @@ WORDS = {
     "check --help": """\
 usage: main.py check [-h] [--seconds S] [--template] [FILE.py] Grades your solutions of the
 exercises. FILE.py runs as python FILE.py runs it, except its if __name__ == "__main__":
-block. Each of rnn_style, attention_style, depth, serial_scan, parallel_scan and
-rnn_style_vector that it defines is called on inputs whose answers are known: small ones
-first (small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024
-and 1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL,
-shown on the smallest input that fails, with the classic slip that explains every answer
-where one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written
-yet, it still raises NotImplementedError; not in the file, not defined there or imported
-from main.py; not graded, benchmark, since a time has no right answer. Numbers compare as
-Python compares them, floats to a relative 1e-09; a bool is no number. A right
-parallel_scan is run on values that count their combines: the depth of each output is shown
-beside Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at
-widths 1, 8 and 64. Each function runs in a fresh Python process of its own, S seconds a
-call and 3 x S in all. On Linux and macOS the process and all it starts end when its
-grading ends, or when check ends, however it ends; it may write at most 64.0 MiB, and where
-the system enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check,
-unless stuck in C code (a regular expression that never ends, say), and a process that your
-function starts may outlive it. positional arguments: FILE.py your solutions options: -h,
---help show this help message and exit --seconds S seconds a call may take (0.5 to 600;
-default 10); a function's calls take 3 x S in all at most --template print a file to start
-from (it takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written
-passed, 1 if one did not (or none is written), 2 if FILE.py cannot be read or is not
-Python.""",
+block. Each of rnn_style_vector, parallel_scan, rnn_style, attention_style, depth and
+serial_scan that it defines is called on inputs whose answers are known: small ones first
+(small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024 and
+1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL, shown
+on the smallest input that fails, with the classic slip that explains every answer where
+one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written yet,
+it still raises NotImplementedError; not in the file, not defined there or imported from
+main.py; not graded, benchmark, since a time has no right answer. Numbers compare as Python
+compares them, floats to a relative 1e-09; a bool is no number. A right parallel_scan is
+run again on values that count their combines, at N = 1 to 70, 1,025 and 2,049: its depth
+and combines are said at the longest, N = 2,049, past the long inputs (at 1,025 for a scan
+past four times Hillis-Steele's combines), and the depth of each output at N = 16, beside
+Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at widths 1,
+8 and 64. Each function runs in a fresh Python process of its own, S seconds a call and 3 x
+S in all. On Linux and macOS the process and all it starts end when its grading ends, or
+when check ends, however it ends; it may write at most 64.0 MiB, and where the system
+enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check, unless stuck
+in C code (a regular expression that never ends, say), and a process that your function
+starts may outlive it. positional arguments: FILE.py your solutions options: -h, --help
+show this help message and exit --seconds S seconds a call may take (0.5 to 600; default
+10); a function's calls take 3 x S in all at most --template print a file to start from (it
+takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written passed,
+1 if one did not (or none is written), 2 if FILE.py cannot be read or is not Python.""",
     "slips": """\
 decay ignored: this is the answer for decay = 0.9: use the decay you are given | no decay:
 h += x leaves the decay out: h = decay * h + x | decay inside: decay * (h + x) where decay
@@ -1297,6 +1298,11 @@ def rnn_style_vector(xs, width=64, decay=0.9):
         self.assertIn("a bool is no number", said)
         bool_slip = "a bool for no values, where Python's True == 1 would pass"
         self.assertEqual(self.wrong[bool_slip][0], "FAIL")
+        # where a right scan's depth is counted, and where it is said
+        self.assertIn("at N = 1 to 70, 1,025 and 2,049: its depth and combines are said at the "
+                      "longest, N = 2,049, past the long inputs (at 1,025 for a scan", said)
+        self.assertEqual(main.CHECK_DEPTH_LENGTHS, (*range(1, 71), 1_025, 2_049))
+        self.assertLess(main.CHECK_LARGE[-1], main.CHECK_DEPTH_LENGTHS[-1])
         # not parallel: deeper than 2 ceil(log2 N), as counted at each N
         self.assertIn("not parallel, a right parallel_scan deeper than 2 ceil(log2 N)", said)
 
@@ -1353,8 +1359,22 @@ def rnn_style_vector(xs, width=64, decay=0.9):
         with graded_in_this_process():
             status, out, err = run_main("check", self.write("template.py", template))
         self.assertEqual((status, err), (1, ""))
-        for name in main.CHECKED:
-            self.assertIn(f"{name:<{max(map(len, main.CHECKED))}}  not written yet", out)
+        # every stub left as it is: one line for them all, then the summary
+        self.assertEqual(out.splitlines()[1:], [
+            "not written yet: rnn_style_vector, parallel_scan, rnn_style, attention_style,",
+            "  depth and serial_scan",
+            "Nothing written yet: each function still raises NotImplementedError."])
+        # the two exercises first, the lesson's four marked as optional practice; with
+        # the exercises written, the four stubs left cost one line
+        self.assertEqual(re.findall(r"^def (\w+)\(", template, re.M)[:2],
+                         ["rnn_style_vector", "parallel_scan"])
+        self.assertEqual(template.count('    """Optional practice: '), 4)
+        with graded_in_this_process(), mock.patch.object(main, "_time_steps", scripted_steps):
+            out = run_main("check", self.write("exercises.py", template + VECTOR +
+                                                HILLIS_STEELE))[1]
+        self.assertEqual(out.splitlines()[-2:], [
+            "not written yet: rnn_style, attention_style, depth and serial_scan",
+            "2 of 2 written passed."])
         status, out, err = run_main("check", "--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("--template   print a file to start from", out)
@@ -1362,7 +1382,8 @@ def rnn_style_vector(xs, width=64, decay=0.9):
         with mock.patch.object(main, "HIDDEN_WIDTHS", (1, 4)):
             self.assertIn("at widths 1 and 4.", flat(run_main("check", "--help")[1]))
         # the template's docstrings: one line where they fit, wrapped where they do not
-        self.assertIn('    """Return the mean of xs (at least one value)."""\n', template)
+        self.assertIn('    """Optional practice: the mean of xs (at least one value)."""\n',
+                      template)
         medium = '\n    """Exercise (Medium): serial_scan\'s list, in rounds of side-by-side\n'
         self.assertIn(medium, template)
         self.assertLessEqual(max(map(len, template.splitlines())), 79)
@@ -1675,7 +1696,7 @@ class TestAsOnWindows(unittest.TestCase):
         self.assertIn("rnn_style FAIL: at xs = []: it did not finish in 0.5 s (--seconds)",
                       self.out)
         self.assertRegex(self.out, r"serial_scan FAIL: at xs = \[3\] \(op: \+\): it raised: "
-                                   r"File .* MemoryError parallel_scan not in the file")
+                                   r"File .* MemoryError 1 of 3 written passed\.")
         self.assertNotIn("the limit is", self.out)
         self.assertTrue(gone_within(pids(self.path), 1))
 
