@@ -226,6 +226,7 @@ SCAN_LENGTH = 1_024
 SCAN_SEED = 7
 SCAN_REL_TOL = 1e-9
 MAX_SIZE = 10_000_000           # the longest sequence accepted: 80 MB of references
+MAX_SCAN_LENGTH = 1_000_000     # both scans' lists and a round's: about 160 MB at peak
 MAX_REPS = 20                   # timings at most
 MAX_LIST = 20                   # how many values a list of sizes (--sizes, --widths) takes
 
@@ -304,7 +305,7 @@ def render_wallclock(result):
 
 def scan_check(length=SCAN_LENGTH, seed=SCAN_SEED):
     """Return the scan comparison on `length` fixed-seed random floats in [-1, 1)."""
-    xs = uniform_inputs(_require_size("scan_check", "length", length),
+    xs = uniform_inputs(_require_size("scan_check", "length", length, high=MAX_SCAN_LENGTH),
                         random.Random(_require_seed("scan_check", seed)))
     serial, parallel = serial_scan(xs), parallel_scan(xs)
     return {"length": length, "seed": seed, "rel_tol": SCAN_REL_TOL,
@@ -332,7 +333,7 @@ def render_scan(result):
     same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"Its {_quantity(r['parallel_steps'], 'round')} take "
+    rounds = (f"It runs in {_quantity(r['parallel_steps'], 'round')}, "
               f"{_quantity(r['parallel_steps'], 'step')} on {r['length']:,} lanes; serial_scan "
               f"chains {_quantity(r['serial_steps'], 'add')} (x_1 needs none)"
               if r["length"] > 1 else "With one value there is nothing to combine")
@@ -608,8 +609,9 @@ SIZES = Option("--sizes", "N,N,...", 1, MAX_SIZE, True, (
     "(default: each section's own); a million take about 8 MB, 16 MB at peak"))
 REPS = Option("--reps", "K", 1, MAX_REPS, False, (
     f"timings of each function, the fastest kept (1 to {MAX_REPS}; default {TIMING_REPS})"))
-LENGTH = Option("--length", "N", 1, MAX_SIZE, False, (
-    f"the scan's length (1 to {MAX_SIZE:_}; default {SCAN_LENGTH:_})"))
+LENGTH = Option("--length", "N", 1, MAX_SCAN_LENGTH, False, (
+    f"the scan's length (1 to {MAX_SCAN_LENGTH:_}; default {SCAN_LENGTH:_}); a million take "
+    "about 160 MB at peak"))
 
 
 SECTIONS["depth"] = Section(
@@ -2384,6 +2386,19 @@ def _train_work_error(lengths, steps, seeds):
     return None
 
 
+def _train_options_error(opts):
+    """Return what is wrong with --steps, --seeds and --lengths together, in the words
+    of their --help, or None."""
+    steps, seeds = opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS
+    lengths = opts.lengths or TRAIN_LENGTHS
+    work = steps * seeds * sum(lengths)
+    if work <= MAX_TRAIN_WORK:
+        return None
+    return (f"arguments --steps, --seeds and --lengths: steps x seeds x the sum of the "
+            f"lengths at most {MAX_TRAIN_WORK:_}, got {work:_} (--steps at most "
+            f"{max(1, MAX_TRAIN_WORK // (seeds * sum(lengths))):_} with these seeds and lengths)")
+
+
 MODEL_NAMES = {"tanh_rnn": "tanh RNN", "mingru": "minGRU", "attention": "one attention read"}
 LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "varied"
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
@@ -2538,21 +2553,13 @@ def _training_progress(share, length):
     sys.stderr.flush()
 
 
-def _train_refusal(opts):
-    """Return train_section's refusal of these options, or None: asked before `all`
-    prints its first section, so that a run too long is refused before any output."""
-    too_long = _train_work_error(opts.lengths or TRAIN_LENGTHS, opts.steps or TRAIN_STEPS,
-                                 opts.seeds or TRAIN_SEEDS)
-    return f"train_section requires {too_long}" if too_long else None
-
-
 SECTIONS["train"] = Section(
     summary="problem 2, learned: three models trained",
     compute=lambda o: train_section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=train_headline, refuse=_train_refusal)
+    headline=train_headline, refuse=_train_options_error)
 
 
 # ============================================================================
@@ -2808,20 +2815,23 @@ CHECK_LARGE = (1_023, 1_024, 1_025)
 CHECK_DEPTH_LENGTHS = (*range(1, 71), 1_025, 2_049)     # where parallel_scan's depth is counted
 MIRROR_N = 16                   # the mirror: each output's depth at this length
 
-# What a learner writes: each function's parameters, and what the template says of it.
+# What a learner writes: each function's parameters, and what the template says of
+# it; the two exercises first, then the lesson's own four, optional practice.
 CHECK_TASKS = {
-    "rnn_style": ("xs, decay=0.9", "Return the last h of h = decay*h + x over xs, from h = 0."),
-    "attention_style": ("xs", "Return the mean of xs (at least one value)."),
-    "depth": ("n", "Return (n, ceil(log2 n), at least 1): a chain's and a tree's depth."),
-    "serial_scan": ("xs, op=operator.add", "Return the list [xs[0], op(xs[0], xs[1]), ...], "
-                    "leaving xs as it is."),
-    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
-                      "rounds of side-by-side combines, about log2 N of them (Hillis-Steele, "
-                      "say)."),
     "rnn_style_vector": ("xs, width=64, decay=0.9", "Exercise (Easy): the last h of "
                          "h = A.h + b*x, from h = [0.0] * width, with the weights of "
                          "hidden_weights(width, decay): A, width rows of width floats, and b, "
                          "width floats."),
+    "parallel_scan": ("xs, op=operator.add", "Exercise (Medium): serial_scan's list, in "
+                      "rounds of side-by-side combines, about log2 N of them (Hillis-Steele, "
+                      "say)."),
+    "rnn_style": ("xs, decay=0.9", "Optional practice: the last h of h = decay*h + x over xs, "
+                  "from h = 0."),
+    "attention_style": ("xs", "Optional practice: the mean of xs (at least one value)."),
+    "depth": ("n", "Optional practice: (n, ceil(log2 n), at least 1), a chain's and a tree's "
+              "depth."),
+    "serial_scan": ("xs, op=operator.add", "Optional practice: the list [xs[0], op(xs[0], "
+                    "xs[1]), ...], leaving xs as it is."),
 }
 CHECKED = tuple(CHECK_TASKS)
 
@@ -2838,8 +2848,9 @@ CHECK_TEMPLATE = '''"""My solutions to the exercises of the lesson
 
 Save this file beside main.py and check it with:
     python main.py check THIS_FILE.py
-Each function raises NotImplementedError until you write it; delete one to
-leave it out.
+The two exercises come first; the lesson's own four functions after them are
+optional practice. Each raises NotImplementedError until you write it: those
+left so share one line of the report. Delete one to leave it out.
 """
 import operator
 
@@ -2883,6 +2894,8 @@ CHECK_SLIPS = {
     "decay inside": "decay * (h + x) where decay * h + x belongs: only h decays",
     "decay on x": "h + decay * x where decay * h + x belongs: the decay scales h",
     "first twice": "the first x is counted twice: start from h = 0, then step over every x",
+    "tanh": ("this is tanh of the step: the recurrence here is linear, with no tanh (main.py's "
+             "rnn_tanh is the one with it)"),
     "sum": "this is the sum: the mean divides it by len(xs)",
     "n - 1": "this divides by len(xs) - 1: the mean divides by len(xs)",
     "floor division": "// rounds down to a whole number: the mean divides with /",
@@ -2893,6 +2906,8 @@ CHECK_SLIPS = {
     "float log": "math.log(n, 2) is a float that rounds: (n - 1).bit_length() is exact",
     "float log2": ("a float's log2 rounds for large n (math.log2, math.frexp): "
                    "(n - 1).bit_length() is exact at every n"),
+    "numpy log2": ("numpy's log2 is a float's log2, which rounds for large n, and it takes no "
+                   "int past 2**64 - 1: (n - 1).bit_length() is exact at every n"),
     "natural log": "math.log(n) is the natural log, base e: the depth is log2 n, rounded up",
     "log10": "math.log10(n) is base 10: the depth is log2 n, rounded up",
     "bit_length": "n.bit_length() is one too many at powers of two: use (n - 1).bit_length()",
@@ -2904,6 +2919,9 @@ CHECK_SLIPS = {
                "Blelloch's, needs one op takes"),
     "padded 0": ("it pads xs with 0, which op cannot take: pad with values op takes, or let "
                  "each loop stop at len(xs)"),
+    "identity 0": ("it uses 0 as op's identity (to pad, to seed a sweep, or before xs[0] in a "
+                   "round), and op cannot take 0 (0 + 'a' fails; 0.0 also turns ints into "
+                   "floats): use None and skip it, or let each loop stop at len(xs)"),
     "first missing": "the first total is missing: out[0] is xs[0] itself",
     "last missing": "one total short: out has a total for each of the len(xs) values",
     "floats": "the values are turned into floats, which round ints past 2**53: keep them",
@@ -2921,7 +2939,12 @@ CHECK_SLIPS = {
     "transposed": "A is transposed: unit i sums A[i][j] * h[j] over j",
     "in place, vector": ("h was updated in place, so later units read this step's values: "
                          "build the new h in a new list"),
+    "b left out": "x is added to every unit where b*x belongs: unit i adds b[i] * x",
+    "decay twice": ("the decay is applied twice: A = hidden_weights(width, decay)[0] holds it "
+                    "already, so h = A.h + b*x, with no decay of its own"),
     "rounded": "your answers are rounded to {places} decimals: return the value itself",
+    "float32": ("your answers are float32, numpy's single precision, good to about 7 digits: "
+                "keep float64, numpy's default, or Python's floats"),
     "overflow": ("your totals overflow 64 bits, first at out[{at}]: past 2**63 - 1 they wrap "
                  "round, as numpy's int64 does; keep Python's ints, which never overflow"),
     "empty only": "wrong only for the empty list",
@@ -2994,22 +3017,26 @@ def _scan_slips(name, xs, op):
                           "early end": {"end": 1}}.items():
             shapes[(slip,)] = functools.partial(_hillis_steele, **how)
         shapes[("padded 0",)] = _padded
+    # in a parallel scan, a total from 0 is 0 taken as op's identity (Blelloch's, say)
+    named = {"from 0": "identity 0"} if name == "parallel_scan" else {}
     slips = {}
     for a, f in ops.items():
         for b, shape in shapes.items():
             # two ways to one slip: "round short, n - 1" is "round short"
-            key = tuple(dict.fromkeys(slip.split(",")[0] for slip in a + b))
+            key = tuple(dict.fromkeys(named.get(slip, slip) for slip in
+                                      (slip.split(",")[0] for slip in a + b)))
             if key:
                 slips[key] = slips.get(key, ()) + (functools.partial(shape, xs, f),)
     return slips
 
 
 def _rnn_slips(xs, decay=0.9):
-    """Return {slips: the answer they give} of rnn_style on xs: a step written wrong,
-    the first x taken twice, the decay ignored or left out, and each two or three of
-    them together."""
+    """Return {slips: the answer they give} of rnn_style on xs: a step written wrong
+    (or with a tanh), the first x taken twice, the decay ignored or left out, and each
+    two or three of them together."""
     steps = {(): lambda h, x, a: a * h + x, ("decay inside",): lambda h, x, a: a * (h + x),
-             ("decay on x",): lambda h, x, a: h + a * x}
+             ("decay on x",): lambda h, x, a: h + a * x,
+             ("tanh",): lambda h, x, a: math.tanh(a * h + x)}
     slips = {}
     for step_slip, step in steps.items():
         for start_slip, start in {(): 0.0, ("first twice",): xs[0]}.items():
@@ -3028,52 +3055,82 @@ def _mean_slips(xs):
             ("floor division",): lambda: sum(xs) // len(xs)}
 
 
+def _numpy_log2(n):
+    """Return numpy.log2(n) of an int n as numpy gives it, without numpy: the log2 of
+    n as a float, -inf at 0; an n past 64 bits numpy holds as an object, which has
+    no log2."""
+    if n >= 2**64:
+        raise TypeError("loop of ufunc does not support argument 0 of type int which has "
+                        "no callable log2 method")
+    return math.log2(n) if n else -math.inf
+
+
 def _depth_slips(n):
     """Return {slips: the answer they give} of depth(n): each wrong rounding of log2 n
-    (a float log2 written three ways), with and without the "at least 1", with the
-    chain n or n - 1 deep."""
-    float_log2 = (math.ceil(math.log2(n)), int(math.log2(n - 1)) + 1 if n > 1 else 0,
-                  math.frexp(n - 1)[1])
-    bases = {(): (n - 1).bit_length(),
-             ("floor",): n.bit_length() - 1, ("floor", "float log2"): int(math.log2(n)),
-             ("float log",): math.ceil(math.log(n, 2)), ("float log2",): float_log2,
-             ("natural log",): math.ceil(math.log(n)), ("log10",): math.ceil(math.log10(n)),
-             ("bit_length",): n.bit_length()}
+    (a float log2 written three ways, numpy's two), with and without the "at least
+    1", with the chain n or n - 1 deep. Each tree's depth is a function: numpy's may
+    raise."""
+    def float_log2(log2):               # ceil(log2 n), and 1 + log2(n - 1) rounded down
+        return lambda: math.ceil(log2(n)), lambda: int(log2(n - 1)) + 1 if n > 1 else 0
+    bases = {(): (lambda: (n - 1).bit_length(),),
+             ("floor",): (lambda: n.bit_length() - 1,),
+             ("floor", "float log2"): (lambda: int(math.log2(n)),),
+             ("floor", "numpy log2"): (lambda: int(_numpy_log2(n)),),
+             ("float log",): (lambda: math.ceil(math.log(n, 2)),),
+             ("float log2",): (*float_log2(math.log2), lambda: math.frexp(n - 1)[1]),
+             ("numpy log2",): float_log2(_numpy_log2),
+             ("natural log",): (lambda: math.ceil(math.log(n)),),
+             ("log10",): (lambda: math.ceil(math.log10(n)),),
+             ("bit_length",): (lambda: n.bit_length(),)}
     slips = {}
     for base_slip, trees in bases.items():
-        trees = trees if isinstance(trees, tuple) else (trees,)
         for chain_slip, chain in {(): n, ("chain n - 1",): n - 1}.items():
             slips[base_slip + chain_slip] = tuple(
-                lambda d=d, chain=chain: (chain, max(1, d)) for d in trees)
+                lambda tree=tree, chain=chain: (chain, max(1, tree())) for tree in trees)
             slips[base_slip + chain_slip + ("at least 1",)] = tuple(
-                lambda d=d, chain=chain: (chain, d) for d in trees)
+                lambda tree=tree, chain=chain: (chain, tree()) for tree in trees)
     del slips[()]
     return slips
 
 
 def _vector_slips(xs, width=64, decay=0.9):
     """Return {slips: the answer they give} of rnn_style_vector: one row of A for
-    every unit, A transposed, h updated in place, each with the decay ignored or not."""
-    def right(A, b):
+    every unit, A transposed, h updated in place, b left out (x added to every unit),
+    the decay applied again on top of A's, a tanh on each unit; each with the decay
+    ignored or not."""
+    def right(A, b, a):
         return _vector_recurrence(xs, A, b)
 
-    def shared_row(A, b):
+    def shared_row(A, b, a):
         return _vector_recurrence(xs, [A[0]] * len(A), b)
 
-    def transposed(A, b):
+    def transposed(A, b, a):
         return _vector_recurrence(xs, [list(column) for column in zip(*A)], b)
 
-    def in_place(A, b):
+    def in_place(A, b, a):
         h = [0.0] * len(b)
         for x in xs:
             for i, (row, bi) in enumerate(zip(A, b)):
                 h[i] = sum(map(operator.mul, row, h)) + bi * x
         return h
+
+    def b_left_out(A, b, a):
+        return _vector_recurrence(xs, A, [1.0] * len(b))
+
+    def decay_twice(A, b, a):           # decay * A.h, where A holds the decay already
+        return _vector_recurrence(xs, [[a * v for v in row] for row in A], b)
+
+    def tanh(A, b, a):
+        h = [0.0] * len(b)
+        for x in xs:
+            h = [math.tanh(sum(map(operator.mul, row, h)) + bi * x) for row, bi in zip(A, b)]
+        return h
     slips = {}
     for kind, f in {(): right, ("shared row",): shared_row, ("transposed",): transposed,
-                    ("in place, vector",): in_place}.items():
+                    ("in place, vector",): in_place, ("b left out",): b_left_out,
+                    ("decay twice",): decay_twice, ("tanh",): tanh}.items():
         for slip, a in {(): decay, ("decay ignored",): 0.9}.items():
-            slips[kind + slip] = functools.partial(f, *hidden_weights(width, a))
+            slips[kind + slip] = functools.partial(f, *hidden_weights(width, a), a)
     del slips[()]
     return slips
 
@@ -3170,6 +3227,38 @@ def _vector_cases():
 # ----------------------------------------------------------------------------
 # The grading process: the learner's code runs there, and only plain data leaves.
 
+# What crosses between check and a grading process, one JSON object a line each
+# way. The judge asks with the requests; the grading process answers (_child_answer),
+# and check's runner says "stopped" where no answer came.
+CHECK_REQUESTS = {
+    "import": "run the file: the first request, once",
+    "name": "the function to call",
+    "args": "its arguments (for count, [N]; for timed, [])",
+    "op": "the op to give it, a key of CHECK_OPS, or None to give none",
+    "count": "call it on N values that count their combines (part 4's Counted)",
+    "timed": "time its step beside main.py's rnn_style_vector",
+}
+CHECK_ANSWERS = {
+    "found": "the import: for each function, here, main.py or missing",
+    "takes_op": "the import: for each function, whether it takes op",
+    "not_python": "the import: why Python refused the file",
+    "got": "a call: what it returned, as plain data (_plain)",
+    "changed": "a call: whether it changed its input",
+    "lost_op": "a call: whether a recursion called the function without op",
+    "right": "a count: whether each out[i] combined inputs 0 to i",
+    "depths": "a count: the depth of each output",
+    "combines": "a count: the combines made in all",
+    "untraced": "a count: the answer was not made of the values given",
+    "yours": "timed: the learner's seconds per step at each width",
+    "lesson": "timed: main.py's seconds per step at each width",
+    "spreads": "timed: the slowest sample over the fastest, at each width",
+    "raised": "the type of what the learner's code raised",
+    "code": "what it raised: a SystemExit's code",
+    "text": "what it raised: the last frames of the learner's file, and the message",
+    "limit": "what it raised came from a limit set on the process: memory or writes",
+    "stopped": "said by check's runner: no answer came, and why",
+}
+
 def _grading_process(path, watched):
     """Run the learner's file as `python FILE` runs it, then answer each JSON line of
     stdin with one on the first stdout; the file's prints go to stderr, in UTF-8,
@@ -3181,6 +3270,7 @@ def _grading_process(path, watched):
     # Imported, and bound, before the file runs: its folder may hold an inspect.py,
     # and its code may rebind json.dumps.
     dumps, loads = json.dumps, json.loads
+    state = {"limits": []}              # each limit set: a raise it causes is said as its own
     if watched != "-":
         if os.fork() == 0:              # the keeper: it holds none of the other pipes
             for fd in (0, 1, 2):
@@ -3189,10 +3279,12 @@ def _grading_process(path, watched):
             os.killpg(0, signal.SIGKILL)
         os.close(int(watched))
         import resource
-        for limit, size in ((resource.RLIMIT_DATA, CHECK_MEMORY), (resource.RLIMIT_CORE, 0),
-                            (resource.RLIMIT_FSIZE, CHECK_WRITES)):
+        for name, limit, size in (("memory", resource.RLIMIT_DATA, CHECK_MEMORY),
+                                  ("core", resource.RLIMIT_CORE, 0),
+                                  ("writes", resource.RLIMIT_FSIZE, CHECK_WRITES)):
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(limit, (size, size))
+                state["limits"].append(name)
     requests, answers = queue.Queue(), os.fdopen(os.dup(1), "w", encoding="utf-8")
     incoming = os.fdopen(os.dup(0), "rb")
 
@@ -3206,7 +3298,6 @@ def _grading_process(path, watched):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     sys.path.insert(0, os.path.dirname(path))
-    state = {}
     while True:
         answer = _child_answer(loads(requests.get()), path, state)
         for stream in (sys.stdout, sys.stderr):
@@ -3217,7 +3308,8 @@ def _grading_process(path, watched):
 
 
 def _child_answer(request, path, state):
-    """Return the answer to one request, or what the learner's code raised."""
+    """Return the answer to one request, or what the learner's code raised; state
+    holds the limits set on this process, and the file's module once imported."""
     import traceback
     try:
         if "import" in request:
@@ -3230,8 +3322,13 @@ def _child_answer(request, path, state):
             said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         except Exception:               # a __str__ that raises
             said = type(exc).__name__
-        return {"raised": type(exc).__name__, "code": _plain(getattr(exc, "code", None)),
-                "text": "".join(traceback.format_list(frames[-4:])) + said}
+        answer = {"raised": type(exc).__name__, "code": _plain(getattr(exc, "code", None)),
+                  "text": "".join(traceback.format_list(frames[-4:])) + said}
+        if isinstance(exc, MemoryError) and "memory" in state["limits"]:
+            answer["limit"] = "memory"
+        if f"[Errno {errno.EFBIG}]" in answer["text"] and "writes" in state["limits"]:
+            answer["limit"] = "writes"
+        return answer
 
 
 @contextlib.contextmanager
@@ -3350,8 +3447,8 @@ def _time_steps(function):
             yours, lesson = sample_per_call([functools.partial(function, list(xs), w),
                                              functools.partial(rnn_style_vector, xs, w)],
                                             TIMING_REPS)
-            timed["yours"].append(min(yours) / HIDDEN_STEPS)
-            timed["lesson"].append(min(lesson) / HIDDEN_STEPS)
+            timed["yours"].append(min(yours) / len(xs))     # the steps each call ran
+            timed["lesson"].append(min(lesson) / len(xs))
             timed["spreads"].append((f"width {w}", max(max(yours) / min(yours),
                                                        max(lesson) / min(lesson))))
     return timed
@@ -3416,21 +3513,22 @@ main._grading_process(*sys.argv[2:])
 
 
 class _Grader:
-    """A grading process of the file at path. `opened` is what importing the file gave
-    (what it defines, or why it failed); once closed, `printed` is what the import
-    printed and what the calls printed."""
+    """A grading process of the file at path, and its deadlines: `seconds` a call,
+    CHECK_BUDGET x `seconds` in all. `opened` is what importing the file gave (what
+    it defines, or why it failed); `ask` is what the judge asks it with; once
+    closed, `printed` is what the import printed and what the calls printed."""
 
     def __init__(self, path, seconds):
         import queue
         import subprocess
         import tempfile
         import threading
+        self.seconds = seconds
         self.prints, self.answers = tempfile.TemporaryFile(), queue.Queue()
         self.ends, self.printed = math.inf, None      # when its calls must have ended
         self.imported = CHECK_WRITES    # what it prints is the import's, until it answers
         watched, self.watch, posix = "-", None, {}
-        self.limited = hasattr(os, "killpg")    # limits are set where there is a keeper
-        if self.limited:       # POSIX: a group of its own, and the keeper's pipe
+        if hasattr(os, "killpg"):       # POSIX: a group of its own, and the keeper's pipe
             watched, self.watch = os.pipe()
             posix = {"start_new_session": True, "pass_fds": (watched,)}
         self.process = subprocess.Popen(
@@ -3440,7 +3538,7 @@ class _Grader:
             os.close(watched)
         threading.Thread(target=self._read, daemon=True).start()
         try:
-            self.opened = self.ask({"import": 1}, seconds, CHECK_START)
+            self.opened = self.ask({"import": 1}, CHECK_START)
         except BaseException:           # Ctrl-C while it starts: it ends now
             self.close()
             raise
@@ -3455,13 +3553,14 @@ class _Grader:
                 self.answers.put(line)
         self.answers.put(b"")
 
-    def ask(self, request, seconds, start=0):
+    def ask(self, request, start=0):
         """Return the answer to request, or {"stopped": why} if none came within
         `seconds` (plus `start`, for a fresh Python), or before CHECK_BUDGET x `seconds`
         since the import: the process then ends."""
         import json
         import queue
         import signal
+        seconds = self.seconds
         limit, line = min(seconds, self.ends - time.monotonic()), None
         if limit > 0:
             with contextlib.suppress(OSError):      # if it is gone, its end says why
@@ -3553,9 +3652,13 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
             if where == "main.py":
                 grade["detail"] = "imported from main.py"
             if where == "here":
-                grade = _graded(grader or _Grader(path, seconds), name,
-                                opened["takes_op"][name], seconds)
-                grader = None           # each function in a process of its own
+                grader = grader or _Grader(path, seconds)   # a process for each function
+                try:
+                    grade["verdict"], grade["detail"], grade["mirror"] = _judge(
+                        grader.ask, grader.opened, name)
+                finally:
+                    grader.close()
+                grade["printed"], grader = grader.printed[1], None
             functions.append(grade)
     finally:
         first.close()
@@ -3567,40 +3670,33 @@ def check_solutions(path, names=CHECKED, seconds=CHECK_SECONDS):
     if "not_python" in opened:
         file.update(verdict="not Python", detail=opened["not_python"])
     elif "found" not in opened:
-        file.update(verdict="FAIL", detail=_stop_words(opened, first.limited, importing=True))
+        file.update(verdict="FAIL", detail=_stop_words(opened, importing=True))
     return {"file": file, "functions": functions}
 
 
-def _graded(grader, name, takes_op, seconds):
-    """Return the grade of one function, in a grading process that has imported the file."""
-    grade = {"name": name, "verdict": "FAIL", "mirror": None}
-    try:
-        if "found" not in grader.opened:    # an import that failed only now
-            grade["detail"] = "importing it again, " + _stop_words(
-                grader.opened, grader.limited, importing=True)
-        else:
-            grade["verdict"], grade["detail"], grade["mirror"] = _grade(grader, name,
-                                                                        takes_op, seconds)
-    finally:
-        grader.close()
-    grade["printed"] = grader.printed[1]
-    return grade
+# ----------------------------------------------------------------------------
+# The judge: a plain function of `ask`, a function from a request (CHECK_REQUESTS)
+# to an answer (CHECK_ANSWERS). It never sees a process or a deadline.
 
-
-def _grade(grader, name, takes_op, seconds):
-    """Return (verdict, detail, mirror) of one function: its first wrong answer, with the
-    slips whose answers are its own at every small case."""
+def _judge(ask, opened, name):
+    """Return (verdict, detail, mirror) of function `name` of a file whose import
+    answered `opened`, asking `ask` for its answers: its first wrong answer, with the
+    slips whose answers are its own at every small case; or, every answer right, a
+    scan's depth and the Easy exercise's step time."""
+    if "found" not in opened:           # an import that failed only now
+        return "FAIL", "importing it again, " + _stop_words(opened, importing=True), None
+    takes_op = opened["takes_op"][name]
     answered, stopped = [], None        # (case, answer, what is wrong) of each case answered
     for case in _check_cases(name, takes_op):
         if case["slips"] is None and any(wrong for _, _, wrong in answered):
             break                       # past the small cases, with a wrong answer already
-        answer = grader.ask({"name": name, "args": case["args"], "op": case["op"]}, seconds)
+        answer = ask({"name": name, "args": case["args"], "op": case["op"]})
         if not answered and answer.get("raised") == "NotImplementedError":
             return "not written yet", "", None
         if "stopped" in answer:
             stopped = (case, answer)
             break
-        answered.append((case, answer, _wrong(answer, case, grader.limited)))
+        answered.append((case, answer, _wrong(answer, case)))
     failed = [(case, answer, wrong) for case, answer, wrong in answered if wrong]
     if not failed and stopped:
         detail = _at(name, stopped[0]) + stopped[1]["stopped"]
@@ -3610,7 +3706,7 @@ def _grade(grader, name, takes_op, seconds):
             detail += f"; the {len(answered):,} cases before it were right"
         return "FAIL", detail, None
     if not failed:
-        return _right(grader, name, takes_op, seconds)
+        return _right(ask, name, takes_op)
     case, answer, wrong = next((f for f in failed if not f[0]["empty"]), failed[0])
     detail = _at(name, case) + wrong
     slips = _slips(name, answered)
@@ -3623,8 +3719,9 @@ def _slips(name, answered):
     """Return the words of the fewest slips whose answers are the function's at every
     small, non-empty case it answered, if one set of them does (an exception the same
     to its message first, then the same type); else of a pattern that every wrong
-    answer fits: rounded, overflowed, only the empty input, only a call with the
-    defaults, only the long inputs, or (a scan) only N not a power of two."""
+    answer fits: rounded, float32, overflowed, only the empty input, only a call with
+    the defaults, only the long inputs, or (a scan) 0 taken as op's identity, or only
+    N not a power of two."""
     if any(answer.get("changed") or answer.get("lost_op") for _, answer, _ in answered):
         return ()                       # a slip of its own, said already
     # None: a large case, or the empty one
@@ -3670,14 +3767,17 @@ def _wrap64(value):
 
 def _wrong_pattern(name, answered):
     """Return (the slip that every wrong answer fits, the facts its words need),
-    where no model of a slip does: rounded, overflow, empty only, defaults, long
-    only or powers of two; else (None, {})."""
+    where no model of a slip does: rounded, float32, overflow, empty only, defaults,
+    long only, identity 0 or powers of two; else (None, {})."""
     wrong_answers = [(case, answer) for case, answer, w in answered if w]
     wrong = [case for case, _ in wrong_answers]
     right = [case for case, _, w in answered if not w]
     places = _rounded_places(answered)
     if places is not None:
         return "rounded", {"places": places}
+    if all("got" in answer and _as_float32(answer["got"], case["expected"])
+           for case, answer in wrong_answers):
+        return "float32", {}
     if all(type(case["expected"]) is list and type(answer.get("got")) is list
            and all(type(e) is int for e in case["expected"])
            and answer["got"] == [_wrap64(e) for e in case["expected"]]
@@ -3695,12 +3795,48 @@ def _wrong_pattern(name, answered):
         return "long only", {}
     if not name.endswith("_scan"):
         return None, {}
+    if name == "parallel_scan" and all(_meets_0(case, answer) for case, answer in wrong_answers):
+        return "identity 0", {}
     right = [len(case["args"][0]) for case in right]
     wrong = [len(case["args"][0]) for case in wrong]
     if (max((n for n in right if n & (n - 1) == 0), default=0) >= 8 and min(wrong) <= 8
             and all(n & (n - 1) for n in wrong)):
         return "powers of two", {}
     return None, {}
+
+
+def _as_float32(got, expected):
+    """Return whether got is expected as float32 holds it (numpy's single precision,
+    24 bits): each float of got a float32 value, within a relative 1e-6 of expected's
+    (a few roundings to float32), where it is not expected's own."""
+    if isinstance(expected, (list, tuple)):
+        return (type(got) is type(expected) and len(got) == len(expected)
+                and all(map(_as_float32, got, expected)))
+    if _same(got, expected):
+        return True
+    if type(got) is not float or type(expected) not in (int, float) or not math.isfinite(got):
+        return False
+    import struct
+    try:
+        single = struct.unpack("f", struct.pack("f", got))[0]
+    except OverflowError:               # past float32's range
+        return False
+    return single == got and abs(got - expected) <= 1e-6 * max(1.0, abs(expected))
+
+
+def _meets_0(case, answer):
+    """Return whether an answer is what op raises where it meets 0, on either side of
+    the case's first value: 0 taken as op's identity."""
+    if "raised" not in answer or not case["args"][0]:
+        return False
+    op, x = CHECK_OPS[case["op"] or "add"], case["args"][0][0]
+    for a, b in ((0, x), (x, 0)):
+        try:
+            op(a, b)
+        except TypeError as exc:
+            if answer["raised"] == "TypeError" and answer["text"].endswith(f"TypeError: {exc}"):
+                return True
+    return False
 
 
 def _same_outcome(answer, answer_of, exact=False):
@@ -3737,10 +3873,10 @@ def _at(name, case):
     return said + ": "
 
 
-def _wrong(answer, case, limited):
+def _wrong(answer, case):
     """Return what is wrong with an answer (or an exception) in words, "" if it is right."""
     if "raised" in answer:
-        return _stop_words(answer, limited)
+        return _stop_words(answer)
     if answer["changed"]:
         return "it changed its input: leave xs as it is"
     got, expected = answer["got"], case["expected"]
@@ -3846,7 +3982,7 @@ def _same(got, expected):
     return type(got) is type(expected) and got == expected
 
 
-def _right(grader, name, takes_op, seconds):
+def _right(ask, name, takes_op):
     """Return (verdict, detail, mirror) of a function that gave every answer right:
     parallel_scan's depth counted, rnn_style_vector's step timed."""
     notes = []
@@ -3854,15 +3990,15 @@ def _right(grader, name, takes_op, seconds):
         notes.append("graded on sums only: with op=operator.add as a parameter it would be "
                      "checked with other combines too")
     if name == "rnn_style_vector":
-        timed = grader.ask({"name": name, "args": [], "timed": True}, seconds)
+        timed = ask({"name": name, "args": [], "timed": True})
         notes.append(_step_words(timed) if "yours" in timed
-                     else "its step was not timed: " + _stop_words(timed, grader.limited))
+                     else "its step was not timed: " + _stop_words(timed))
     if name != "parallel_scan":
         return "pass", "\n".join(notes), None
-    mirror = grader.ask({"name": name, "args": [MIRROR_N], "count": True}, seconds)
+    mirror = ask({"name": name, "args": [MIRROR_N], "count": True})
     verdict, detail = "pass", _not_counted(mirror)
     if not detail:
-        verdict, detail = _parallel_verdict(grader, seconds)
+        verdict, detail = _parallel_verdict(ask)
     if verdict == "FAIL" or not mirror.get("right"):
         mirror = None
     return verdict, "; ".join(d for d in (detail, *notes) if d), mirror
@@ -3873,17 +4009,18 @@ def _step_words(timed):
     width beside main.py's, the growth of each beside the growth of the madds."""
     yours, lesson = timed["yours"], timed["lesson"]
     madds = combine_madds(HIDDEN_WIDTHS[-1])[0] / combine_madds(HIDDEN_WIDTHS[0])[0]
-    grew, lesson_grew = yours[-1] / yours[0], lesson[-1] / lesson[0]
-    said = (f"How does a step's time grow with the width? Yours took "
+    grew = as_printed(yours[-1]) / as_printed(yours[0])     # the times as printed
+    lesson_grew = as_printed(lesson[-1]) / as_printed(lesson[0])
+    said = (f"How does an update's time grow with the width? Yours took "
             f"{_readable_list([format_seconds(t) for t in yours])} at widths "
             f"{_readable_list([str(w) for w in HIDDEN_WIDTHS])}; main.py's took "
-            f"{_readable_list([format_seconds(t) for t in lesson])}. Yours grew {grew:,.1f}x, "
-            f"main.py's {lesson_grew:,.1f}x, for {madds:,.0f}x the madds. "
-            f"{growth_reading(grew, madds)}; the chain stays {HIDDEN_STEPS} steps at every "
-            "width.")
+            f"{_readable_list([format_seconds(t) for t in lesson])}. Yours grew "
+            f"{_format_growth(grew)}, main.py's {_format_growth(lesson_grew)}, for "
+            f"{madds:,.0f}x the madds. {growth_reading(grew, madds)}; the chain stays "
+            f"{HIDDEN_STEPS} updates at every width.")
     if grew < lesson_grew / 10:
         said += (" Yours grew far less than main.py's: its madds run in compiled code "
-                 "(numpy?), so the interpreter's cost per step is most of its time.")
+                 "(numpy?), so the interpreter's cost per update is most of its time.")
     return " ".join([said, *_spread_note(timed["spreads"])])
 
 
@@ -3899,7 +4036,7 @@ def _not_counted(answer):
     return ""
 
 
-def _parallel_verdict(grader, seconds):
+def _parallel_verdict(ask):
     """Return (verdict, detail) of a right parallel_scan: parallel if at every N of
     CHECK_DEPTH_LENGTHS its depth is at most 2 ceil(log2 N), as Brent-Kung's is. Past
     CHECK_LARGE, a scan already four times Hillis-Steele's work is counted no more."""
@@ -3907,7 +4044,7 @@ def _parallel_verdict(grader, seconds):
     for n in CHECK_DEPTH_LENGTHS:
         if n > CHECK_LARGE[-1] and counted[1]["combines"] > 4 * _hillis_steele_work(counted[0]):
             break                       # N^2 combines: a longer count would take seconds
-        answer = grader.ask({"name": "parallel_scan", "args": [n], "count": True}, seconds)
+        answer = ask({"name": "parallel_scan", "args": [n], "count": True})
         at = f"at N = {n:,}, on values that count their combines"
         if "stopped" in answer:
             return "FAIL", f"{at}: {answer['stopped']}; its answers were right"
@@ -3939,7 +4076,7 @@ def _hillis_steele_work(n):
     return sum(n - 2 ** k for k in range(depth(n)[1]))
 
 
-def _stop_words(answer, limited, importing=False):
+def _stop_words(answer, importing=False):
     """Return why a call, or the import, gave no answer (it stopped, or raised), in words."""
     kind, text = answer.get("raised"), answer.get("text", "")
     if "stopped" in answer:
@@ -3952,9 +4089,9 @@ def _stop_words(answer, limited, importing=False):
     if kind == "EOFError":
         return ("it read input (input()?), which check does not give: read nothing when "
                 "imported, or only under if __name__ == \"__main__\":")
-    if f"[Errno {errno.EFBIG}]" in text and limited:
+    if answer.get("limit") == "writes":
         return f"it wrote more than {format_bytes(CHECK_WRITES)} (prints, or a file)"
-    if kind == "MemoryError" and limited:
+    if answer.get("limit") == "memory":
         return f"it ran out of memory (the limit is {format_bytes(CHECK_MEMORY)})"
     return "it raised:\n" + "\n".join(map(_visible, text.split("\n")))
 
@@ -3974,7 +4111,8 @@ def _visible(text):
 
 def render_check(path, report):
     """Return the grades as text: a line per function, its details, a right scan's
-    depths beside Hillis-Steele's, and what it printed."""
+    depths beside Hillis-Steele's, and what it printed; one line for the functions
+    not written yet."""
     file, functions = report["file"], report["functions"]
     lines = [f"=== check: {_visible(path)} ===", *_printed_lines("importing it", file["printed"],
                                                                  "")]
@@ -3985,7 +4123,12 @@ def render_check(path, report):
         return "\n".join(lines + ["Nothing graded."])
     width = max(len(r["name"]) for r in functions)
     indent = " " * (width + 4)
+    # stubs left as they are, and silent, share one line: most are optional practice
+    stubs = [r["name"] for r in functions if r["verdict"] == "not written yet"
+             and not r["printed"]]
     for r in functions:
+        if r["name"] in stubs:
+            continue
         first, *rest = r["detail"].split("\n")
         head = f"{r['name']:<{width}}  {r['verdict']}"
         if first:
@@ -3996,6 +4139,9 @@ def render_check(path, report):
                 line, 79, initial_indent=indent, subsequent_indent=indent)
         lines += _mirror_lines(r["mirror"], indent)
         lines += _printed_lines("it", r["printed"], " " * (width + 2))
+    if stubs:
+        lines += textwrap.wrap(f"not written yet: {_readable_list(stubs)}", 79,
+                               subsequent_indent="  ")
     return "\n".join(lines + [_check_summary(functions)])
 
 
@@ -4489,10 +4635,7 @@ def _sections_command(argv):
             parser.error(refusal)
     if opts.svg is not None:
         _require_figure_files(parser, opts.svg, [n for n in opts.sections if SECTIONS[n].figure])
-    try:
-        _run(opts)
-    except ValueError as exc:           # what a section's function refuses (train's work)
-        parser.error(str(exc))
+    _run(opts)
     return 0
 
 
@@ -4557,9 +4700,11 @@ CHECK_ABOUT = (
     "file, not defined there or imported from main.py; not graded, benchmark, since a time "
     "has no right answer. Numbers compare as Python compares them, floats to a relative "
     "{tol:g}; a bool is no number.",
-    "A right parallel_scan is run on values that count their combines: the depth of each "
-    "output is shown beside Hillis-Steele's. A right rnn_style_vector has its step timed "
-    "beside main.py's, at widths {widths}.",
+    "A right parallel_scan is run again on values that count their combines, at N = "
+    "{counted}: its depth and combines are said at the longest, N = {deepest}, past the long "
+    "inputs (at {stop} for a scan past four times Hillis-Steele's combines), and the depth of "
+    "each output at N = {mirror}, beside Hillis-Steele's. A right "
+    "rnn_style_vector has its step timed beside main.py's, at widths {widths}.",
     "Each function runs in a fresh Python process of its own, S seconds a call and "
     "{budget} x S in all. On Linux and macOS the process and all it starts end when its "
     "grading ends, or when check ends, however it ends; it may write at most {writes}, and "
@@ -4578,6 +4723,8 @@ def _check_command(argv):
     about = [textwrap.fill(paragraph.format(
         names=_readable_list(CHECKED), long=_readable_list([f"{n:,}" for n in CHECK_LARGE]),
         tol=SCAN_REL_TOL, widths=_readable_list([str(w) for w in HIDDEN_WIDTHS]),
+        counted=_depth_lengths(), deepest=f"{CHECK_DEPTH_LENGTHS[-1]:,}", mirror=MIRROR_N,
+        stop=f"{CHECK_DEPTH_LENGTHS[-2]:,}",
         budget=CHECK_BUDGET, writes=format_bytes(CHECK_WRITES),
         memory=format_bytes(CHECK_MEMORY)), 79, break_on_hyphens=False)
         for paragraph in CHECK_ABOUT]
@@ -4612,6 +4759,17 @@ def _check_command(argv):
     if "pass" in verdicts and not verdicts & {"FAIL", "not parallel"}:
         return 0
     return 1
+
+
+def _depth_lengths():
+    """Return CHECK_DEPTH_LENGTHS in words: '1 to 70, 1,025 and 2,049'."""
+    ns, runs = CHECK_DEPTH_LENGTHS, []
+    for n in ns:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return _readable_list([f"{a:,}" if a == b else f"{a:,} to {b:,}" for a, b in runs])
 
 
 def _check_seconds(text):

@@ -4,6 +4,9 @@ graded in this process with the grading process's own code. Then `python
 main.py check` itself, for what only real processes show: hangs, crashes,
 exits, limits, what a function starts, and check ended by a signal."""
 
+import contextlib
+import importlib
+import importlib.util
 import io
 import itertools
 import json
@@ -335,6 +338,19 @@ WRONG = {
     "depth by int(log2(n - 1)) + 1": (
         "import math\ndef depth(n):\n    return n, 1 if n == 1 else int(math.log2(n - 1)) + 1\n",
         "depth", "FAIL", "a float's log2 rounds for large n (math.log2, math.frexp)"),
+    # issue 80: numpy's log2 without numpy: a float's log2, and none past 64 bits
+    "depth by numpy's log2": ('''
+import math
+def log2(n):                # as numpy.log2 of an int: a float's, and none past 64 bits
+    if n >= 2**64:
+        raise TypeError("no log2 of an object")
+    return math.log2(n)
+def depth(n):
+    return n, max(1, math.ceil(log2(n)))
+''', "depth", "FAIL", "at n = 562949953421313: got (562949953421313, 49), expected "
+                      "(562949953421313, 50): first difference at [1]: numpy's log2 is a float's "
+                      "log2, which rounds for large n, and it takes no int past 2**64 - 1: (n - "
+                      "1).bit_length() is exact at every n"),
     "depth by math.frexp": (
         "import math\ndef depth(n):\n    return n, max(1, math.frexp(n - 1)[1])\n", "depth",
         "FAIL", "a float's log2 rounds for large n"),
@@ -468,13 +484,26 @@ def parallel_scan(xs, op=operator.add):
         step *= 2
     return out
 ''', "parallel_scan", "FAIL", "a round updated its list in place"),
+    # issue 80: 0 as op's identity in a parallel scan, in its three shapes, in the words
+    # of a parallel scan (a serial scan's total from 0 has its own)
     "Blelloch with 0 as its identity": (
         replaced(replaced(replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)"),
                           "tree[-1] = None", "tree[-1] = 0"),
                  "    if n < 2:\n        return list(xs)\n", ""), "parallel_scan", "FAIL",
-        "your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints "
-        "into floats): start the total from xs[0]; a "
-        "scan built on an identity, Blelloch's, needs one op takes"),
+        "TypeError: unsupported operand type(s) for +: 'int' and 'str'\nit uses 0 as op's "
+        "identity (to pad, to seed a sweep, or before xs[0] in a round), and op cannot take 0 "
+        "(0 + 'a' fails; 0.0 also turns ints into floats): use None and skip it, or let each "
+        "loop stop at len(xs)"),
+    "Blelloch with 0 as its identity, one value returned as it is": (
+        replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)").replace(
+            "tree[-1] = None", "tree[-1] = 0"), "parallel_scan", "FAIL",
+        "at xs = ['a', 'b'] (op: +): it raised:"),
+    "0 before xs[0] in each round": (
+        replaced(HILLIS_STEELE, "out = out[:step] + [op(out[i - step], out[i]) for i in "
+                                "range(step, len(out))]",
+                 "out = [op(out[i - step] if i >= step else 0, out[i]) for i in range(len(out))]"),
+        "parallel_scan", "FAIL", "TypeError: unsupported operand type(s) for +: 'int' and "
+                                 "'str'\nit uses 0 as op's identity"),
     "rounds while step < len(xs) // 2": (
         replaced(HILLIS_STEELE, "while step < len(out)", "while step < len(xs) // 2"),
         "parallel_scan", "FAIL", "a round or two short: go on while step < len(xs), not "
@@ -579,6 +608,47 @@ def parallel_scan(xs, op=operator.add):
                                            "parallel_scan(xs[:half])"), "parallel_scan", "FAIL",
                                   "your recursion calls itself without op: pass on op"),
     # the Easy exercise
+    # issue 80: b left out, the decay applied twice, a tanh, float32; one with the decay
+    # ignored too, both named
+    "b left out": (replaced(VECTOR, "+ bi * x for row, bi", "+ x for row, bi"),
+                   "rnn_style_vector", "FAIL",
+                   "at xs = [1, 2, 3], width = 2: got [5.609999999999999, 5.609999999999999], "
+                   "expected [5.13, 3.285]: first difference at [0]: x is added to every unit "
+                   "where b*x belongs: unit i adds b[i] * x"),
+    "b left out, and the decay ignored: two slips": (
+        replaced(replaced(VECTOR, "+ bi * x for row, bi", "+ x for row, bi"),
+                 "hidden_weights(width, decay)", "hidden_weights(width)"), "rnn_style_vector",
+        "FAIL", "x is added to every unit where b*x belongs: unit i adds b[i] * x; and this is "
+                "the answer for decay = 0.9"),
+    "the decay applied twice": (
+        replaced(VECTOR, "h = [sum(", "h = [decay * sum("), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [5.2761], expected [5.609999999999999]: first "
+        "difference at [0]: the decay is applied twice: A = hidden_weights(width, decay)[0] "
+        "holds it already, so h = A.h + b*x, with no decay of its own"),
+    "a tanh on each unit": (
+        replaced(replaced(VECTOR, "h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for",
+                          "h = [math.tanh(sum(a * hj for a, hj in zip(row, h)) + bi * x) for"),
+                 "from main", "import math\nfrom main"), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [0.9991671079572833], expected [5.609999999999999]: "
+        "first difference at [0]: this is tanh of the step: the recurrence here is linear, with "
+        "no tanh (main.py's rnn_tanh is the one with it)"),
+    "rnn_style with a tanh": (
+        replaced(LESSON, "h = decay * h + x", "h = math.tanh(decay * h + x)"), "rnn_style", "FAIL",
+        "at xs = [3], decay = 0.5: got 0.9950547536867305, expected 3.0: this is tanh of the "
+        "step"),
+    # numpy's float32 without numpy: each answer rounded to 24 bits
+    "rnn_style_vector in float32": (
+        replaced(replaced(VECTOR, "    return h", "    return [struct.unpack('f', struct.pack("
+                                                   "'f', v))[0] for v in h]"),
+                 "from main", "import struct\nfrom main"), "rnn_style_vector", "FAIL",
+        "at xs = [1, 2, 3], width = 1: got [5.610000133514404], expected [5.609999999999999]: "
+        "first difference at [0]: your answers are float32, numpy's single precision, good to "
+        "about 7 digits: keep float64, numpy's default, or Python's floats"),
+    "attention_style in float32": (
+        "import struct\ndef attention_style(xs):\n"
+        "    return struct.unpack('f', struct.pack('f', sum(xs) / len(xs)))[0]\n",
+        "attention_style", "FAIL", "at xs = [4, 9, 3]: got 5.333333492279053, expected "
+                                   "5.333333333333333: your answers are float32"),
     "one row shared by every unit": (
         replaced(VECTOR, "for row, bi in zip(A, b)", "for row, bi in zip([A[0]] * width, b)"),
         "rnn_style_vector", "FAIL", "at xs = [1, 2, 3], width = 2: got [5.175, 3.675], expected "
@@ -666,20 +736,24 @@ class Odd:
 
 class InProcess:
     """check's grading process, run in this one: the same requests and answers,
-    through JSON; what the file changed in sys.path and sys.modules is undone."""
+    through JSON, each key one that main.py lists; its limits set, as on POSIX;
+    what the file changed in sys.path and sys.modules is undone when it closes."""
 
-    limited = True                      # as on POSIX: the limits are stated
-
-    def __init__(self, path, seconds):
-        self.path, self.state, self.printed = path, {}, None
+    def __init__(self, path, seconds=None):
+        self.path, self.state = path, {"limits": ["memory", "writes"]}
+        self.printed = None
         self.modules, self.sys_path, self.argv = dict(sys.modules), list(sys.path), sys.argv[:]
         sys.path.insert(0, os.path.dirname(path))
-        self.opened = self.ask({"import": 1}, seconds)
+        self.opened = self.ask({"import": 1})
 
-    def ask(self, request, seconds):
+    def ask(self, request):
+        if not set(request) <= set(main.CHECK_REQUESTS):
+            raise AssertionError(f"a request key not in CHECK_REQUESTS: {request}")
         with mock.patch.object(sys, "stdin", io.StringIO()), \
              mock.patch.object(sys, "stdout", io.StringIO()):      # input() reads nothing
             answer = main._child_answer(request, self.path, self.state)
+        if not set(answer) <= set(main.CHECK_ANSWERS):
+            raise AssertionError(f"an answer key not in CHECK_ANSWERS: {answer}")
         return json.loads(json.dumps(answer), object_hook=main._python)
 
     def close(self):
@@ -689,27 +763,57 @@ class InProcess:
         self.printed = (None, None)
 
 
+@contextlib.contextmanager
+def grading_process(source):
+    """Yield the grading process (InProcess) of source, saved as solution.py in a
+    folder of its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        child = InProcess(write(folder, "solution.py", textwrap.dedent(source)))
+        try:
+            yield child
+        finally:
+            child.close()
+
+
+def judged(source, name, answers=None):
+    """Return the judge's (verdict, detail, mirror) of one function of source, asked
+    through its grading process; where answers (a function of the request) gives
+    an answer, that answer instead: a stop, say."""
+    with grading_process(source) as child:
+        def ask(request):
+            return (answers and answers(request)) or child.ask(request)
+        return main._judge(ask, child.opened, name)
+
+
 def scripted_steps(function):
     """Stand in for check's timing of a right rnn_style_vector: no test reads a clock."""
     return {"yours": [1e-6, 8e-6, 2e-4], "lesson": [5e-7, 4e-6, 1e-4],
             "spreads": [(f"width {w}", 1.1) for w in main.HIDDEN_WIDTHS]}
 
 
-def graded_here(source, names=main.CHECKED, grader=None):
-    """Return check_solutions' report of source, its grading processes run in this
-    one (InProcess, or grader)."""
+def graded_in_this_process():
+    """Return a patch that makes check, end to end, grade in this process: its one
+    stand-in for the grading class."""
+    return mock.patch.object(main, "_Grader", InProcess)
+
+
+def graded_here(source, names=main.CHECKED):
+    """Return check_solutions' report of source, end to end, its grading processes
+    run in this one."""
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "solution.py")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(textwrap.dedent(source))
-        with mock.patch.object(main, "_Grader", grader or InProcess):
+        path = write(folder, "solution.py", textwrap.dedent(source))
+        with graded_in_this_process():
             return main.check_solutions(path, names)
 
 
 def grade(source, name):
-    """Return (verdict, detail) of one function of source."""
-    graded = graded_here(source, [name])["functions"][0]
-    return graded["verdict"], graded["detail"]
+    """Return (verdict, detail) of one function of source, as the judge gives them."""
+    return judged(source, name)[:2]
+
+
+def judgement(source, name):
+    """Return one function's grade as a dict: its verdict, detail and mirror."""
+    return dict(zip(("verdict", "detail", "mirror"), judged(source, name)))
 
 
 def flat(text):
@@ -722,40 +826,44 @@ WORDS = {
     "check --help": """\
 usage: main.py check [-h] [--seconds S] [--template] [FILE.py] Grades your solutions of the
 exercises. FILE.py runs as python FILE.py runs it, except its if __name__ == "__main__":
-block. Each of rnn_style, attention_style, depth, serial_scan, parallel_scan and
-rnn_style_vector that it defines is called on inputs whose answers are known: small ones
-first (small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024
-and 1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL,
-shown on the smallest input that fails, with the classic slip that explains every answer
-where one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written
-yet, it still raises NotImplementedError; not in the file, not defined there or imported
-from main.py; not graded, benchmark, since a time has no right answer. Numbers compare as
-Python compares them, floats to a relative 1e-09; a bool is no number. A right
-parallel_scan is run on values that count their combines: the depth of each output is shown
-beside Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at
-widths 1, 8 and 64. Each function runs in a fresh Python process of its own, S seconds a
-call and 3 x S in all. On Linux and macOS the process and all it starts end when its
-grading ends, or when check ends, however it ends; it may write at most 64.0 MiB, and where
-the system enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check,
-unless stuck in C code (a regular expression that never ends, say), and a process that your
-function starts may outlive it. positional arguments: FILE.py your solutions options: -h,
---help show this help message and exit --seconds S seconds a call may take (0.5 to 600;
-default 10); a function's calls take 3 x S in all at most --template print a file to start
-from (it takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written
-passed, 1 if one did not (or none is written), 2 if FILE.py cannot be read or is not
-Python.""",
+block. Each of rnn_style_vector, parallel_scan, rnn_style, attention_style, depth and
+serial_scan that it defines is called on inputs whose answers are known: small ones first
+(small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024 and
+1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL, shown
+on the smallest input that fails, with the classic slip that explains every answer where
+one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written yet,
+it still raises NotImplementedError; not in the file, not defined there or imported from
+main.py; not graded, benchmark, since a time has no right answer. Numbers compare as Python
+compares them, floats to a relative 1e-09; a bool is no number. A right parallel_scan is
+run again on values that count their combines, at N = 1 to 70, 1,025 and 2,049: its depth
+and combines are said at the longest, N = 2,049, past the long inputs (at 1,025 for a scan
+past four times Hillis-Steele's combines), and the depth of each output at N = 16, beside
+Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at widths 1,
+8 and 64. Each function runs in a fresh Python process of its own, S seconds a call and 3 x
+S in all. On Linux and macOS the process and all it starts end when its grading ends, or
+when check ends, however it ends; it may write at most 64.0 MiB, and where the system
+enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check, unless stuck
+in C code (a regular expression that never ends, say), and a process that your function
+starts may outlive it. positional arguments: FILE.py your solutions options: -h, --help
+show this help message and exit --seconds S seconds a call may take (0.5 to 600; default
+10); a function's calls take 3 x S in all at most --template print a file to start from (it
+takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written passed,
+1 if one did not (or none is written), 2 if FILE.py cannot be read or is not Python.""",
     "slips": """\
 decay ignored: this is the answer for decay = 0.9: use the decay you are given | no decay:
 h += x leaves the decay out: h = decay * h + x | decay inside: decay * (h + x) where decay
 * h + x belongs: only h decays | decay on x: h + decay * x where decay * h + x belongs: the
 decay scales h | first twice: the first x is counted twice: start from h = 0, then step
-over every x | sum: this is the sum: the mean divides it by len(xs) | n - 1: this divides
-by len(xs) - 1: the mean divides by len(xs) | floor division: // rounds down to a whole
-number: the mean divides with / | at least 1: one value still takes depth 1 here: the
-lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the chain of n steps is n
-deep: its depth is n, not n - 1 | floor: this is floor(log2 n), rounded down; the depth is
-ceil(log2 n) | float log: math.log(n, 2) is a float that rounds: (n - 1).bit_length() is
-exact | float log2: a float's log2 rounds for large n (math.log2, math.frexp): (n -
+over every x | tanh: this is tanh of the step: the recurrence here is linear, with no tanh
+(main.py's rnn_tanh is the one with it) | sum: this is the sum: the mean divides it by
+len(xs) | n - 1: this divides by len(xs) - 1: the mean divides by len(xs) | floor division:
+// rounds down to a whole number: the mean divides with / | at least 1: one value still
+takes depth 1 here: the lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the
+chain of n steps is n deep: its depth is n, not n - 1 | floor: this is floor(log2 n),
+rounded down; the depth is ceil(log2 n) | float log: math.log(n, 2) is a float that rounds:
+(n - 1).bit_length() is exact | float log2: a float's log2 rounds for large n (math.log2,
+math.frexp): (n - 1).bit_length() is exact at every n | numpy log2: numpy's log2 is a
+float's log2, which rounds for large n, and it takes no int past 2**64 - 1: (n -
 1).bit_length() is exact at every n | natural log: math.log(n) is the natural log, base e:
 the depth is log2 n, rounded up | log10: math.log10(n) is base 10: the depth is log2 n,
 rounded up | bit_length: n.bit_length() is one too many at powers of two: use (n -
@@ -765,27 +873,34 @@ op(earlier, later) | plus: these are the totals of +: combine with op, which her
 from 0: your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints
 into floats): start the total from xs[0]; a scan built on an identity, Blelloch's, needs
 one op takes | padded 0: it pads xs with 0, which op cannot take: pad with values op takes,
-or let each loop stop at len(xs) | first missing: the first total is missing: out[0] is
-xs[0] itself | last missing: one total short: out has a total for each of the len(xs)
-values | floats: the values are turned into floats, which round ints past 2**53: keep them
-| step 2: your first round combines with the value 2 back: step starts at 1 | step + 1:
-step grows by 1: it doubles each round (step *= 2) | round short: one round short: go on
-while step < len(xs) | half rounds: a round or two short: go on while step < len(xs), not
-len(xs) // 2 | floor rounds: one round short where N is not a power of two: the rounds run
-while step < len(xs), which is ceil(log2 N) rounds | late start: each round starts one
-place late: range(step, len(out)) | early end: each round stops one place early:
-range(step, len(out)) | in place: a round updated its list in place, so later combines read
-this round's values: build each round in a new list | shared row: every unit used the same
-row of A: unit i reads row A[i] | transposed: A is transposed: unit i sums A[i][j] * h[j]
-over j | in place, vector: h was updated in place, so later units read this step's values:
-build the new h in a new list | rounded: your answers are rounded to {places} decimals:
-return the value itself | overflow: your totals overflow 64 bits, first at out[{at}]: past
-2**63 - 1 they wrap round, as numpy's int64 does; keep Python's ints, which never overflow
-| empty only: wrong only for the empty list | defaults: wrong only where called with its
-defaults: give them as the template does (decay=0.9, op=operator.add, width=64) | long
-only: wrong only on the long inputs, a thousand values or more: is a number of rounds, or a
-size, fixed where it should grow with len(xs)? | powers of two: wrong only where N is not a
-power of two: pad to one (and cut the padding off), or stop each loop at len(xs)""",
+or let each loop stop at len(xs) | identity 0: it uses 0 as op's identity (to pad, to seed
+a sweep, or before xs[0] in a round), and op cannot take 0 (0 + 'a' fails; 0.0 also turns
+ints into floats): use None and skip it, or let each loop stop at len(xs) | first missing:
+the first total is missing: out[0] is xs[0] itself | last missing: one total short: out has
+a total for each of the len(xs) values | floats: the values are turned into floats, which
+round ints past 2**53: keep them | step 2: your first round combines with the value 2 back:
+step starts at 1 | step + 1: step grows by 1: it doubles each round (step *= 2) | round
+short: one round short: go on while step < len(xs) | half rounds: a round or two short: go
+on while step < len(xs), not len(xs) // 2 | floor rounds: one round short where N is not a
+power of two: the rounds run while step < len(xs), which is ceil(log2 N) rounds | late
+start: each round starts one place late: range(step, len(out)) | early end: each round
+stops one place early: range(step, len(out)) | in place: a round updated its list in place,
+so later combines read this round's values: build each round in a new list | shared row:
+every unit used the same row of A: unit i reads row A[i] | transposed: A is transposed:
+unit i sums A[i][j] * h[j] over j | in place, vector: h was updated in place, so later
+units read this step's values: build the new h in a new list | b left out: x is added to
+every unit where b*x belongs: unit i adds b[i] * x | decay twice: the decay is applied
+twice: A = hidden_weights(width, decay)[0] holds it already, so h = A.h + b*x, with no
+decay of its own | rounded: your answers are rounded to {places} decimals: return the value
+itself | float32: your answers are float32, numpy's single precision, good to about 7
+digits: keep float64, numpy's default, or Python's floats | overflow: your totals overflow
+64 bits, first at out[{at}]: past 2**63 - 1 they wrap round, as numpy's int64 does; keep
+Python's ints, which never overflow | empty only: wrong only for the empty list | defaults:
+wrong only where called with its defaults: give them as the template does (decay=0.9,
+op=operator.add, width=64) | long only: wrong only on the long inputs, a thousand values or
+more: is a number of rounds, or a size, fixed where it should grow with len(xs)? | powers
+of two: wrong only where N is not a power of two: pad to one (and cut the padding off), or
+stop each loop at len(xs)""",
     "shapes": """\
 a list for a number: return one number, not a list of them | a tuple for a number: return
 one number, not a tuple of them | a number for a list: return the list of every total, not
@@ -799,18 +914,16 @@ class TestGrading(unittest.TestCase):
     @classmethod
     def setUpClass(cls):                # each right solution graded once, read by the tests
         with mock.patch.object(main, "_time_steps", scripted_steps):
-            cls.right = {label: {r["name"]: r for r in graded_here(source, names.split())[
-                "functions"]} for label, (source, names) in RIGHT.items()}
-        cls.wrong_graded = {label: graded_here(source, [name])["functions"][0]
+            cls.right = {label: {name: judgement(source, name) for name in names.split()}
+                         for label, (source, names) in RIGHT.items()}
+        cls.wrong_graded = {label: judgement(source, name)
                             for label, (source, name, _, _) in WRONG.items()}
         cls.wrong = {label: (r["verdict"], r["detail"]) for label, r in cls.wrong_graded.items()}
 
     def test_every_right_solution_passes(self):
         for label, graded in self.right.items():
-            for r in graded.values():
-                if r["name"] == "benchmark":
-                    continue                    # not graded
-                with self.subTest(label, name=r["name"]):
+            for name, r in graded.items():
+                with self.subTest(label, name=name):
                     self.assertEqual(r["verdict"], "pass", r["detail"])
 
     def test_every_classic_slip_is_named_in_the_learners_terms(self):
@@ -838,15 +951,45 @@ class TestGrading(unittest.TestCase):
         odd = replaced(HILLIS_STEELE, "    return out", "    return out[:-1] + out[-1:] * 2")
         self.assertEqual(grade(odd, "parallel_scan"), (
             "FAIL", "at xs = [3] (op: +): got [3, 3], expected [3]; 2 values where 1 belong"))
-        # an exception's text is not read as a slip: Blelloch's identity 0, with a
-        # shortcut for one value, raises on letters, but not where a total from 0 does
-        blelloch = replaced(BLELLOCH, "[None] * (size - n)", "[0] * (size - n)").replace(
-            "tree[-1] = None", "tree[-1] = 0")
-        verdict, detail = grade(blelloch, "parallel_scan")
+        # an exception is read as 0 taken for op's identity only where op raises it on
+        # 0: a scan that raises on letters for a reason of its own gets no slip
+        negated = replaced(HILLIS_STEELE, "op(out[i - step], out[i])",
+                           "op(out[i - step], -(-out[i]))")
+        verdict, detail = grade(negated, "parallel_scan")
         self.assertEqual(verdict, "FAIL")
-        self.assertIn("TypeError", detail)
+        self.assertTrue(detail.endswith("TypeError: bad operand type for unary -: 'str'"), detail)
         for words in main.CHECK_SLIPS.values():
             self.assertNotIn(words, detail)
+
+    @unittest.skipUnless(importlib.util.find_spec("numpy"), "numpy is not installed")
+    def test_numpy_itself_gets_the_words_of_the_files_that_model_it(self):
+        # loaded before the grading process run here, which cannot load it a second time
+        importlib.import_module("numpy")
+        numpy_files = {
+            "depth by numpy's log2": "import numpy as np\ndef depth(n):\n"
+                                     "    return n, max(1, int(np.ceil(np.log2(n))))\n",
+            "rnn_style_vector in float32": '''
+import numpy as np
+from main import hidden_weights
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = (np.array(w, dtype=np.float32) for w in hidden_weights(width, decay))
+    h = np.zeros(width, dtype=np.float32)
+    for x in xs:
+        h = A @ h + b * np.float32(x)
+    return h.tolist()
+'''}
+        for label, source in numpy_files.items():
+            _, name, verdict, words = WRONG[label]
+            with self.subTest(label):
+                self.assertEqual(grade(source, name), (verdict, words))
+        # a float32 computed all along, not rounded once: its own numbers, the same slip
+        source = ("import numpy as np\ndef rnn_style(xs, decay=0.9):\n    h = np.float32(0)\n"
+                  "    for x in xs:\n        h = np.float32(decay) * h + np.float32(x)\n"
+                  "    return h\n")
+        self.assertEqual(grade(source, "rnn_style"), (
+            "FAIL", "at xs = [1, 2], decay = 0.9: got 2.9000000953674316, expected 2.9: your "
+                    "answers are float32, numpy's single precision, good to about 7 digits: keep "
+                    "float64, numpy's default, or Python's floats"))
 
     def test_every_answer_shape_gets_a_verdict_in_checks_words(self):
         for label, (returned, words) in SHAPES.items():
@@ -892,16 +1035,15 @@ class TestGrading(unittest.TestCase):
     def test_where_two_slips_explain_the_answers_equally_neither_is_named(self):
         # at xs = [3], decay 0.5, decay * (h + x) and h + decay * x both give 1.5; the
         # grading process stops before a case tells them apart
-        class StopsAfterOne(InProcess):
-            def ask(self, request, seconds):
-                if request.get("args") and request["args"][0] != [] and self.state.get("done"):
-                    return {"stopped": "it did not finish in 10 s (--seconds)"}
-                answer = super().ask(request, seconds)
-                self.state["done"] = bool(request.get("args") and request["args"][0])
-                return answer
+        asked = []
+
+        def stops_after_one(request):
+            if any(earlier["args"][0] for earlier in asked):
+                return {"stopped": "it did not finish in 10 s (--seconds)"}
+            asked.append(request)
+            return None                 # the grading process answers
         inside = replaced(LESSON, "decay * h + x", "decay * (h + x)")
-        graded = graded_here(inside, ["rnn_style"], StopsAfterOne)["functions"][0]
-        self.assertEqual((graded["verdict"], graded["detail"]),
+        self.assertEqual(judged(inside, "rnn_style", stops_after_one)[:2],
                          ("FAIL", "at xs = [3], decay = 0.5: got 1.5, expected 3.0"))
 
     def test_a_right_scan_shows_its_depths_with_a_legend_and_its_work(self):
@@ -926,7 +1068,7 @@ class TestGrading(unittest.TestCase):
                     f"combines; {129 * 128 // 2 / main._hillis_steele_work(129):.0f} times its "
                     "work (a tree for each prefix?)"))
         report = {"file": {"verdict": "imported", "detail": "", "printed": None},
-                  "functions": [brent_kung]}
+                  "functions": [dict(brent_kung, name="parallel_scan", printed=None)]}
         indent = " " * (len("parallel_scan") + 4)
         self.assertEqual(main.render_check("mine.py", report).splitlines()[-4:-1], [
             indent + "depth of out[i], N = 16, in combines on its longest chain:",
@@ -936,10 +1078,10 @@ class TestGrading(unittest.TestCase):
     def test_the_lessons_own_code_passes_with_its_notes(self):
         lesson = self.right["the lesson's own code, but depth"]
         self.assertTrue(lesson["serial_scan"]["detail"].startswith("graded on sums only"))
-        self.assertEqual(lesson["benchmark"]["verdict"], "not graded")
-        self.assertEqual(lesson["benchmark"]["detail"], "a time has no right answer; python "
-                                                        "main.py wallclock times the lesson's "
-                                                        "two functions")
+        benchmark = graded_here(LESSON, ["rnn_style"])["functions"][-1]
+        self.assertEqual(benchmark["verdict"], "not graded")
+        self.assertEqual(benchmark["detail"], "a time has no right answer; python main.py "
+                                              "wallclock times the lesson's two functions")
         # a function imported from main.py is not the learner's: not in the file, said why
         imported = graded_here("from main import depth\n", ["depth"])["functions"][0]
         self.assertEqual((imported["verdict"], imported["detail"]),
@@ -955,19 +1097,30 @@ class TestGrading(unittest.TestCase):
     def test_the_easy_exercise_is_timed_beside_main_pys_step_at_each_width(self):
         # scripted samples: the learner's step, then main.py's, at each width
         samples = iter([([2e-6, 9e-6, 3e-6], [1e-6, 1e-6, 1.5e-6])] * len(main.HIDDEN_WIDTHS))
-        timed = []
+        timed, steps_run = [], []
 
         def scripted(calls, reps):
             timed.append(calls)
             return next(samples)
+
+        def learners(xs, width):        # counts the steps it is given
+            steps_run.append(sum(1 for _ in xs))
+            return [0.0] * width
         with mock.patch.object(main, "sample_per_call", scripted):
-            got = main._time_steps(lambda xs, width: [0.0] * width)
+            got = main._time_steps(learners)
         steps = main.HIDDEN_STEPS
         self.assertEqual(got, {"yours": [2e-6 / steps] * 3, "lesson": [1e-6 / steps] * 3,
                                "spreads": [(f"width {w}", 4.5) for w in main.HIDDEN_WIDTHS]})
         # main.py's own step, at the same width, second
         self.assertEqual([calls[1].func for calls in timed], [main.rnn_style_vector] * 3)
         self.assertEqual([calls[1].args[1] for calls in timed], list(main.HIDDEN_WIDTHS))
+        # each call runs the steps its time is divided by: the learner's, counted as it
+        # runs, and main.py's, its input's length
+        for calls in timed:
+            calls[0]()
+        self.assertEqual(steps_run, [steps] * len(main.HIDDEN_WIDTHS))
+        self.assertEqual([len(calls[1].args[0]) for calls in timed],
+                         [steps] * len(main.HIDDEN_WIDTHS))
 
     def test_a_scan_judged_not_parallel_shows_its_depths_beside_hillis_steeles(self):
         loop = self.wrong_graded["a loop"]
@@ -988,20 +1141,25 @@ class TestGrading(unittest.TestCase):
         quiet = [("width 1", 1.1), ("width 8", 1.2), ("width 64", 1.3)]
         said = main._step_words({"yours": [1e-6, 8e-6, 2e-4], "lesson": [5e-7, 4e-6, 1e-4],
                                  "spreads": quiet})
-        self.assertEqual(said, "How does a step's time grow with the width? Yours took 1.00 µs, "
-                               "8.00 µs and 200 µs at widths 1, 8 and 64; main.py's took 500 "
-                               "ns, 4.00 µs and 100 µs. Yours grew 200.0x, main.py's 200.0x, "
-                               "for 2,080x the madds. At small widths the interpreter's cost "
-                               "of a step, not its madds, sets the time; the chain stays "
-                               f"{main.HIDDEN_STEPS} steps at every width.")
+        self.assertEqual(said, "How does an update's time grow with the width? Yours took "
+                               "1.00 µs, 8.00 µs and 200 µs at widths 1, 8 and 64; main.py's "
+                               "took 500 ns, 4.00 µs and 100 µs. Yours grew 200x, main.py's "
+                               "200x, for 2,080x the madds. At small widths the interpreter's "
+                               "cost of an update, not its madds, sets the time; the chain "
+                               f"stays {main.HIDDEN_STEPS} updates at every width.")
+        # each growth is the ratio of the two times as printed: 333 µs / 1.23 µs is 271x
+        said = main._step_words({"yours": [1.2345e-6, 8e-6, 3.33333e-4],
+                                 "lesson": [5e-7, 4e-6, 1e-4], "spreads": quiet})
+        self.assertIn("Yours took 1.23 µs, 8.00 µs and 333 µs", said)
+        self.assertIn(f"Yours grew {333 / 1.23:.0f}x,", said)
         # growth as the madds, and far below main.py's (numpy), and a noisy sample
         said = main._step_words({"yours": [1e-6, 8e-6, 2e-3], "lesson": [5e-7, 4e-6, 1e-4],
                                  "spreads": quiet})
-        self.assertIn("Yours grew 2,000.0x, main.py's 200.0x, for 2,080x the madds. The time "
+        self.assertIn("Yours grew 2,000x, main.py's 200x, for 2,080x the madds. The time "
                       "grew about as the madds;", said)
         said = main._step_words({"yours": [5e-6, 6e-6, 2e-5], "lesson": [5e-7, 4e-6, 1e-4],
                                  "spreads": quiet[:2] + [("width 64", 4.5)]})
-        self.assertIn("Yours grew 4.0x, main.py's 200.0x, for 2,080x the madds. At small widths",
+        self.assertIn("Yours grew 4.00x, main.py's 200x, for 2,080x the madds. At small widths",
                       said)
         self.assertIn("Yours grew far less than main.py's: its madds run in compiled code", said)
         self.assertTrue(said.endswith("noisy: at width 64, the slowest sample took 4.50x the "
@@ -1014,13 +1172,12 @@ class TestGrading(unittest.TestCase):
             self.assertEqual("Yours grew far less" in said, far, last)
 
     def test_a_right_scan_too_slow_when_counted_says_its_answers_were_right(self):
-        class Busy(InProcess):
-            def ask(self, request, seconds):
-                if request.get("count") and request["args"] == [1_025]:
-                    return {"stopped": "it did not finish in 10 s (--seconds)"}
-                return super().ask(request, seconds)
-        graded = graded_here(HILLIS_STEELE, ["parallel_scan"], Busy)["functions"][0]
-        self.assertEqual((graded["verdict"], graded["detail"]), (
+        # a table of answers: the count at N = 1,025 stops; the grading process answers the rest
+        table = {json.dumps({"name": "parallel_scan", "args": [1_025], "count": True}):
+                 {"stopped": "it did not finish in 10 s (--seconds)"}}
+        graded = judged(HILLIS_STEELE, "parallel_scan",
+                        lambda request: table.get(json.dumps(request)))
+        self.assertEqual(graded[:2], (
             "FAIL", "at N = 1,025, on values that count their combines: it did not finish in "
                     "10 s (--seconds); its answers were right"))
 
@@ -1028,14 +1185,12 @@ class TestGrading(unittest.TestCase):
         right = "def depth(n):\n    return n, max(1, (n - 1).bit_length())\n"
         for n, said in ((2, "the case before it was right"),
                         (3, "the 2 cases before it were right")):
-            class StopsAt(InProcess):
-                def ask(self, request, seconds, n=n):
-                    if request.get("args") == [n]:
-                        return {"stopped": "it did not finish in 10 s (--seconds)"}
-                    return super().ask(request, seconds)
-            graded = graded_here(right, ["depth"], StopsAt)["functions"][0]
-            self.assertEqual(graded["detail"], f"at n = {n}: it did not finish in 10 s "
-                                               f"(--seconds); {said}")
+            def stops_at(request, n=n):
+                if request.get("args") == [n]:
+                    return {"stopped": "it did not finish in 10 s (--seconds)"}
+                return None
+            self.assertEqual(judged(right, "depth", stops_at)[1], f"at n = {n}: it did not "
+                             f"finish in 10 s (--seconds); {said}")
 
     def test_a_mirror_the_same_as_hillis_steeles_says_so(self):
         mirror = self.right["Hillis-Steele"]["parallel_scan"]["mirror"]
@@ -1148,26 +1303,24 @@ class TestGrading(unittest.TestCase):
         self.assertIn("a bool is no number", said)
         bool_slip = "a bool for no values, where Python's True == 1 would pass"
         self.assertEqual(self.wrong[bool_slip][0], "FAIL")
+        # where a right scan's depth is counted, and where it is said
+        self.assertIn("at N = 1 to 70, 1,025 and 2,049: its depth and combines are said at the "
+                      "longest, N = 2,049, past the long inputs (at 1,025 for a scan", said)
+        self.assertEqual(main.CHECK_DEPTH_LENGTHS, (*range(1, 71), 1_025, 2_049))
+        self.assertLess(main.CHECK_LARGE[-1], main.CHECK_DEPTH_LENGTHS[-1])
         # not parallel: deeper than 2 ceil(log2 N), as counted at each N
         self.assertIn("not parallel, a right parallel_scan deeper than 2 ceil(log2 N)", said)
 
-        class Counts:                   # a scan whose every output is `deep` combines deep
-            limited = True
-
-            def __init__(self, deep):
-                self.deep = deep
-
-            def ask(self, request, seconds):
+        def counts(deep, combines=2):   # a scan whose every output is deep(N) combines deep
+            def ask(request):
                 n = request["args"][0]
-                return {"right": True, "depths": [self.deep(n)] * n, "combines": 2 * n}
+                return {"right": True, "depths": [deep(n)] * n, "combines": combines * n}
+            return ask
         for extra, verdict in ((0, "pass"), (1, "not parallel")):
             deep = lambda n: 2 * math.ceil(math.log2(n)) + extra if n > 1 else extra
-            self.assertEqual(main._parallel_verdict(Counts(deep), 1)[0], verdict, extra)
+            self.assertEqual(main._parallel_verdict(counts(deep))[0], verdict, extra)
         # combines made in other processes are not counted here, and the detail says so
-        counts = Counts(lambda n: max(1, n - 1).bit_length())
-        counts.ask = lambda request, seconds, ask=counts.ask: dict(ask(request, seconds),
-                                                                   combines=0)
-        self.assertEqual(main._parallel_verdict(counts, 1), (
+        self.assertEqual(main._parallel_verdict(counts(lambda n: max(1, n - 1).bit_length(), 0)), (
             "pass", "correct and parallel: depth 12 at N = 2,049 (its combines ran in other "
                     "processes, which check does not count)"))
         # the exit statuses the epilog says are those the verdicts give (below)
@@ -1188,7 +1341,7 @@ class TestGrading(unittest.TestCase):
                     path = os.path.join(folder, "mine.py")
                     with open(path, "w", encoding="utf-8") as f:
                         f.write(source)
-                    with mock.patch.object(main, "_Grader", InProcess):
+                    with graded_in_this_process():
                         self.assertEqual(run_main("check", path)[0], status)
 
     def setUp(self):
@@ -1208,11 +1361,25 @@ class TestGrading(unittest.TestCase):
         self.assertIn("from main import hidden_weights", template)
         self.assertIn("Save this file beside main.py and check it with:\n"
                       "    python main.py check THIS_FILE.py\n", template)
-        with mock.patch.object(main, "_Grader", InProcess):
+        with graded_in_this_process():
             status, out, err = run_main("check", self.write("template.py", template))
         self.assertEqual((status, err), (1, ""))
-        for name in main.CHECKED:
-            self.assertIn(f"{name:<{max(map(len, main.CHECKED))}}  not written yet", out)
+        # every stub left as it is: one line for them all, then the summary
+        self.assertEqual(out.splitlines()[1:], [
+            "not written yet: rnn_style_vector, parallel_scan, rnn_style, attention_style,",
+            "  depth and serial_scan",
+            "Nothing written yet: each function still raises NotImplementedError."])
+        # the two exercises first, the lesson's four marked as optional practice; with
+        # the exercises written, the four stubs left cost one line
+        self.assertEqual(re.findall(r"^def (\w+)\(", template, re.M)[:2],
+                         ["rnn_style_vector", "parallel_scan"])
+        self.assertEqual(template.count('    """Optional practice: '), 4)
+        with graded_in_this_process(), mock.patch.object(main, "_time_steps", scripted_steps):
+            out = run_main("check", self.write("exercises.py", template + VECTOR +
+                                                HILLIS_STEELE))[1]
+        self.assertEqual(out.splitlines()[-2:], [
+            "not written yet: rnn_style, attention_style, depth and serial_scan",
+            "2 of 2 written passed."])
         status, out, err = run_main("check", "--help")
         self.assertEqual((status, err), (0, ""))
         self.assertIn("--template   print a file to start from", out)
@@ -1220,7 +1387,8 @@ class TestGrading(unittest.TestCase):
         with mock.patch.object(main, "HIDDEN_WIDTHS", (1, 4)):
             self.assertIn("at widths 1 and 4.", flat(run_main("check", "--help")[1]))
         # the template's docstrings: one line where they fit, wrapped where they do not
-        self.assertIn('    """Return the mean of xs (at least one value)."""\n', template)
+        self.assertIn('    """Optional practice: the mean of xs (at least one value)."""\n',
+                      template)
         medium = '\n    """Exercise (Medium): serial_scan\'s list, in rounds of side-by-side\n'
         self.assertIn(medium, template)
         self.assertLessEqual(max(map(len, template.splitlines())), 79)
@@ -1233,7 +1401,7 @@ class TestGrading(unittest.TestCase):
         path = os.path.join(self.folder, "latin.py")
         with open(path, "wb") as f:
             f.write(b"# caf\xe9, in Latin-1\ndef depth(n):\n    return n, 1\n")
-        with mock.patch.object(main, "_Grader", InProcess):
+        with graded_in_this_process():
             status, out, err = run_main("check", path)
         self.assertEqual((status, out), (2, ""))
         self.assertTrue(err.splitlines()[-1].startswith(
@@ -1277,9 +1445,9 @@ class TestGrading(unittest.TestCase):
         path = self.write("mine.py", "x = 1\n")
         denied = PermissionError(13, "Permission denied", path)
         with mock.patch("builtins.open", side_effect=denied), \
-             mock.patch.object(main, "_Grader") as grader:
+             mock.patch("subprocess.Popen") as started:
             status, out, err = run_main("check", path)
-        self.assertEqual((status, out, grader.called), (2, "", False))
+        self.assertEqual((status, out, started.called), (2, "", False))
         self.assertTrue(err.endswith(f"error: {path!r}: Permission denied\n"), err)
 
 
@@ -1533,7 +1701,7 @@ class TestAsOnWindows(unittest.TestCase):
         self.assertIn("rnn_style FAIL: at xs = []: it did not finish in 0.5 s (--seconds)",
                       self.out)
         self.assertRegex(self.out, r"serial_scan FAIL: at xs = \[3\] \(op: \+\): it raised: "
-                                   r"File .* MemoryError parallel_scan not in the file")
+                                   r"File .* MemoryError 1 of 3 written passed\.")
         self.assertNotIn("the limit is", self.out)
         self.assertTrue(gone_within(pids(self.path), 1))
 

@@ -82,8 +82,9 @@ against a reduction. positional arguments: SECTION sections to run, in this orde
 the lesson's three) options: -h, --help show this help message and exit --sizes N,N,...
 sequence lengths, up to 20 separated by commas, each 1 to 10_000_000 (default: each
 section's own); a million take about 8 MB, 16 MB at peak --reps K timings of each function,
-the fastest kept (1 to 20; default 3) --length N the scan's length (1 to 10_000_000;
-default 1_024) --widths W,W,... hidden-state widths (each 1 to 2_048; default 1,8,64)
+the fastest kept (1 to 20; default 3) --length N the scan's length (1 to 1_000_000;
+default 1_024); a million take about 160 MB at peak --widths W,W,... hidden-state widths
+(each 1 to 2_048; default 1,8,64)
 --lanes P lanes P of the parallel machine modelled (1 to 1_000_000_000; default 10_000)
 --lengths T,T,... sequence lengths T to train on (each 2 to 100; default 5,10,20) --steps K
 training steps per run (1 to 5_000_000; default 4_000); steps x seeds x the sum of the
@@ -153,8 +154,9 @@ class TestCommandLine(unittest.TestCase):
             self.assertIn(words, run_main("depth")[1])
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
-        self.assertIn("not parallelism", flat(out))
-        self.assertIn("1 round of side-by-side combines, a step each, against 1 chained.",
+        self.assertIn("the gap is Python's loop against C's, not depth.", flat(out))
+        self.assertIn("It runs in 1 round, 1 step on 2 lanes; serial_scan chains 1 add (x_1 "
+                      "needs none).",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):
@@ -218,7 +220,7 @@ class TestCommandLine(unittest.TestCase):
                      for name, section in main.SECTIONS.items()}
         with mock.patch.dict(main.SECTIONS, stand_ins):
             self.assert_usage_error(["all", "--steps", "100000", "--seeds", "20"],
-                                    "steps x seeds x the sum of the lengths up to 10,000,000")
+                                    "steps x seeds x the sum of the lengths at most 10_000_000")
         self.assertEqual(ran, [])
 
     def test_named_sections_print_in_their_order_options_anywhere(self):
@@ -299,7 +301,9 @@ class TestCommandLine(unittest.TestCase):
         self.assertEqual(data["wallclock"]["finding"],
                          main.wallclock_finding(data["wallclock"]["rows"]))
         self.assertEqual(set(row), {"n", "rnn_s", "attn_s", "ratio", "spread"})
-        self.assertAlmostEqual(row["ratio"], row["rnn_s"] / row["attn_s"])
+        # the ratio of the two times as printed, to three significant digits
+        self.assertEqual(row["ratio"],
+                         float(f"{row['rnn_s']:.2e}") / float(f"{row['attn_s']:.2e}"))
         scan = data["scan"]
         self.assertLessEqual({"length", "mismatches", "serial_last", "parallel_last",
                               "serial_steps", "parallel_steps"}, set(scan))
@@ -320,7 +324,7 @@ class TestCommandLine(unittest.TestCase):
     BAD = (["nonsense"], ["--sizes", "0"], ["--sizes", "abc"], ["--sizes", "1,,2"],
            ["--sizes", str(main.MAX_SIZE + 1)], ["--reps", "0"], ["--reps", "101"],
            ["--reps", "x"], ["--frobnicate"], ["--sizes"], ["--length", "0"],
-           ["--length", str(main.MAX_SIZE + 1)], ["--widths", str(main.MAX_WIDTH + 1)],
+           ["--length", str(main.MAX_SCAN_LENGTH + 1)], ["--widths", str(main.MAX_WIDTH + 1)],
            ["--widths", "8,,16"], ["--lengths", "1"], ["--lengths", "1001"], ["--steps", "0"],
            ["--steps", "20000001"], ["--seeds", "21"], ["--seeds", "1,000"], ["--svg", ""],
            ["--", "--json"], ["--", "--reps", "0"], ["depth", "--", "--json"],
@@ -342,6 +346,12 @@ class TestCommandLine(unittest.TestCase):
             status, out, _ = run_main(*argv)
         return status, out, err.getvalue()
 
+    def test_a_bad_argument_is_echoed_whole_up_to_40_characters_and_cut_at_40_past_them(self):
+        for length, echoed in ((40, "y" * 40), (41, "y" * 37 + "...")):
+            err = self.assert_usage_error(["y" * length], "unknown section")
+            self.assertIn(f"unknown section '{echoed}' (choose from", err)
+            self.assertEqual(len(echoed), 40)
+
     def test_bad_arguments_exit_2_with_one_line_on_stderr_not_echoed_whole(self):
         for argv in self.BAD:
             self.assert_usage_error(argv)
@@ -357,7 +367,13 @@ class TestCommandLine(unittest.TestCase):
         self.assertNotIn("x" * main.ECHO_CHARS, err)
         self.assertIn("x" * (main.ECHO_CHARS - 3) + "...", err)
         self.assert_usage_error(["train", "--steps", "100000", "--seeds", "20"],
-                                "train_section requires steps x seeds x the sum of the lengths")
+                                "main.py: error: arguments --steps, --seeds and --lengths: steps "
+                                "x seeds x the sum of the lengths at most 10_000_000, got "
+                                "70_000_000 (--steps at most 14_285 with these seeds and lengths)")
+        # refused before any section runs: depth, first, prints nothing
+        self.assert_usage_error(["depth", "train", "--steps", "5000000"],
+                                "steps x seeds x the sum of the lengths at most 10_000_000, got "
+                                "700_000_000 (--steps at most 71_428")
         # an option that no section chosen reads is said, not ignored; one that some does is fine
         self.assert_usage_error(["depth", "--reps", "3"], "argument --reps: read by wallclock, "
                                                           "hidden and sweep, none of the sections "

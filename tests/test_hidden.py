@@ -221,7 +221,8 @@ class TestHidden(unittest.TestCase):
             ratio = (float(cells[1]) * units[cells[2]]) / (float(printed[1][1]) * 1e-9)
             self.assertEqual(cells[3], three_digits(ratio), w)
             row = next(r for r in rows if r["width"] == w)
-            self.assertEqual(row["growth"], row["step_s"] / rows[0]["step_s"])
+            self.assertEqual(row["growth"], main.as_printed(row["step_s"])
+                             / main.as_printed(rows[0]["step_s"]))
         self.assertIn("the state's width: width 64 took 378x width 1's time",
                       " ".join(text.split()))
         self.assertEqual(main.SECTIONS["hidden"].headline(rows),
@@ -239,7 +240,8 @@ class TestHidden(unittest.TestCase):
             with self.subTest(power=power), mock.patch.object(main, "sample_per_call", samples):
                 rows = main.hidden_rows((1, 8, 64), reps=2)
                 text = " ".join(main.render_hidden(rows).split())
-            self.assertEqual([r["growth"] for r in rows], [w ** power for w in (1, 8, 64)])
+            self.assertEqual([r["growth"] for r in rows],     # of the times as printed
+                             [float(f"{w ** power:.2e}") for w in (1, 8, 64)])
             self.assertIn(says, text)
             # the table's columns in their order: width, time, growth, madds
             line = next(l for l in main.render_hidden(rows).splitlines() if l.startswith("   64"))

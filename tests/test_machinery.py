@@ -104,7 +104,8 @@ class TestMachinery(unittest.TestCase):
                                     ((1.0, 2.0), 3, "neither was the slower at every N"),
                                     ((5.96, 6.04), 1, "rnn_style took 6.0x as long (one "
                                                       "timing each)"),
-                                    ((5.0,), 2, "(best of 2)"), ((5.0,), 3, "(best of 3)")):
+                                    ((5.0,), 2, "(fastest of 2 timings)"),
+                                    ((5.0,), 3, "(fastest of 3 timings)")):
             rows = [{**row, "n": 10 ** k, "ratio": r} for k, r in enumerate(ratios, 3)]
             result = {"rows": rows, "reps": reps, "finding": main.wallclock_finding(rows)}
             text = " ".join(main.render_wallclock(result).split())

@@ -11,7 +11,7 @@ from unittest import mock
 
 import main
 from tests.support import ROOT, run_main
-from tests.test_check import VECTOR, InProcess, scripted_steps
+from tests.test_check import VECTOR, graded_in_this_process, scripted_steps
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
 
@@ -90,7 +90,7 @@ class TestReadmeSamples(unittest.TestCase):
             try:
                 with open("mine.py", "w", encoding="utf-8") as f:
                     f.write(MINE)
-                with mock.patch.object(main, "_Grader", InProcess), \
+                with graded_in_this_process(), \
                      mock.patch.object(main, "_time_steps", scripted_steps):
                     status, out, _ = run_main("check", "mine.py")
             finally:

@@ -420,6 +420,19 @@ class TestGlossary(unittest.TestCase):
         self.assertEqual(run_main("terms", "no such thing at all")[0], 2)
 
 
+    def test_each_entry_alone_has_its_further_lines_indented_by_four_spaces(self):
+        # `terms WORD` as `terms` prints them: a line that starts no entry is indented
+        # by four spaces exactly
+        for term in main.GLOSSARY:
+            with self.subTest(term):
+                status, out, _ = run_main("terms", term)
+                starts = tuple(f"{t}: " for t in main.GLOSSARY)
+                further = [line for line in out.splitlines() if not line.startswith(starts)]
+                self.assertEqual(status, 0)
+                self.assertTrue(all(line[:4] == "    " and line[4] != " " for line in further),
+                                further)
+
+
 class TestTheRulesTermsStates(unittest.TestCase):
     """Each entry that states a number or a rule, its words beside the fact computed
     from main.py, so that neither changes alone."""

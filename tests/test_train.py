@@ -178,7 +178,14 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(sorted({r["length"] for r in data["rows"]}), [3, 4])
         status, out, err = run_main("train", "--lengths", "100", "--steps", "100001")
         self.assertEqual((status, out), (2, ""))
-        self.assertIn("train_section requires steps x seeds x the sum of the lengths up to", err)
+        self.assertIn("error: arguments --steps, --seeds and --lengths: steps x seeds x the sum "
+                      "of the lengths at most 10_000_000, got 40_000_400", err)
+        # the limit --steps' help gives, with the default lengths and seeds, is the one refused
+        limit = main.MAX_TRAIN_WORK // (main.TRAIN_SEEDS * sum(main.TRAIN_LENGTHS))
+        self.assertIn(f"--steps at most {limit:_} with these seeds and lengths",
+                      run_main("train", "--steps", str(limit + 1))[2])
+        self.assertIn(f"so {limit:_} with the default lengths and seeds",
+                      " ".join(run_main("--help")[1].split()))
 
     def test_a_verdict_needs_every_initialization_and_the_sentence_reads_the_longest_t(self):
         result = {"constant": [{"length": 10, "test_mse": 0.16}, {"length": 80, "test_mse": 0.16}],
