@@ -896,7 +896,9 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
                      "growth": as_printed(min(s) / steps) / as_printed(base),
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
-                     "update_depth": update_depth(w), "idle_share": idle_share(w),
+                     "update_depth": update_depth(w),
+                     "update_steps": fewest_steps(step, update_depth(w), GPU_LANES),
+                     "idle_share": idle_share(w),
                      "spread": max(s) / min(s)})
     return rows
 
@@ -914,8 +916,9 @@ def _format_growth(ratio):
 
 
 def _share(share):
-    """Return a share as a percentage, to two decimals above 99% (99.98%, not 100%)."""
-    return f"{share:.2%}" if share > 0.99 else f"{share:.0%}"
+    """Return a share as a percentage, to two decimals above 99% or below 1% (99.98%
+    and 0.02%, not 100% and 0%)."""
+    return f"{share:.2%}" if share > 0.99 or share < 0.01 else f"{share:.0%}"
 
 
 def growth_reading(growth, madds):
@@ -938,23 +941,35 @@ def render_hidden(rows):
               f"{first['width']}'s time, for {madds:,.0f}x the multiply-adds (madds). "
               f"{growth_reading(last['growth'], madds)}."
               if len(rows) > 1 else "with width 1 alone, there is no growth to read.")
-    idle = f"at least {_share(last['idle_share'])} of the lanes idle"
-    if last["idle_share"] < 0.005:
-        idle = "its madds could keep nearly every lane busy"
-    base = f" At width {first['width']:,}, {_share(first['idle_share'])}." if len(rows) > 1 else ""
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
         *_wrap("The Easy exercise asks how an update's time grows with the state's width: "
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"More: at every width the {first['depth']:,} inputs are a chain of "
-               f"{first['depth']:,} updates; a wider state makes each update slower, never the "
-               f"chain shorter. On a GPU of {GPU_LANES:,} lanes, the lesson's, an update of "
-               f"width {last['width']:,} is {last['madds_per_step']:,} madds at least "
-               f"{_quantity(last['update_depth'], 'step')} deep (each unit combines "
-               f"{last['width'] + 1:,} numbers, two at a time): {idle}.{base}"),
+        *_wrap(f"An update of width w is w x (w + 1) madds, A.h and b*x. At every width the "
+               f"{first['depth']:,} inputs are a chain of {first['depth']:,} updates."),
+        *_wrap("More: " + idle_reading(last) + (
+            f" At width {first['width']:,}, {_share(first['idle_share'])} do: the lesson's 99%."
+            if len(rows) > 1 else "")),
     ])
+
+
+def idle_reading(row):
+    """Return what the cost model says of one update on the lesson's GPU: the fewest
+    steps it takes, set by its depth or by its madds, and the least share of idle lanes."""
+    w, madds, steps = row["width"], row["madds_per_step"], row["update_steps"]
+    if steps == row["update_depth"]:
+        why = (f"at least {_quantity(steps, 'step')}: each unit combines {w + 1:,} numbers, "
+               "two at a time")
+    else:
+        why = f"at least {steps:,} steps for its {madds:,} madds"
+    said = f"on the lesson's GPU of {GPU_LANES:,} lanes, an update of width {w:,} takes {why}. "
+    if row["idle_share"] < 0.005:
+        return said + "Its madds could keep nearly every lane busy."
+    return said + (f"Its {madds:,} madds fill at most {_share(1 - row['idle_share'])} of those "
+                   f"{steps:,} x {GPU_LANES:,} lane-steps: at least {_share(row['idle_share'])} "
+                   "sit idle.")
 
 
 WIDTHS = Option("--widths", "W,W,...", 1, MAX_WIDTH, True, (
@@ -1039,16 +1054,16 @@ def slope_case(rnn_exponent, attn_exponent):
 # What each case of slope_case says: in the text, after the slopes; in the figure's
 # subtitle, of its top panel.
 SLOPE_WORDS = {
-    "about 1": ("both times grow in proportion to N {slopes}. On one core each does N "
-                "additions one after another: sum() in C, the loop in Python.",
+    "about 1": ("Both times grow in proportion to N {slopes}. On one core each does N "
+                "operations one after another: sum() in C, the loop in Python.",
                 "top: both slopes near 1, each time in proportion to N: one core runs no sum "
                 "in parallel"),
-    "below 1": ("both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
+    "below 1": ("Both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
                 "large share of its time.",
                 "top: both slopes below 1: at these sizes, a call's fixed cost is a large "
                 "share of its time"),
-    "far from 1": ("a slope far from 1 {slopes}. Too few or too small sizes, or a busy "
-                   "machine: each does N additions, one after another.",
+    "far from 1": ("A slope is far from 1 {slopes}. Too few or too small sizes, or a busy "
+                   "machine: each does N operations, one after another.",
                    "top: a slope far from 1: too few or too small sizes, or a busy machine"),
 }
 
@@ -1057,8 +1072,9 @@ def slope_reading(rnn_exponent, attn_exponent):
     """Return what two fitted exponents say of the curves, by their slope_case."""
     case = slope_case(rnn_exponent, attn_exponent)
     if case is None:
-        return "with one size there is no slope to read."
-    slopes = f"(fitted slopes {rnn_exponent:.2f} and {attn_exponent:.2f})"
+        return "With one size there is no slope to read."
+    slopes = (f"(log-log slopes: rnn_style {rnn_exponent:.2f}, attention_style "
+              f"{attn_exponent:.2f})")
     return SLOPE_WORDS[case][0].format(slopes=slopes)
 
 
@@ -1069,7 +1085,7 @@ def modelled_reading(rows, lanes):
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
     said = (f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} "
-            "steps, the fewest any schedule can. ")
+            "steps, the fewest possible: a lane adds one pair a step. ")
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
@@ -1077,7 +1093,7 @@ def modelled_reading(rows, lanes):
         said += (f"At N = {last['n']:,}, every lane adds a pair in each of the first "
                  f"{_quantity(busy, 'step')}, leaving {last['n'] - busy * lanes:,} values; "
                  f"then each step halves them: {halvings} more.")
-    return said + " The chain takes N steps on any P."
+    return said + " The chain takes N steps on any P; the tree's grow as log2 N."
 
 
 def render_sweep(result):
@@ -1098,7 +1114,7 @@ def render_sweep(result):
     return "\n".join([
         "=== exercise (hard): sequence-length sweep on this CPU ===",
         *_wrap("The Hard exercise asks for the shape of the curves over N = "
-               + _span(f"{rows[0]['n']:,}", f"{rows[-1]['n']:,}") + ": " + result["reading"]),
+               + _span(f"{rows[0]['n']:,}", f"{rows[-1]['n']:,}") + ". " + result["reading"]),
         measured,
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in rows]),
         *_wrap(more + result["modelled"]),
@@ -1255,12 +1271,12 @@ def render_ssm(result):
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         *_wrap("The lesson says state-space models train in parallel, their step being "
-               f"linear. Here a scan gave the {_quantity(r['length'], 'state')} of "
-               f"h = 0.9*h + x in {_quantity(r['scan_rounds'], 'round')}."),
-        *_wrap(f"A round's combines run side by side, one step deep, so the scan is "
-               f"{r['scan_rounds']:,} steps deep and the loop {r['serial_steps']:,}. Their "
-               f"states {'agree to' if same else 'differ by up to'} "
-               f"{r['fixed_max_rel_diff']:.1e} of the largest."),
+               f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
+               f"{_quantity(r['scan_rounds'], 'round')}."),
+        *_wrap(f"A round's combines run side by side, one step deep: the scan is "
+               f"{r['scan_rounds']:,} steps deep, the loop {r['serial_steps']:,}. On random x "
+               f"in [-1, 1), the two differ by at most {r['fixed_max_rel_diff']:.1e} of the "
+               f"largest state{'' if same else ', more than rounding'}."),
         table,
         *_wrap(f"More: two linear steps make one. h -> {a[0]:g}*h + {a[1]:g}, then "
                f"h -> {x[0]:g}*h + {x[1]:g}, is h -> {x[0]:g}*({a[0]:g}*h + {a[1]:g}) + "
@@ -1271,8 +1287,8 @@ def render_ssm(result):
                "is not commutative, so it keeps their order. A tanh step does not compose: "
                "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so a scan "
                "has no combine of fixed size."),
-        *_wrap(f"With a different decay at each step, drawn from [0.5, 1), as in Mamba's "
-               f"selective scan, the largest difference is "
+        *_wrap(f"With the 0.9 replaced at each step by a decay drawn from [0.5, 1), as in "
+               f"Mamba's selective scan, they differ by at most "
                f"{r['selective_max_rel_diff']:.1e}."),
     ])
 
@@ -1362,8 +1378,8 @@ WORK_ALGORITHMS = {
     "the same, selective": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
-SCANS = {"serial_scan": "the serial scan", "parallel_scan": "Hillis-Steele's",
-         "brent_kung_scan": "Brent-Kung's", "blelloch_scan": "Blelloch's"}
+SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan (Hillis-Steele's)",
+         "brent_kung_scan": "brent_kung_scan", "blelloch_scan": "blelloch_scan"}
 
 
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
@@ -1427,7 +1443,7 @@ def work_answer(found, lanes):
     else:
         said = f"Here the work decides, from {on_few} to {on_many}. "
     return said + (
-        f"The recurrence's scan (part 3) takes {few['scan_steps']:,} steps on {on_few} "
+        f"The recurrence's scan (ssm) takes {few['scan_steps']:,} steps on {on_few} "
         f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
 
 
@@ -1449,17 +1465,17 @@ def render_work(result):
         "=== work and depth, counted on the code that runs ===",
         *_wrap("The lesson says depth, not operation count, decides the time. "
                + work_answer(found, result["lanes"])),
-        f"Steps at N = {n:,}, each lane one operation a step:",
+        f"Steps at N = {n:,}, a lane doing one operation a step.",
         lanes,
-        *_wrap(f"A tree sum takes from max(work / P, depth) to work / P + depth steps "
-               "(Brent 1974); the table gives the fewest. The scan runs round by round."),
+        *_wrap("The tree sum's are the fewest, within Brent's (1974) max(work / P, depth) and "
+               "work / P + depth; the scan's go round by round."),
         *_wrap("More: every operation below was counted as it ran, a multiply-add as one. "
                f"Among the four scans, {SCANS[found['least_work']]} does the least work "
                f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
                f"least depth ({least_depth['depth']:,})."),
         counted,
-        *_wrap("Work counts the operations on values from the input, depth the longest chain "
-               "of them (formulas for N a power of two)."),
+        *_wrap("Formulas hold for N a power of two. sum() adds one value at a time, a chain; "
+               "the selective scan counts its decays' products too."),
     ])
 
 
@@ -1576,27 +1592,23 @@ def render_cost(result):
                       [(name, formulas[name][k], *(cell(at[name, n][key]) for n in sizes))
                        for name in names], left=2)
     restricted = at["restricted self-attention", big]["max_path_length"]
-    ratios = ", ".join(
-        f"{at['self-attention', n]['operations'] / at['recurrent', n]['operations']:g}x at {n:,}"
-        for n in sizes)
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
-        *_wrap(f"The lesson says attention's memory grows as the square of the tokens n: one "
-               f"attention matrix is "
-               f"{format_bytes(memory[0]['bytes'])} at {memory[0]['n']:,} tokens, "
-               f"{format_bytes(memory[-1]['bytes'])} at {memory[-1]['n']:,}."),
+        *_wrap("The lesson says attention's memory grows as the square of the tokens n. Here "
+               f"one attention matrix is {format_bytes(memory[0]['bytes'])} at "
+               f"{memory[0]['n']:,} tokens and {format_bytes(memory[-1]['bytes'])} at "
+               f"{memory[-1]['n']:,}."),
         memory_table,
         *_wrap("That is one head of one layer, n x n scores of 2 bytes each (fp16). Flash "
                "Attention computes the scores tile by tile without storing them: O(n) memory, "
                "still O(n^2) work."),
         "",
-        *_wrap(f"More: Table 1, evaluated. Its columns are orders of growth, their constants "
-               f"dropped. As written, self-attention does fewer operations than a recurrent "
+        *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped, here "
+               f"evaluated. As written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
                f" A kernel is k = {result['k']} wide; restricted self-attention sees r = "
                f"{result['r']} positions."),
         column("operations per layer", 0, "operations", _format_count),
-        f"Self-attention / recurrent = n/d: {ratios}.",
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
         "",
@@ -1604,9 +1616,10 @@ def render_cost(result):
         *_wrap(f"O(n/r) counts a causal window: a layer looks r - 1 = {result['r'] - 1} "
                f"positions back, so {big - 1:,} take {restricted:,} layers."),
         *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Run as "
-               f"trees, one attention read at n = {read['n']:,} and d = {result['d']} is "
-               f"{sum(parts)} steps deep: {parts[0]} for the scores q.k, {parts[1]} for exp, "
-               f"{parts[2]} for the weighted sum, {parts[3]} for a last product by 1/sum."),
+               f"trees, one attention read, a query over n = {read['n']:,} keys of width "
+               f"d = {result['d']}, is {sum(parts)} steps deep. That is {parts[0]} for the "
+               f"scores q.k, {parts[1]} for exp, {parts[2]} for the weighted sum and "
+               f"{parts[3]} for a last product by 1/sum."),
     ])
 
 
@@ -1697,20 +1710,20 @@ def render_gradient(result):
         against = f", against {near['tanh']:.2g} {back}"
     return "\n".join([
         "=== the second problem: how much of a token k steps back reaches the end ===",
-        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the last state's derivative in an "
-               f"input {far} steps back is {at[far]['tanh']:.1e}{against}. Through attention, "
-               "the output's derivative in a value is its weight, at any distance. That is "
-               f"{near['attention']:.2f} here: one score {r['score_gap']:g} above {r['n'] - 1} "
-               f"others weighs e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times "
-               "each."),
+        *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the last state's derivative with "
+               f"respect to an input {far} steps back is {at[far]['tanh']:.1e}{against}. "
+               "Through attention, the output's derivative with respect to a value is its "
+               f"weight, at any distance. That is {near['attention']:.2f} here: one score "
+               f"{r['score_gap']:g} above {r['n'] - 1} equal others weighs "
+               f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times each."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
         "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
-               "vanishing gradient. A weight's "
-               "gradient sums such terms over every distance, and the near ones swamp the far "
-               "(Bengio et al. 1994). The inductive bias of attention without positions: order "
-               "does not matter; an RNN's: recency."),
+               "vanishing gradient. A gated cell, whose forget gate f stays near 1, fades "
+               f"slowly ({at[far]['gated']:.2f} at {far}) but still fades; attention does not. "
+               "Training sums such terms over every distance, and the near ones swamp the far "
+               "(Bengio et al. 1994)."),
     ])
 
 
@@ -1868,16 +1881,17 @@ def render_capacity(rows):
         "=== the third problem: what a fixed-width state can hold ===",
         *_wrap("Associative recall: write n key-value pairs into one state, then ask for each "
                "value by its key."),
-        *_wrap(f"A state of {d} numbers recalls {first['exact_recall']:.2f} of n = "
+        *_wrap(f"A state of d = {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
-               f"every pair: {cache}, for n*(d+1) numbers, {CAPACITY_BYTES} bytes each in "
-               "fp16."),
+               f"every pair: {cache}, for n*(d+1) numbers (a key and its value), "
+               f"{CAPACITY_BYTES} bytes each in fp16."),
         *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
                "read is right if sign(s.k) = v."),
         table,
-        *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "the share of right reads over every possible crosstalk."),
+        *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row. exact: "
+               "the share of right reads over every possible crosstalk, the noise that the "
+               "other pairs add to a read."),
     ])
 
 
@@ -2051,37 +2065,36 @@ def render_generate(rows):
     found = (f"{GENERATE_NAMES[deepest['model']]} is the deepest, "
              f"{deepest['generate_depth']:,} steps")
     if holding is deepest:
-        found += f", and holds the most, {format_bytes(holding['held_bytes'])}"
+        found += f", and holds the most memory, {format_bytes(holding['held_bytes'])}"
     else:
-        found += (f"; {GENERATE_NAMES[holding['model']]} holds the most, "
+        found += (f"; {GENERATE_NAMES[holding['model']]} holds the most memory, "
                   f"{format_bytes(holding['held_bytes'])}")
     adds = {"attention": f"{attention['first_token_depth']} to "
                          f"{attention['last_token_depth']} steps for attention, which "
                          "reads every token before it",
-            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
+            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN, h = tanh(w*h + x),",
             "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
     adds[shallowest["model"]] += " (the shallowest)"
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
-           "Each new token is the next input, so every model generates a chain. A token adds "
-           + _readable_list(list(adds.values())) + ".")
+           "Each new token is the next input, so every model generates a chain. At "
+           f"N = {big:,} a token adds " + _readable_list(list(adds.values())) + ".")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
                f"{big:,} tokens here, {found}."),
         *_wrap(why),
         table,
-        *_wrap(f"More: training knows the whole sequence, so attention and the linear "
-               f"recurrence (by its scan) run in parallel: depth {attention['train_depth']:,} "
-               f"and {scan['train_depth']:,} (the scan's rounds) at N = {big:,}. The tanh RNN "
-               f"stays a chain even then: {rnn['train_depth']:,} deep."),
-        *_wrap(f"Attention's read is a tree: {attention['first_token_depth']} deep for one "
-               "token (query times key, exp, one over the sum, a last product), one level more "
+        *_wrap("More: training knows the whole sequence. So attention and the linear "
+               f"recurrence, by its scan, run in parallel: {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,} steps deep at N = {big:,}, the scan's being its "
+               f"rounds. The tanh RNN stays a chain even then: {rnn['train_depth']:,} deep."),
+        *_wrap(f"Attention's read is a tree: over one token, {attention['first_token_depth']} "
+               "deep (query times key, exp, one over the sum, a last product); one level more "
                "each time the tokens double."),
-        *_wrap(f"A step is one operation (a multiply-add, exp, tanh or 1/x), on models one "
-               "number wide: a tanh RNN's token is a multiply-add, then tanh. The memory is "
-               f"counted at width d = {d} in fp16: the "
-               f"KV cache grows by {kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays "
-               f"{2 * d:,} bytes."),
+        *_wrap("A step is one operation (a multiply-add, exp, tanh or 1/x); a tanh RNN's "
+               "token is a multiply-add, then tanh. Depths are counted on models one number "
+               f"wide, memory at width d = {d} in fp16: the KV cache grows by "
+               f"{kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays {2 * d:,} bytes."),
     ])
 
 
@@ -2404,9 +2417,9 @@ LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
-    LEARNED: "a held-out MSE at most a tenth of answering 1's, in every initialization",
-    PART: "under 0.9 of answering 1's MSE in every initialization, not a tenth in all",
-    NOTHING: "0.9 of answering 1's MSE or more, in every initialization",
+    LEARNED: "every initialization's held-out MSE at most a tenth of answering 1's",
+    PART: "each under 0.9 of answering 1's MSE, not all a tenth",
+    NOTHING: "each 0.9 of answering 1's MSE or more",
     VARIES: "nothing from some initializations, more from others",
 }
 
@@ -2476,14 +2489,17 @@ def render_train(result):
     # answering 1, first printed in the table's header: said before it, as measured
     measured = _span(_mse(min(constant.values())), _mse(max(constant.values())))
     return "\n".join([
-        "=== problem 2, learned: three models trained on the adding problem ===",
+        "=== problem 2, in training: three models on the adding problem ===",
+        *_wrap("The lesson's second problem: gradients fade over distance, so an RNN learns "
+               "far dependencies badly. The adding problem tests it: the target is the sum of "
+               "two marked values among T."),
         *_wrap(opening),
         *_wrap(f"Answering 1 means always answering the mean, 1. Expected MSE 1/6; measured, "
                f"as every MSE here, on {result['test_examples']} held-out examples: "
                f"{measured}."),
         table,
-        *_wrap(f"T: the sequence length. Each verdict reads all {result['seeds']} "
-               "initializations."),
+        *_wrap(f"T: the sequence length. minGRU: a gated RNN with no tanh on its state. Each "
+               f"verdict reads all {result['seeds']} initializations."),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
@@ -2554,7 +2570,7 @@ def _training_progress(share, length):
 
 
 SECTIONS["train"] = Section(
-    summary="problem 2, learned: three models trained",
+    summary="problem 2, in training: three models on the adding problem",
     compute=lambda o: train_section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
