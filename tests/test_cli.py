@@ -14,9 +14,8 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import (MAIN_PY, PYTHON, ROOT, SMALL, gathered, run_main,
-                           scripted_samples)
-from tests.test_figures import texts
+from tests.support import (MAIN_PY, PYTHON, ROOT, SMALL, assert_valid_figure, gathered,
+                           run_main, scripted_samples, texts)
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -368,7 +367,6 @@ class TestCommandLine(unittest.TestCase):
             return run_main(*argv)
 
     def test_a_new_part_runs_alone_in_all_as_json_as_a_figure_with_help(self):
-        from tests.test_figures import assert_valid_figure
         status, out, err = self.run_toy("toy", "--toy-width", "2")
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("=== a toy ===\n"))

@@ -9,22 +9,7 @@ from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, raising, run_main
-from tests.test_readme import readme
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def assert_valid_figure(test, svg, name):
-    """Check that svg parses, has a 640-wide viewBox and a title, stays small, fetches nothing."""
-    root = ET.fromstring(svg.encode())
-    test.assertEqual(root.tag, SVG + "svg", name)
-    test.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
-    test.assertTrue(root.find(SVG + "title").text, name)
-    test.assertLess(len(svg.encode()), 40_000, name)
-    test.assertNotIn("<script", svg)
-    test.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
-
+from tests.support import ROOT, SVG, assert_valid_figure, raising, readme, run_main, texts
 
 # Each figure's data, computed small: the section's compute step with small arguments.
 SAMPLES = {"depth": main.depth_rows, "sweep": lambda: main.sweep((64, 256, 1_024), 1),
@@ -47,11 +32,6 @@ def drawn_points(svg, color):
             xs, ys = [c[0] for c in corners], [c[1] for c in corners]
             points.append(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
     return points
-
-
-def texts(svg):
-    """Return every text of a figure, joined by spaces."""
-    return " ".join(e.text or "" for e in ET.fromstring(svg.encode()).iter(SVG + "text"))
 
 
 def on_one_scale(test, pixels, values, log, name):

@@ -8,8 +8,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import ROOT, SMALL, gathered, run_main
-from tests.test_layout import source_facts
+from tests.support import ROOT, SMALL, gathered, run_main, source_facts
 
 # Words a learner may not know as the sections print them, written out here apart
 # from main.py, and each one's entry (a part's test file may add a TERMS of its own).
