@@ -40,18 +40,6 @@ def compose_dense(first, second, tally):
     return A, c
 
 
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "hidden": """\
-=== exercise (easy): a vector hidden state === The Easy exercise asks how a step's time
-grows with the width: from 1 unit to 2, a step took 2.0x as long, for 3x the multiply-adds
-(madds). The time grew about as the madds. width time / step vs width 1 madds / step 1 31.2
-ns 1.0x 2 2 62.5 ns 2.0x 6 More: at every width the 64 inputs are a chain of 64 steps; a
-wider state makes each step slower, never the chain shorter. On a GPU of 10,000 lanes, the
-lesson's, a step of width 2 would leave 100% of them idle; of width 1, 99.98%.""",
-}
-
 
 class TestHidden(unittest.TestCase):
     def test_rnn_style_vector_is_rnn_style_at_width_1_and_the_index_reference(self):
