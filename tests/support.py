@@ -6,7 +6,6 @@ No test module imports another: what two of them share is here."""
 
 import ast
 import contextlib
-import importlib
 import io
 import itertools
 import json
@@ -88,21 +87,6 @@ def run_section(test, name, *options):
     test.assertEqual((status, err), (0, ""), (name, options))
     data = json.loads(out)[name]
     return main.SECTIONS[name].render(data), data
-
-
-def gathered(name):
-    """Return the table `name` (a dict or a set) of every test file, merged into
-    one dict: each part's test file holds its own part's rows. A key found in
-    two files is an error."""
-    merged = {}
-    for file in sorted(os.listdir(os.path.dirname(__file__))):
-        if file.startswith("test_") and file.endswith(".py"):
-            table = getattr(importlib.import_module(f"tests.{file[:-3]}"), name, {})
-            twice = set(merged) & set(table)
-            if twice:
-                raise AssertionError(f"{file} names {sorted(twice)} again in {name}")
-            merged.update(dict.fromkeys(table) if isinstance(table, set) else table)
-    return merged
 
 
 def raising(exception):

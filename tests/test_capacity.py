@@ -6,12 +6,7 @@ import random
 import unittest
 
 import main
-from tests.support import HUGE, close
-
-BAD_CALLS = {
-    "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0}), ((), {"d": 0}),
-                      ((), {"sizes": ()}), ((), {"sizes": (HUGE,)})],
-}
+from tests.support import close
 
 
 def recall_reference(n, d, rng):
@@ -33,7 +28,6 @@ def recall_reference(n, d, rng):
 
 
 READS = 800                             # a third of the section's reads
-
 
 
 class TestCapacity(unittest.TestCase):

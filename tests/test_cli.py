@@ -73,7 +73,6 @@ def start_training(steps, **kwargs):
     return child
 
 
-
 class TestCommandLine(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

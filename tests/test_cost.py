@@ -5,13 +5,6 @@ import unittest
 import main
 from tests.support import run_section
 
-BAD_CALLS = {
-    "cost_table": [((), {"k": 1}), ((), {"k": 0}), ((), {"r": 1}), ((), {"sizes": (-5,)}),
-                   ((), {"sizes": (0,)}), ((), {"sizes": ()}), ((), {"memory_sizes": (0,)})],
-    "attention_matrix_bytes": [((-1,), {}), ((4, -1), {})],
-}
-
-
 
 class TestCost(unittest.TestCase):
     def test_a_path_length_is_a_count_of_layers(self):

@@ -45,7 +45,6 @@ def on_one_scale(test, pixels, values, log, name):
     return slope
 
 
-
 class TestFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

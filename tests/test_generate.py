@@ -5,14 +5,7 @@ import math
 import unittest
 
 import main
-from tests.support import HUGE, run_section
-
-BAD_CALLS = {
-    "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {})],
-    "kv_cache_bytes": [((-1, 1, 1, 1), {}), ((1, 1, 1, 1, -2), {})],
-    "ssm_state_bytes": [((-1, 1, 1), {}), ((1, 1, 1), {"d_conv": -4})],
-}
-
+from tests.support import run_section
 
 
 class TestGenerate(unittest.TestCase):

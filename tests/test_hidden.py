@@ -8,14 +8,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_main
-
-BAD_CALLS = {
-    "hidden_weights": [((0,), {}), ((HUGE,), {}), ((4,), {"decay": NAN})],
-    "rnn_style_vector": [(([1.0], 0), {}), (([1.0], HUGE), {})],
-    "hidden_rows": [(((1,), 0), {}), (((1,), HUGE), {}), (((1,), 1, 0), {}), (((),), {}),
-                    (((0,),), {})],
-}
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_main
 
 
 def reference_vector_rnn(xs, A, b):
@@ -38,7 +31,6 @@ def compose_dense(first, second, tally):
     A = [[sum(mul(A2[i][k], A1[k][j]) for k in range(d)) for j in range(d)] for i in range(d)]
     c = [sum(mul(A2[i][k], c1[k]) for k in range(d)) + c2[i] for i in range(d)]
     return A, c
-
 
 
 class TestHidden(unittest.TestCase):

@@ -12,20 +12,8 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, matmul2,
+from tests.support import (AWKWARD_LENGTHS, INF, NAN, ScanContract, close, matmul2,
                            random_floats, random_matrices)
-
-BAD_CALLS = {
-    "rnn_style": [(([1.0], INF), {}), (([1.0], NAN), {})],
-    "attention_style": [(([],), {})],
-    "depth": [((0,), {}), ((-5,), {}), ((True,), {})],            # True is no count
-    "rnn_tanh": [(([1.0],), {"w": NAN}), (([1.0],), {"w": INF})],
-    "tree_reduce": [(([],), {})],
-    "benchmark": [((0,), {}), ((HUGE,), {}), ((10, 0), {}), ((True,), {}), ((10, True), {})],
-    "scan_check": [((0,), {}), ((10**400,), {})],
-    "wallclock_section": [(((0,),), {}), (((10,), 0), {}), (((),), {})],
-}
-NO_BAD_INPUT = {"serial_scan", "parallel_scan", "depth_rows"}
 
 
 def load_tests(loader, tests, ignore):
@@ -33,7 +21,6 @@ def load_tests(loader, tests, ignore):
     if sys.flags.optimize < 2:
         tests.addTests(doctest.DocTestSuite(main))
     return tests
-
 
 
 class TestLessonFunctions(unittest.TestCase):

@@ -7,15 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, INF, NAN, close, random_floats, run_section
-
-BAD_CALLS = {
-    "linear_recurrence_scan": [(([1.0, 2.0], [0.9]), {}), (([1.0], NAN), {}),
-                               (([1.0, 2.0], [NAN, 0.9]), {}), (([1.0], [INF]), {})],
-    "ssm_check": [((0,), {}), ((HUGE,), {})],
-}
-NO_BAD_INPUT = {"compose_affine"}
-
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
 
 
 class TestSsm(unittest.TestCase):

@@ -7,11 +7,6 @@ import unittest
 import main
 from tests.support import run_main, run_section
 
-BAD_CALLS = {
-    "sweep": [(((0,),), {}), (((10,), 0), {}), (((10,), 1, 0), {}), (((10,), 1, True), {})],
-}
-
-
 
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):

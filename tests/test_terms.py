@@ -8,10 +8,10 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import ROOT, SMALL, gathered, run_main, source_facts
+from tests.support import ROOT, SMALL, run_main, source_facts
 
 # Words a learner may not know as the sections print them, written out here apart
-# from main.py, and each one's entry (a part's test file may add a TERMS of its own).
+# from main.py, and each one's entry.
 TERMS = {
     "adam": "Adam", "adding problem": "adding problem", "affine maps": "affine map",
     "associative": "associative", "associative recall": "associative recall",
@@ -105,12 +105,11 @@ def printed_tables():
     return list(headers), list(names), out
 
 
-
 class TestGlossary(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.headers, cls.names, cls.out = printed_tables()
-        cls.terms, cls.facts = gathered("TERMS"), source_facts()
+        cls.terms, cls.facts = TERMS, source_facts()
         with open(os.path.join(ROOT, "outputs", "skill-architecture-picker.md"),
                   encoding="utf-8") as f:
             text = cls.facts["strings"] + f.read()  # the skill is read by learners too

@@ -12,13 +12,7 @@ from unittest import mock
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, central_difference, close, run_main
-
-BAD_CALLS = {
-    "train_section": [((), {"steps": 0}), ((), {"steps": HUGE}), ((), {"lengths": ()}),
-                      ((), {"lengths": (1,)}), ((), {"seeds": 0}),
-                      ((), {"lengths": (100,), "steps": 100_001, "seeds": 1})],
-}
+from tests.support import central_difference, close, run_main
 
 
 def mingru_states(params, pairs, scan=True):
@@ -44,7 +38,6 @@ def trained(model, length, steps, seed=1, chunks=1):
                     for k in range(first, first + steps // chunks)]
         main._train_steps(model, params, moments, examples, first)
     return params
-
 
 
 class TestTrain(unittest.TestCase):

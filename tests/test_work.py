@@ -10,16 +10,8 @@ import re
 import unittest
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
+from tests.support import (AWKWARD_LENGTHS, ScanContract, close, matmul2, random_floats,
                            random_matrices)
-
-BAD_CALLS = {
-    "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
-    "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {}),
-                     ((range(1, 100),), {})],         # more sizes than a list option takes
-    "Counted": [((1.0, main.Tally()), {"depth": -5}), ((1.0, main.Tally()), {"depth": True})],
-}
-NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
 
 
 def evaluate(formula, n):
@@ -61,7 +53,6 @@ def simulate_reduction(xs, lanes):
         partials = main._pairwise(partials, operator.add)
         steps += 1
     return partials[0], steps, operations
-
 
 
 class TestCountedWorkAndDepth(unittest.TestCase):
