@@ -24,7 +24,7 @@ BAD_COMMANDS = [["--sizes", "1e3"], ["--sizes", ",".join(["5"] * 21)], ["--sizes
                 ["check", "--template", "x.py"]]
 
 
-def usage(*argv):
+def help_text(*argv):
     """Return what --help prints, with the heading Python 3.10 and later give the options."""
     return run_main(*argv)[1].replace("\noptional arguments:\n", "\noptions:\n")
 
@@ -56,8 +56,8 @@ def sections():
 def printed():
     """Return {file name: text} for every expected-output file, printed now."""
     return {
-        "help": usage("--help"),
-        "check_help": usage("check", "--help"),
+        "help": help_text("--help"),
+        "check_help": help_text("check", "--help"),
         "terms": run_main("terms")[1],
         # check's words for each classic slip and for each wrong kind of answer
         "slips": "\n".join(f"{k}: {v}" for k, v in main.CHECK_SLIPS.items()),
@@ -74,10 +74,11 @@ def as_written(text):
 
 
 def written():
-    """Return {file name: text} of every file in tests/data."""
+    """Return {file name: text} of every file in tests/data, Windows line ends read as
+    Unix ones (a checkout with core.autocrlf)."""
     files = {}
     for file in sorted(os.listdir(DATA)):
-        with open(os.path.join(DATA, file), encoding="utf-8", newline="") as f:
+        with open(os.path.join(DATA, file), encoding="utf-8") as f:
             files[file[:-len(".txt")]] = f.read()
     return files
 
