@@ -52,7 +52,8 @@ class TestLayout(unittest.TestCase):
                     self.assertLessEqual(there, here, f"line {statement['line']} uses {name}")
 
     def test_each_part_ends_with_its_section_in_one_place(self):
-        # Adding a part is one block in main.py, one test file and one README line:
+        # Adding a part is one block in main.py, one test file and one README line,
+        # its bad calls in test_errors and its words written by python -m tests.expected:
         # its render, figure and SECTIONS entry sit in its own part.
         import main
         parts = self.part_of_line()
