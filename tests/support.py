@@ -1,9 +1,11 @@
-"""Shared inputs and references for the tests: awkward lengths, fixed-seed
-inputs, a fake clock, the contract every inclusive scan meets, and running
-the command line in this process."""
+"""Shared inputs, fakes and readers for the tests, as CPython keeps its own in
+test.support: awkward lengths, fixed-seed inputs, a fake clock, scripted times,
+the contract every inclusive scan meets, running the command line and check's
+grader in this process, a figure's words, the README, and main.py's source facts.
+No test module imports another: what two of them share is here."""
 
+import ast
 import contextlib
-import importlib
 import io
 import itertools
 import json
@@ -11,8 +13,11 @@ import math
 import operator
 import os
 import random
+import re
 import sys
 import time
+from unittest import mock
+import xml.etree.ElementTree as ET
 
 import main
 
@@ -82,21 +87,6 @@ def run_section(test, name, *options):
     test.assertEqual((status, err), (0, ""), (name, options))
     data = json.loads(out)[name]
     return main.SECTIONS[name].render(data), data
-
-
-def gathered(name):
-    """Return the table `name` (a dict or a set) of every test file, merged into
-    one dict: each part's test file holds its own part's rows. A key found in
-    two files is an error."""
-    merged = {}
-    for file in sorted(os.listdir(os.path.dirname(__file__))):
-        if file.startswith("test_") and file.endswith(".py"):
-            table = getattr(importlib.import_module(f"tests.{file[:-3]}"), name, {})
-            twice = set(merged) & set(table)
-            if twice:
-                raise AssertionError(f"{file} names {sorted(twice)} again in {name}")
-            merged.update(dict.fromkeys(table) if isinstance(table, set) else table)
-    return merged
 
 
 def raising(exception):
@@ -182,3 +172,134 @@ SMALL = {"depth": main.depth_rows,
 def scripted_samples(functions, reps=3, **kwargs):
     """Stand in for sample_per_call: function k's every sample is 2 (k + 1) us a call."""
     return [[2e-6 * (k + 1)] * reps for k in range(len(functions))]
+
+
+# ---------------------------------------------------------------------------
+# check's grader in this process (a copy of tests/test_check.py's, which keeps
+# its own until check's rewrite lands; then test_check imports these from here)
+# ---------------------------------------------------------------------------
+
+# A right rnn_style_vector, as a learner writes it.
+VECTOR = '''
+from main import hidden_weights
+def rnn_style_vector(xs, width=64, decay=0.9):
+    A, b = hidden_weights(width, decay)
+    h = [0.0] * width
+    for x in xs:
+        h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for row, bi in zip(A, b)]
+    return h
+'''
+
+
+class InProcess:
+    """check's grading process, run in this one: the same requests and answers,
+    through JSON, each key one that main.py lists; its limits set, as on POSIX;
+    what the file changed in sys.path and sys.modules is undone when it closes."""
+
+    def __init__(self, path, seconds=None):
+        self.path, self.state = path, {"limits": ["memory", "writes"]}
+        self.printed = None
+        self.modules, self.sys_path, self.argv = dict(sys.modules), list(sys.path), sys.argv[:]
+        sys.path.insert(0, os.path.dirname(path))
+        self.opened = self.ask({"import": 1})
+
+    def ask(self, request):
+        if not set(request) <= set(main.CHECK_REQUESTS):
+            raise AssertionError(f"a request key not in CHECK_REQUESTS: {request}")
+        with mock.patch.object(sys, "stdin", io.StringIO()), \
+             mock.patch.object(sys, "stdout", io.StringIO()):      # input() reads nothing
+            answer = main._child_answer(request, self.path, self.state)
+        if not set(answer) <= set(main.CHECK_ANSWERS):
+            raise AssertionError(f"an answer key not in CHECK_ANSWERS: {answer}")
+        return json.loads(json.dumps(answer), object_hook=main._python)
+
+    def close(self):
+        sys.path[:], sys.argv[:] = self.sys_path, self.argv
+        sys.modules.clear()
+        sys.modules.update(self.modules)
+        self.printed = (None, None)
+
+
+def graded_in_this_process():
+    """Return a patch that makes check, end to end, grade in this process: its one
+    stand-in for the grading class."""
+    return mock.patch.object(main, "_Grader", InProcess)
+
+
+def scripted_steps(function):
+    """Stand in for check's timing of a right rnn_style_vector: no test reads a clock."""
+    return {"yours": [1e-6, 8e-6, 2e-4], "lesson": [5e-7, 4e-6, 1e-4],
+            "spreads": [(f"width {w}", 1.1) for w in main.HIDDEN_WIDTHS]}
+
+
+# ---------------------------------------------------------------------------
+# Figures, the README and main.py's source, read as a test reads them
+# ---------------------------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def texts(svg):
+    """Return every text of a figure, one a line, in drawing order."""
+    return "\n".join(e.text or "" for e in ET.fromstring(svg.encode()).iter(SVG + "text"))
+
+
+def assert_valid_figure(test, svg, name):
+    """Check that svg parses, has a 640-wide viewBox and a title, stays small, fetches nothing."""
+    root = ET.fromstring(svg.encode())
+    test.assertEqual(root.tag, SVG + "svg", name)
+    test.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
+    test.assertTrue(root.find(SVG + "title").text, name)
+    test.assertLess(len(svg.encode()), 40_000, name)
+    test.assertNotIn("<script", svg)
+    test.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
+
+
+def readme():
+    """Return README.md's text."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def source_facts():
+    """Return, from one parse of main.py: each top-level statement's line, what it
+    defines, the section it registers and the names it uses; the modules imported;
+    every string but docstrings and the glossary's, lowercased; their acronyms."""
+    with open(MAIN_PY, encoding="utf-8") as f:
+        body = ast.parse(f.read()).body
+    statements, imports, strings = [], set(), []
+    docstrings = {id(_docstring(body))}
+    for statement in body:
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+        glossary = getattr(target, "id", None) in ("GLOSSARY", "__all__")
+        names = set()
+        for node in ast.walk(statement):            # a definition before its docstring
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                docstrings.add(id(_docstring(node.body)))
+            elif isinstance(node, ast.Import):
+                imports.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                imports.add(node.module.split(".")[0])
+            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and id(node) not in docstrings and not glossary):
+                strings.append(node.value)
+        registers = (isinstance(target, ast.Subscript) and getattr(target.value, "id", None)
+                     == "SECTIONS")
+        statements.append({
+            "line": statement.lineno,
+            "function": statement.name if isinstance(statement, ast.FunctionDef) else None,
+            "class": statement.name if isinstance(statement, ast.ClassDef) else None,
+            "registers": ast.literal_eval(target.slice) if registers else None,
+            "uses": sorted(names)})
+    text = " ".join(strings)
+    return {"statements": statements, "imports": sorted(imports), "strings": text.lower(),
+            "acronyms": sorted(set(re.findall(r"(?<![\w#-])[A-Z]{2,}[0-9]*(?![\w-])", text)))}
+
+
+def _docstring(body):
+    """Return the constant that is the docstring of a body of statements, or None."""
+    first = body[0] if body else None
+    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
+                                                                       ast.Constant) else None

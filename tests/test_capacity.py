@@ -6,12 +6,7 @@ import random
 import unittest
 
 import main
-from tests.support import HUGE, close
-
-BAD_CALLS = {
-    "capacity_rows": [((), {"reads": HUGE}), ((), {"reads": 0}), ((), {"d": 0}),
-                      ((), {"sizes": ()}), ((), {"sizes": (HUGE,)})],
-}
+from tests.support import close
 
 
 def recall_reference(n, d, rng):
@@ -33,23 +28,6 @@ def recall_reference(n, d, rng):
 
 
 READS = 800                             # a third of the section's reads
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "capacity": """\
-=== the third problem: what a fixed-width state can hold === Associative recall: write n
-key-value pairs into one state, then ask for each value by its key. A state of 64 numbers
-recalls 0.98 of n = 16 stored pairs and 0.84 at n = d, one read in 6.2 wrong. At n = 512 it
-recalls 0.64, sliding toward a coin flip (0.5). A KV cache keeps every pair: every read
-right, for n*(d+1) numbers. Here keys are 64 +-1s and values +-1, added into a state s =
-sum of v*k; a read is right if sign(s.k) = v. pairs n n / d measured exact cache recall
-state holds cache holds 16 0.25 0.984 0.979 1.000 64 1,040 32 0.5 0.953 0.921 1.000 64
-2,080 64 1 0.859 0.839 1.000 64 4,160 128 2 0.797 0.758 1.000 64 8,320 256 4 0.641 0.689
-1.000 64 16,640 512 8 0.664 0.636 1.000 64 33,280 measured: about 64 random reads a row;
-exact: the share of right reads over every possible crosstalk.""",
-}
 
 
 class TestCapacity(unittest.TestCase):

@@ -25,14 +25,8 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import NAN, PYTHON, ROOT, gone_within, raising, run_main
-
-BAD_CALLS = {
-    "check_solutions": [((os.devnull,), {}), (("x.py",), {"seconds": 0}),
-                        (("x.py",), {"seconds": 0.1}), (("x.py",), {"seconds": NAN}),
-                        (("x.py",), {"seconds": 1e300}), (("x.py",), {"names": ["mean"]}),
-                        (("x.py",), {"names": []})],
-}
+from tests.support import (NAN, PYTHON, ROOT, VECTOR, InProcess, gone_within,
+                           graded_in_this_process, raising, run_main, scripted_steps)
 
 # The lesson's Python functions as the lesson writes them (its code/main.py).
 LESSON = '''
@@ -159,15 +153,6 @@ def parallel_scan(xs, op=operator.add):
     return [tree(list(xs[:i + 1]), op) for i in range(len(xs))]
 '''
 
-VECTOR = '''
-from main import hidden_weights
-def rnn_style_vector(xs, width=64, decay=0.9):
-    A, b = hidden_weights(width, decay)
-    h = [0.0] * width
-    for x in xs:
-        h = [sum(a * hj for a, hj in zip(row, h)) + bi * x for row, bi in zip(A, b)]
-    return h
-'''
 
 
 def replaced(source, old, new):
@@ -734,35 +719,6 @@ class Odd:
         return "\x1b[31mred\r"
 
 
-class InProcess:
-    """check's grading process, run in this one: the same requests and answers,
-    through JSON, each key one that main.py lists; its limits set, as on POSIX;
-    what the file changed in sys.path and sys.modules is undone when it closes."""
-
-    def __init__(self, path, seconds=None):
-        self.path, self.state = path, {"limits": ["memory", "writes"]}
-        self.printed = None
-        self.modules, self.sys_path, self.argv = dict(sys.modules), list(sys.path), sys.argv[:]
-        sys.path.insert(0, os.path.dirname(path))
-        self.opened = self.ask({"import": 1})
-
-    def ask(self, request):
-        if not set(request) <= set(main.CHECK_REQUESTS):
-            raise AssertionError(f"a request key not in CHECK_REQUESTS: {request}")
-        with mock.patch.object(sys, "stdin", io.StringIO()), \
-             mock.patch.object(sys, "stdout", io.StringIO()):      # input() reads nothing
-            answer = main._child_answer(request, self.path, self.state)
-        if not set(answer) <= set(main.CHECK_ANSWERS):
-            raise AssertionError(f"an answer key not in CHECK_ANSWERS: {answer}")
-        return json.loads(json.dumps(answer), object_hook=main._python)
-
-    def close(self):
-        sys.path[:], sys.argv[:] = self.sys_path, self.argv
-        sys.modules.clear()
-        sys.modules.update(self.modules)
-        self.printed = (None, None)
-
-
 @contextlib.contextmanager
 def grading_process(source):
     """Yield the grading process (InProcess) of source, saved as solution.py in a
@@ -783,18 +739,6 @@ def judged(source, name, answers=None):
         def ask(request):
             return (answers and answers(request)) or child.ask(request)
         return main._judge(ask, child.opened, name)
-
-
-def scripted_steps(function):
-    """Stand in for check's timing of a right rnn_style_vector: no test reads a clock."""
-    return {"yours": [1e-6, 8e-6, 2e-4], "lesson": [5e-7, 4e-6, 1e-4],
-            "spreads": [(f"width {w}", 1.1) for w in main.HIDDEN_WIDTHS]}
-
-
-def graded_in_this_process():
-    """Return a patch that makes check, end to end, grade in this process: its one
-    stand-in for the grading class."""
-    return mock.patch.object(main, "_Grader", InProcess)
 
 
 def graded_here(source, names=main.CHECKED):
@@ -820,94 +764,6 @@ def flat(text):
     return " ".join(text.split())
 
 
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "check --help": """\
-usage: main.py check [-h] [--seconds S] [--template] [FILE.py] Grades your solutions of the
-exercises. FILE.py runs as python FILE.py runs it, except its if __name__ == "__main__":
-block. Each of rnn_style_vector, parallel_scan, rnn_style, attention_style, depth and
-serial_scan that it defines is called on inputs whose answers are known: small ones first
-(small ints, letters, ints past 2**53, affine maps), then long ones (N = 1,023, 1,024 and
-1,025; for depth, n up to 2**64), and once with its defaults. Verdicts: pass; FAIL, shown
-on the smallest input that fails, with the classic slip that explains every answer where
-one does; not parallel, a right parallel_scan deeper than 2 ceil(log2 N); not written yet,
-it still raises NotImplementedError; not in the file, not defined there or imported from
-main.py; not graded, benchmark, since a time has no right answer. Numbers compare as Python
-compares them, floats to a relative 1e-09; a bool is no number. A right parallel_scan is
-run again on values that count their combines, at N = 1 to 70, 1,025 and 2,049: its depth
-and combines are said at the longest, N = 2,049, past the long inputs (at 1,025 for a scan
-past four times Hillis-Steele's combines), and the depth of each output at N = 16, beside
-Hillis-Steele's. A right rnn_style_vector has its step timed beside main.py's, at widths 1,
-8 and 64. Each function runs in a fresh Python process of its own, S seconds a call and 3 x
-S in all. On Linux and macOS the process and all it starts end when its grading ends, or
-when check ends, however it ends; it may write at most 64.0 MiB, and where the system
-enforces it (Linux) use at most 1.00 GiB. On Windows it ends soon after check, unless stuck
-in C code (a regular expression that never ends, say), and a process that your function
-starts may outlive it. positional arguments: FILE.py your solutions options: -h, --help
-show this help message and exit --seconds S seconds a call may take (0.5 to 600; default
-10); a function's calls take 3 x S in all at most --template print a file to start from (it
-takes no FILE.py: save it with > mine.py) Exit status: 0 if every function written passed,
-1 if one did not (or none is written), 2 if FILE.py cannot be read or is not Python.""",
-    "slips": """\
-decay ignored: this is the answer for decay = 0.9: use the decay you are given | no decay:
-h += x leaves the decay out: h = decay * h + x | decay inside: decay * (h + x) where decay
-* h + x belongs: only h decays | decay on x: h + decay * x where decay * h + x belongs: the
-decay scales h | first twice: the first x is counted twice: start from h = 0, then step
-over every x | tanh: this is tanh of the step: the recurrence here is linear, with no tanh
-(main.py's rnn_tanh is the one with it) | sum: this is the sum: the mean divides it by
-len(xs) | n - 1: this divides by len(xs) - 1: the mean divides by len(xs) | floor division:
-// rounds down to a whole number: the mean divides with / | at least 1: one value still
-takes depth 1 here: the lesson's depth is ceil(log2 n), but at least 1 | chain n - 1: the
-chain of n steps is n deep: its depth is n, not n - 1 | floor: this is floor(log2 n),
-rounded down; the depth is ceil(log2 n) | float log: math.log(n, 2) is a float that rounds:
-(n - 1).bit_length() is exact | float log2: a float's log2 rounds for large n (math.log2,
-math.frexp): (n - 1).bit_length() is exact at every n | numpy log2: numpy's log2 is a
-float's log2, which rounds for large n, and it takes no int past 2**64 - 1: (n -
-1).bit_length() is exact at every n | natural log: math.log(n) is the natural log, base e:
-the depth is log2 n, rounded up | log10: math.log10(n) is base 10: the depth is log2 n,
-rounded up | bit_length: n.bit_length() is one too many at powers of two: use (n -
-1).bit_length() | swapped: op's operands are swapped: the earlier values go left,
-op(earlier, later) | plus: these are the totals of +: combine with op, which here is not +
-| exclusive: your first total is 0: this is the exclusive scan; out[i] includes xs[i] |
-from 0: your total starts from 0, which op cannot take (0 + 'a' fails; 0.0 also turns ints
-into floats): start the total from xs[0]; a scan built on an identity, Blelloch's, needs
-one op takes | padded 0: it pads xs with 0, which op cannot take: pad with values op takes,
-or let each loop stop at len(xs) | identity 0: it uses 0 as op's identity (to pad, to seed
-a sweep, or before xs[0] in a round), and op cannot take 0 (0 + 'a' fails; 0.0 also turns
-ints into floats): use None and skip it, or let each loop stop at len(xs) | first missing:
-the first total is missing: out[0] is xs[0] itself | last missing: one total short: out has
-a total for each of the len(xs) values | floats: the values are turned into floats, which
-round ints past 2**53: keep them | step 2: your first round combines with the value 2 back:
-step starts at 1 | step + 1: step grows by 1: it doubles each round (step *= 2) | round
-short: one round short: go on while step < len(xs) | half rounds: a round or two short: go
-on while step < len(xs), not len(xs) // 2 | floor rounds: one round short where N is not a
-power of two: the rounds run while step < len(xs), which is ceil(log2 N) rounds | late
-start: each round starts one place late: range(step, len(out)) | early end: each round
-stops one place early: range(step, len(out)) | in place: a round updated its list in place,
-so later combines read this round's values: build each round in a new list | shared row:
-every unit used the same row of A: unit i reads row A[i] | transposed: A is transposed:
-unit i sums A[i][j] * h[j] over j | in place, vector: h was updated in place, so later
-units read this step's values: build the new h in a new list | b left out: x is added to
-every unit where b*x belongs: unit i adds b[i] * x | decay twice: the decay is applied
-twice: A = hidden_weights(width, decay)[0] holds it already, so h = A.h + b*x, with no
-decay of its own | rounded: your answers are rounded to {places} decimals: return the value
-itself | float32: your answers are float32, numpy's single precision, good to about 7
-digits: keep float64, numpy's default, or Python's floats | overflow: your totals overflow
-64 bits, first at out[{at}]: past 2**63 - 1 they wrap round, as numpy's int64 does; keep
-Python's ints, which never overflow | empty only: wrong only for the empty list | defaults:
-wrong only where called with its defaults: give them as the template does (decay=0.9,
-op=operator.add, width=64) | long only: wrong only on the long inputs, a thousand values or
-more: is a number of rounds, or a size, fixed where it should grow with len(xs)? | powers
-of two: wrong only where N is not a power of two: pad to one (and cut the padding off), or
-stop each loop at len(xs)""",
-    "shapes": """\
-a list for a number: return one number, not a list of them | a tuple for a number: return
-one number, not a tuple of them | a number for a list: return the list of every total, not
-one number | a list for a tuple: return a tuple, as (n, depth) makes one | an iterator for
-a list: return a list: list(...) makes one | an array for a list: return a list: an array's
-.tolist() makes one | an array for a number: return one number: float(...) makes one""",
-}
 
 
 class TestGrading(unittest.TestCase):

@@ -2,6 +2,7 @@
 be encoded or written, and exit codes; in-process through main.main([...]),
 and as a real child process for what only a process shows."""
 
+import difflib
 import io
 import json
 import os
@@ -14,9 +15,8 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import (MAIN_PY, PYTHON, ROOT, SMALL, gathered, run_main,
-                           scripted_samples)
-from tests.test_figures import texts
+from tests import expected
+from tests.support import MAIN_PY, PYTHON, ROOT, assert_valid_figure, run_main
 
 FAST = ("--sizes", "1000", "--reps", "1")
 
@@ -71,67 +71,6 @@ def start_training(steps, **kwargs):
                              stderr=subprocess.PIPE, **kwargs)
     child.stdout.readline()                     # "ready": main() has begun
     return child
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "--help": """\
-usage: main.py [SECTION ...] [options] Why transformers: the serial depth of a recurrence
-against a reduction. positional arguments: SECTION sections to run, in this order (default:
-the lesson's three) options: -h, --help show this help message and exit --sizes N,N,...
-sequence lengths, up to 20 separated by commas, each 1 to 10_000_000 (default: each
-section's own); a million take about 8 MB, 16 MB at peak --reps K timings of each function,
-the fastest kept (1 to 20; default 3) --length N the scan's length (1 to 1_000_000;
-default 1_024); a million take about 160 MB at peak --widths W,W,... hidden-state widths
-(each 1 to 2_048; default 1,8,64)
---lanes P lanes P of the parallel machine modelled (1 to 1_000_000_000; default 10_000)
---lengths T,T,... sequence lengths T to train on (each 2 to 100; default 5,10,20) --steps K
-training steps per run (1 to 5_000_000; default 4_000); steps x seeds x the sum of the
-lengths at most 10_000_000, so 71_428 with the default lengths and seeds --seeds S
-initializations of each model, seeded 1 to S (1 to 20; default 4) --json print the results
-as one JSON object keyed by section --svg DIR also draw each section's figure, where it has
-one (depth, sweep, work, gradient, capacity, train), to DIR/SECTION.svg sections (in
-parentheses, the options they read): depth serial depth of the recurrence and the reduction
-wallclock both functions timed on this machine (--sizes, --reps) scan Hillis-Steele scan
-checked against the serial scan (--length) hidden exercise (easy): hidden state of width 1,
-8, 64 (--widths, --reps) sweep exercise (hard): lengths 64 ... 65,536, fitted (--sizes,
---reps, --lanes) ssm the linear recurrence as a parallel scan (SSMs) work work and depth of
-the scans, counted; steps on P lanes cost what attention costs: Vaswani et al. Table 1
-gradient problem 2: how much of an input k steps back remains capacity problem 3: what a
-state of 64 numbers can recall generate training can run in parallel, generating is one
-token at a time train problem 2, learned: three models trained (--lengths, --steps,
---seeds) all every section above With no section: depth wallclock scan (the lesson's
-three). main.py terms [WORD]: every term the sections print, in plain words (or one).
-main.py check FILE.py: grade your own solutions of the exercises; main.py check --template
-prints a file to start from.""",
-    "errors": """\
-main.py: error: argument --sizes: needs whole numbers written with the digits 0-9, got
-'1e3' | main.py: error: argument --sizes: takes at most 20 values | main.py: error:
-argument --sizes: each must be from 1 to 10_000_000 | main.py: error: unknown section
-'nosuch' (choose from depth, wallclock, scan, hidden, sweep, ssm, work, cost, gradient,
-capacity, generate, train, all) | main.py: error: argument --reps: read by wallclock,
-hidden and sweep, none of the sections chosen | main.py: error: no term 'no such thing' in
-the glossary (every term: python main.py terms) | main.py: error: no term 'dph' in the
-glossary; did you mean 'depth'? (every term: python main.py terms) | main.py check: error:
-check takes one Python file, or --template alone (save it with > mine.py) | main.py check:
-error: argument --seconds: needs a number from 0.5 to 600, got 'abc' | main.py check:
-error: check takes one Python file, or --template alone (save it with > mine.py)""",
-    "summary": """\
-=== what each section found === depth: the chain is 14,564x the tree's depth at N =
-262,144. wallclock: rnn / attention time 0.5x, on one core. scan: parallel_scan matched
-serial_scan: 6 rounds against 63 chained combines. hidden: a step of width 2 took 2.0x
-width 1's time. sweep: measured slopes 0.00 (the loop) and 0.00 (the sum); modelled on
-10,000 lanes, the tree takes 6 to 15 steps. ssm: a scan gave the linear step's 64 states in
-6 rounds, within 2e-16 of the loop's largest. work: among the scans, the serial scan does
-the least work, Hillis-Steele's has the least depth. cost: one fp16 attention matrix (one
-head, one layer) is 2.00 TiB at n = 1,048,576. gradient: the derivative of a tanh RNN's
-last state in an input 50 steps back is 3e-11; attention's weight does not fade. capacity:
-a 64-number state recalls 0.64 of 512 pairs; a KV cache recalls all. generate: generating,
-every model is a chain: attention 113 deep at N = 16, where training is 8 deep. train: at T
-= 3, the longest sequence, the tanh RNN learned nothing, the minGRU learned nothing and one
-attention read learned nothing.""",
-}
 
 
 class TestCommandLine(unittest.TestCase):
@@ -438,7 +377,6 @@ class TestCommandLine(unittest.TestCase):
             return run_main(*argv)
 
     def test_a_new_part_runs_alone_in_all_as_json_as_a_figure_with_help(self):
-        from tests.test_figures import assert_valid_figure
         status, out, err = self.run_toy("toy", "--toy-width", "2")
         self.assertEqual((status, err), (0, ""))
         self.assertTrue(out.startswith("=== a toy ===\n"))
@@ -463,45 +401,23 @@ class TestCommandLine(unittest.TestCase):
             self.assertIn("main.py: error: argument --toy-width: ", err)
 
 
-# Bad commands whose error lines WORDS["errors"] holds, in this order.
-BAD_COMMANDS = [["--sizes", "1e3"], ["--sizes", ",".join(["5"] * 21)], ["--sizes", "0"],
-                ["nosuch"], ["depth", "--reps", "3"], ["terms", "no such thing"],
-                ["terms", "dph"], ["check"], ["check", "--seconds", "abc", "x.py"],
-                ["check", "--template", "x.py"]]
-
-
 class TestTheWordsPrinted(unittest.TestCase):
-    def test_every_part_and_help_says_the_words_its_test_file_writes(self):
-        # each part's WORDS, gathered from every test file: a change of one word or
-        # one number that a learner sees fails here, beside the part's own tests
-        words = gathered("WORDS")
-        printed = {"--help": run_main("--help")[1],
-                   "check --help": run_main("check", "--help")[1]}
-        for name, text in printed.items():      # argparse's own heading before 3.10
-            printed[name] = text.replace("\noptional arguments:\n", "\noptions:\n")
-        results = {}
-        with mock.patch.object(main, "sample_per_call", scripted_samples):
-            for name, data in SMALL.items():
-                result = data()
-                if name == "train":             # the one time not scripted: its wall time
-                    result = dict(result, wall_s=0.5)
-                results[name] = result
-                printed[name] = main.SECTIONS[name].render(result)
-                if main.SECTIONS[name].figure:  # a figure's words: title, axes, legend
-                    printed[f"figure {name}"] = texts(main.SECTIONS[name].figure(result))
-        printed["summary"] = main._summary(results)     # the end of `all`: each headline
-        # check's words for each slip and for each wrong kind of answer
-        printed["slips"] = " | ".join(f"{k}: {v}" for k, v in main.CHECK_SLIPS.items())
-        printed["shapes"] = " | ".join(f"{got} for {wanted}: {hint}"
-                                       for (got, wanted), hint in main.SHAPE_HINTS.items())
-        printed["terms"] = run_main("terms")[1]
-        # the error line of each bad command, as the learner reads it on stderr
-        printed["errors"] = " | ".join(run_main(*argv)[2].strip().splitlines()[-1]
-                                       for argv in BAD_COMMANDS)
-        self.assertEqual(set(words), set(printed))
+    def test_every_output_prints_what_its_file_in_tests_data_holds(self):
+        # each section's text and figure's words, --help, check --help, terms, check's
+        # slips and hints, the bad commands' errors: a change of one word, number or
+        # space that a learner sees fails here (tests/expected.py says what each holds)
+        printed, written = expected.printed(), expected.written()
+        self.assertEqual(set(written), set(printed), "python -m tests.expected writes them")
+        differences = []
         for name, text in printed.items():
-            with self.subTest(name):
-                self.assertEqual(" ".join(text.split()), " ".join(words[name].split()))
+            text = expected.as_written(text)
+            if text != written[name]:
+                differences += difflib.unified_diff(
+                    written[name].splitlines(keepends=True), text.splitlines(keepends=True),
+                    f"tests/data/{name}.txt", "printed now")
+        if differences:
+            self.fail("\n" + "".join(differences) + "\nIf the change is meant: python -m "
+                      "tests.expected, then read git diff tests/ before committing")
 
 
 @unittest.skipUnless(os.name == "posix", "needs POSIX file descriptors and signals")

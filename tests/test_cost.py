@@ -5,35 +5,6 @@ import unittest
 import main
 from tests.support import run_section
 
-BAD_CALLS = {
-    "cost_table": [((), {"k": 1}), ((), {"k": 0}), ((), {"r": 1}), ((), {"sizes": (-5,)}),
-                   ((), {"sizes": (0,)}), ((), {"sizes": ()}), ((), {"memory_sizes": (0,)})],
-    "attention_matrix_bytes": [((-1,), {}), ((4, -1), {})],
-}
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "cost": """\
-=== what attention costs (Vaswani et al. 2017, Table 1) === The lesson says attention's
-memory grows as the square of the tokens n: one attention matrix is 8.00 MiB at 2,048
-tokens, 2.00 TiB at 1,048,576. tokens n n x n matrix 2,048 8.00 MiB 32,768 2.00 GiB 131,072
-32.0 GiB 1,048,576 2.00 TiB That is one head of one layer, n x n scores of 2 bytes each
-(fp16). Flash Attention computes the scores tile by tile without storing them: O(n) memory,
-still O(n^2) work. More: Table 1, evaluated. Self-attention does fewer operations than a
-recurrent layer only while n < d, the model width (512); against an LSTM's four gates,
-while n < 1,024. A kernel is k = 3 wide; restricted self-attention sees r = 128 positions.
-operations per layer formula n = 512 n = 2,048 n = 131,072 self-attention n^2*d 134M 2.15G
-8.80T recurrent n*d^2 134M 537M 34.4G convolutional k*n*d^2 403M 1.61G 103G restricted
-self-attention r*n*d 33.6M 134M 8.59G Self-attention / recurrent = n/d: 1x at 512, 4x at
-2,048, 256x at 131,072. n = 131,072 sequential operations maximum path length
-self-attention O(1): 1 O(1): 1 recurrent O(n): 131,072 O(n): 131,072 convolutional O(1): 1
-O(log_k n): 11 restricted self-attention O(1): 1 O(n/r): 1,033 Table 1 counts a whole
-matrix multiply as one sequential operation; as trees, its sums take about log2 d + log2 n
-steps.""",
-}
-
 
 class TestCost(unittest.TestCase):
     def test_a_path_length_is_a_count_of_layers(self):

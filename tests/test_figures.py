@@ -10,22 +10,7 @@ from unittest import mock
 import xml.etree.ElementTree as ET
 
 import main
-from tests.support import ROOT, raising, run_main
-from tests.test_readme import readme
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def assert_valid_figure(test, svg, name):
-    """Check that svg parses, has a 640-wide viewBox and a title, stays small, fetches nothing."""
-    root = ET.fromstring(svg.encode())
-    test.assertEqual(root.tag, SVG + "svg", name)
-    test.assertRegex(root.get("viewBox"), r"^0 0 640 \d+$", name)
-    test.assertTrue(root.find(SVG + "title").text, name)
-    test.assertLess(len(svg.encode()), 40_000, name)
-    test.assertNotIn("<script", svg)
-    test.assertNotRegex(svg, r'(href|src)="http', name)      # nothing fetched
-
+from tests.support import ROOT, SVG, assert_valid_figure, raising, readme, run_main, texts
 
 # Each figure's data, computed small: the section's compute step with small arguments.
 SAMPLES = {"depth": main.depth_rows, "sweep": lambda: main.sweep((64, 256, 1_024), 1),
@@ -50,11 +35,6 @@ def drawn_points(svg, color):
     return points
 
 
-def texts(svg):
-    """Return every text of a figure, joined by spaces."""
-    return " ".join(e.text or "" for e in ET.fromstring(svg.encode()).iter(SVG + "text"))
-
-
 def on_one_scale(test, pixels, values, log, name):
     """Check that pixels are one straight map of values (of their logs, on a log axis):
     read off the two points furthest apart, and every other point on it to 0.1 px."""
@@ -64,44 +44,6 @@ def on_one_scale(test, pixels, values, log, name):
     for p, v in zip(pixels, scaled):
         test.assertAlmostEqual(p, pixels[low] + slope * (v - scaled[low]), delta=0.11, msg=name)
     return slope
-
-
-# What this part prints, from tests.support's SMALL data and scripted times,
-# its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "figure depth": """\
-N = 16: a recurrence is a chain, a reduction is a tree depth = longest path of dependent
-steps; the table's depth ratio at N = 262,144 is 14,564x recurrence h_t = f(h_(t-1), x_t):
-depth 16 h1 h2 h3 h4 h5 h6 h7 h8 h9 h10 h11 h12 h13 h14 h15 h16 a sum, as a tree: depth 4
-x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12 x13 x14 x15 x16 + + + + + + + + + + + + + + +
-Hillis-Steele scan: every prefix in 4 rounds (a row a round) x_1 ... x_16 round 1 round 2
-round 3 round 4 adds the value 1, 2, 4 or 8 places back keeps its own value""",
-    "figure sweep": """\
-Measured on one core (top), modelled on P lanes (bottom) top: the same slope, a constant
-gap: one core runs no sum in parallel 10 100 1,000 10,000 100,000 1 µs 10 µs N (log) time
-per call (log) rnn_style, N^0.00 attention_style, N^0.00 10 100 1,000 10,000 100,000 1 10
-100 1,000 10,000 100,000 N (log) modelled steps (log) the chain: N steps the tree, P =
-10,000""",
-    "figure work": """\
-Steps on P lanes, N = 1,024, each lane one operation a step the tree sum falls to its
-depth; the recurrence, a multiply and an add a step, stays 2N - 1 1 8 64 1,024 1 10 100
-1,000 10,000 lanes P (log) steps (log) recurrence: 2N - 1 tree sum""",
-    "figure gradient": """\
-How much of an input k steps back reaches the end 200 inputs; tanh by the chain rule, the
-rest closed forms; values below 1e-20 not drawn 0 20 40 60 80 100 10⁻¹⁰ 10⁻⁸ 10⁻⁶ 10⁻⁴ 0.01
-1 distance k derivative d h_N / d x_(N-k) (log) tanh, w = 0.9 (at k = 100: below 1e-20)
-linear 0.9^k cell, f = 0.99 attention""",
-    "figure capacity": """\
-Recall from a state of 64 numbers, against pairs per number measured: random draws; exact:
-a binomial tail; a coin flip scores 0.5 0.25 0.5 1 2 4 8 0.5 0.6 0.7 0.8 0.9 1 pairs n /
-numbers d (log) recall state of 64, measured state of 64, exact KV cache coin flip, 0.5""",
-    "figure train": """\
-Held-out MSE on the adding problem, against the sequence length T 20 steps, median of 1
-initialization; below 1e-05 drawn at 1e-05 20 steps, not 4,000: too few to judge what a
-model can learn 3 10⁻⁶ 10⁻⁵ 10⁻⁴ 10⁻³ 0.01 0.1 1 sequence length T (log) held-out MSE
-(log): lower is better tanh RNN minGRU one attention read always answering 1 learned: at
-most a tenth of answering 1's""",
-}
 
 
 class TestFigures(unittest.TestCase):
@@ -120,8 +62,7 @@ class TestFigures(unittest.TestCase):
         root = ET.fromstring(self.svgs["sweep"].encode())
         markers = [e for e in root.iter() if e.get("class") == "marker"]
         self.assertEqual(len(markers), 4 * len(self.results["sweep"]["rows"]))   # 2 panels
-        texts = " ".join(e.text or "" for e in root.iter(SVG + "text"))
-        self.assertIn("top: ", texts)          # what the slopes show: tests/test_sweep.py
+        self.assertIn("top: ", texts(self.svgs["sweep"]))   # what the slopes show: test_sweep
         one = main.figure_sweep(main.sweep((64,), 1))
         self.assertIn("measured on one machine: times differ from machine to machine; one size: "
                       "no line to fit", one)
@@ -130,9 +71,8 @@ class TestFigures(unittest.TestCase):
         count = {group: sum(1 for e in root.iter() if e.get("class") == group)
                  for group in ("chain", "tree", "scan")}
         self.assertEqual(count, {"chain": 16, "tree": 16 + 15, "scan": 16 * 5})
-        texts = " ".join(e.text or "" for e in root.iter(SVG + "text"))
-        self.assertIn("depth 16", texts)
-        self.assertIn("a tree: depth 4", texts)
+        self.assertIn("depth 16", texts(self.svgs["depth"]))
+        self.assertIn("a tree: depth 4", texts(self.svgs["depth"]))
 
     def test_the_same_results_give_the_same_bytes_and_the_committed_figures(self):
         for name in ("depth", "gradient", "work"):

@@ -5,34 +5,7 @@ import math
 import unittest
 
 import main
-from tests.support import HUGE, run_section
-
-BAD_CALLS = {
-    "generate_rows": [(((1,),), {}), (((HUGE,),), {}), (((),), {}), (((8,), 0), {})],
-    "kv_cache_bytes": [((-1, 1, 1, 1), {}), ((1, 1, 1, 1, -2), {})],
-    "ssm_state_bytes": [((-1, 1, 1), {}), ((1, 1, 1), {"d_conv": -4})],
-}
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "generate": """\
-=== training can run in parallel; generating, one token at a time === The lesson says an
-RNN suits streaming, one token at a time: generating 16 tokens, attention is the deepest,
-113 operations, and holds the most, 4.00 KiB. Each new token is the next input, so every
-model generates a chain. A token adds 4 to 8 operations for attention, which reads every
-token before it, 3 for the tanh RNN and 2 for the linear recurrence (the shallowest). model
-N depth: training generating holds after N tokens attention 8 7 49 2.00 KiB attention 16 8
-113 4.00 KiB tanh RNN 8 23 23 128 B tanh RNN 16 47 47 128 B linear, by scan 8 6 15 128 B
-linear, by scan 16 8 31 128 B More: training knows the whole sequence, so attention and the
-linear recurrence (by its scan) run in parallel: depth 8 and 8 at N = 16. The tanh RNN
-stays a chain even then: 47 deep. Attention's read is a tree: 4 deep for one token (query
-times key, exp, one over the sum, a last product), one level more each time the tokens
-double. Depths count each multiply, add, exp, tanh and 1/x as one operation, on models one
-number wide. The memory is counted at width d = 64 in fp16: the KV cache grows by 256 bytes
-a token; a state stays 128 bytes.""",
-}
+from tests.support import run_section
 
 
 class TestGenerate(unittest.TestCase):

@@ -5,33 +5,7 @@ import random
 import unittest
 
 import main
-from tests.support import HUGE, central_difference, close, random_floats, run_section
-
-BAD_CALLS = {
-    "gradient_rows": [((1,), {}), ((HUGE,), {}), ((10, 0, (10,)), {}), ((10, 0, (-1,)), {}),
-                      ((10, 0, []), {})],
-}
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "gradient": """\
-=== the second problem: how much of a token k steps back reaches the end === Through the
-tanh RNN (w = 0.9), the derivative of the last state in an input 50 steps back is 3.3e-11:
-4e-11 of its derivative in the last input. Through attention, the output's derivative in a
-value is that value's weight, whatever the distance. d h_N / d x_(N-k) on 200 inputs in
-[-1, 1): tanh by the chain rule, the rest in closed form (0.9^k, a gated cell's f^k,
-attention's weight). k linear 0.9^k tanh, w=0.9 cell, f=0.99 attention 1 9.00e-01 5.68e-01
-9.90e-01 4.27e-01 5 5.90e-01 3.22e-01 9.51e-01 4.27e-01 10 3.49e-01 2.53e-02 9.04e-01
-4.27e-01 20 1.22e-01 1.08e-04 8.18e-01 4.27e-01 50 5.15e-03 3.32e-11 6.05e-01 4.27e-01 100
-2.66e-05 5.83e-24 3.66e-01 4.27e-01 A recurrence passes a product of k factors, w * (1 -
-h^2) for tanh: the vanishing gradient. A weight's gradient sums such terms over every
-distance, and the near ones swamp the far (Bengio et al. 1994). A score 5 above the rest,
-one clear match (e^5, 148 times another's weight), gets attention's weight 0.43 at n = 200,
-at any distance. The inductive bias of attention without positions: order does not matter;
-an RNN's: recency.""",
-}
+from tests.support import central_difference, close, random_floats, run_section
 
 
 class TestGradient(unittest.TestCase):

@@ -8,14 +8,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, NAN, close, random_floats, run_main
-
-BAD_CALLS = {
-    "hidden_weights": [((0,), {}), ((HUGE,), {}), ((4,), {"decay": NAN})],
-    "rnn_style_vector": [(([1.0], 0), {}), (([1.0], HUGE), {})],
-    "hidden_rows": [(((1,), 0), {}), (((1,), HUGE), {}), (((1,), 1, 0), {}), (((),), {}),
-                    (((0,),), {})],
-}
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_main
 
 
 def reference_vector_rnn(xs, A, b):
@@ -45,19 +38,6 @@ def compose_dense(first, second, tally):
     A = [[sum(mul(A2[i][k], A1[k][j]) for k in range(d)) for j in range(d)] for i in range(d)]
     c = [sum(mul(A2[i][k], c1[k]) for k in range(d)) + c2[i] for i in range(d)]
     return A, c
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "hidden": """\
-=== exercise (easy): a vector hidden state === The Easy exercise asks how a step's time
-grows with the width: from 1 unit to 2, a step took 2.0x as long, for 3x the multiply-adds
-(madds). The time grew about as the madds. width time / step vs width 1 madds / step 1 31.2
-ns 1.0x 2 2 62.5 ns 2.0x 6 More: at every width the 64 inputs are a chain of 64 steps; a
-wider state makes each step slower, never the chain shorter. On a GPU of 10,000 lanes, the
-lesson's, a step of width 2 would leave 100% of them idle; of width 1, 99.98%.""",
-}
 
 
 class TestHidden(unittest.TestCase):

@@ -7,54 +7,10 @@ import re
 import sys
 import unittest
 
-from tests.support import MAIN_PY, ROOT
+from tests.support import MAIN_PY, ROOT, source_facts
 
 LESSON = ("rnn_style", "attention_style", "serial_scan", "parallel_scan", "benchmark", "depth",
           "rnn_tanh", "tree_reduce")
-
-
-def source_facts():
-    """Return, from one parse of main.py: each top-level statement's line, what it
-    defines, the section it registers and the names it uses; the modules imported;
-    every string but docstrings and the glossary's, lowercased; their acronyms."""
-    with open(MAIN_PY, encoding="utf-8") as f:
-        body = ast.parse(f.read()).body
-    statements, imports, strings = [], set(), []
-    docstrings = {id(_docstring(body))}
-    for statement in body:
-        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
-        glossary = getattr(target, "id", None) in ("GLOSSARY", "__all__")
-        names = set()
-        for node in ast.walk(statement):            # a definition before its docstring
-            if isinstance(node, ast.Name):
-                names.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                docstrings.add(id(_docstring(node.body)))
-            elif isinstance(node, ast.Import):
-                imports.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                imports.add(node.module.split(".")[0])
-            elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                  and id(node) not in docstrings and not glossary):
-                strings.append(node.value)
-        registers = (isinstance(target, ast.Subscript) and getattr(target.value, "id", None)
-                     == "SECTIONS")
-        statements.append({
-            "line": statement.lineno,
-            "function": statement.name if isinstance(statement, ast.FunctionDef) else None,
-            "class": statement.name if isinstance(statement, ast.ClassDef) else None,
-            "registers": ast.literal_eval(target.slice) if registers else None,
-            "uses": sorted(names)})
-    text = " ".join(strings)
-    return {"statements": statements, "imports": sorted(imports), "strings": text.lower(),
-            "acronyms": sorted(set(re.findall(r"(?<![\w#-])[A-Z]{2,}[0-9]*(?![\w-])", text)))}
-
-
-def _docstring(body):
-    """Return the constant that is the docstring of a body of statements, or None."""
-    first = body[0] if body else None
-    return first.value if isinstance(first, ast.Expr) and isinstance(first.value,
-                                                                       ast.Constant) else None
 
 
 class TestLayout(unittest.TestCase):
@@ -96,7 +52,8 @@ class TestLayout(unittest.TestCase):
                     self.assertLessEqual(there, here, f"line {statement['line']} uses {name}")
 
     def test_each_part_ends_with_its_section_in_one_place(self):
-        # Adding a part is one block in main.py, one test file and one README line:
+        # Adding a part is one block in main.py, one test file and one README line,
+        # its bad calls in test_errors and its words written by python -m tests.expected:
         # its render, figure and SECTIONS entry sit in its own part.
         import main
         parts = self.part_of_line()

@@ -12,20 +12,8 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, INF, NAN, ScanContract, close, matmul2,
+from tests.support import (AWKWARD_LENGTHS, INF, NAN, ScanContract, close, matmul2,
                            random_floats, random_matrices)
-
-BAD_CALLS = {
-    "rnn_style": [(([1.0], INF), {}), (([1.0], NAN), {})],
-    "attention_style": [(([],), {})],
-    "depth": [((0,), {}), ((-5,), {}), ((True,), {})],            # True is no count
-    "rnn_tanh": [(([1.0],), {"w": NAN}), (([1.0],), {"w": INF})],
-    "tree_reduce": [(([],), {})],
-    "benchmark": [((0,), {}), ((HUGE,), {}), ((10, 0), {}), ((True,), {}), ((10, True), {})],
-    "scan_check": [((0,), {}), ((10**400,), {})],
-    "wallclock_section": [(((0,),), {}), (((10,), 0), {}), (((),), {})],
-}
-NO_BAD_INPUT = {"serial_scan", "parallel_scan", "depth_rows"}
 
 
 def load_tests(loader, tests, ignore):
@@ -33,29 +21,6 @@ def load_tests(loader, tests, ignore):
     if sys.flags.optimize < 2:
         tests.addTests(doctest.DocTestSuite(main))
     return tests
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "depth": """\
-=== serial-depth comparison === A recurrence run step by step is a chain: step t waits for
-step t-1, so its depth is N. A sum can be a tree of pairwise sums, of depth ceil(log2 N). N
-rnn depth attn depth depth ratio 64 64 6 11x 512 512 9 57x 4,096 4,096 12 341x 32,768
-32,768 15 2,185x 262,144 262,144 18 14,564x""",
-    "wallclock": """\
-=== wall-clock on this machine (pure Python) === The lesson: even pure Python's mean wins,
-as sum() runs in C; here the mean was the slower at every N (one timing each). N rnn / call
-attn / call rnn / attn 1,000 2.00 µs 4.00 µs 0.5x 2,000 2.00 µs 4.00 µs 0.5x On one core,
-the gap is Python's loop against C's, not parallelism.""",
-    "scan": """\
-=== prefix-sum equivalence check === On 64 random floats, parallel_scan gives serial_scan's
-running totals, up to rounding: 6 rounds of side-by-side combines, each one step deep,
-against 63 chained.
-mismatches (over 1e-09 x the largest value): 0 last value (serial): -6.839931648779522 last
-value (parallel): -6.839931648779525 The last digits differ: float rounding follows the
-order of additions.""",
-}
 
 
 class TestLessonFunctions(unittest.TestCase):

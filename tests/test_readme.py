@@ -10,8 +10,7 @@ import unittest
 from unittest import mock
 
 import main
-from tests.support import ROOT, run_main
-from tests.test_check import VECTOR, graded_in_this_process, scripted_steps
+from tests.support import ROOT, VECTOR, graded_in_this_process, readme, run_main, scripted_steps
 
 NUMBER = re.compile(r"-?[0-9][0-9,._]*(e[-+]?[0-9]+)?( ?(ns|µs|us|ms|s)\b)?")
 
@@ -33,7 +32,7 @@ def readme_samples(header="=== "):
 
 
 # The solution whose grades the README shows: right, not written, wrong, and the Easy
-# exercise right (tests/test_check.py's).
+# exercise right (tests.support's VECTOR).
 MINE = """\
 import operator
 def rnn_style(xs, decay=0.9):
@@ -81,7 +80,7 @@ class TestReadmeSamples(unittest.TestCase):
         self.assertEqual(masked("last value (serial):   -30.92"), "last value (serial): #")
         self.assertNotEqual(masked("depth: serial scan 1,023 dependent combines"),
                             masked("depth: serial scan 1,023 independent combines"))
-        # graded in this process, with the grading process's own code (tests/test_check.py)
+        # graded in this process, with the grading process's own code (tests.support)
         samples = readme_samples("=== check")
         self.assertGreater(len(samples), 5)
         here = os.getcwd()
@@ -141,11 +140,6 @@ class TestWordsThatWereLoose(unittest.TestCase):
         lines = main.render_capacity(main.capacity_rows(reads=64)).splitlines()
         self.assertEqual(lines[1], "Associative recall: write n key-value pairs into one state, "
                                    "then ask for each")
-
-
-def readme():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        return f.read()
 
 
 def bullets(heading):

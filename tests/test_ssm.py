@@ -7,31 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import main
-from tests.support import AWKWARD_LENGTHS, HUGE, INF, NAN, close, random_floats, run_section
-
-BAD_CALLS = {
-    "linear_recurrence_scan": [(([1.0, 2.0], [0.9]), {}), (([1.0], NAN), {}),
-                               (([1.0, 2.0], [NAN, 0.9]), {}), (([1.0], [INF]), {})],
-    "ssm_check": [((0,), {}), ((HUGE,), {})],
-}
-NO_BAD_INPUT = {"compose_affine"}
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "ssm": """\
-=== the linear recurrence as a parallel scan (state-space models) === The lesson says
-state-space models train in parallel, their step being linear: a scan gave the 64 states of
-h = 0.9*h + x in 6 rounds. The loop takes 63 steps; its states and the scan's agree to
-2.0e-16 of the largest. state t loop: h_t scan: h_t 1 -0.095240892980 -0.095240892980 2
-0.033827968479 0.033827968479 3 0.878866339678 0.878866339678 64 0.722211959479
-0.722211959479 More: the step h -> a1*h + x1, written (a1, x1), then (a2, x2), is the one
-step (a1*a2, a2*x1 + x2). That combine is associative, so a scan may group the steps in any
-order. A tanh step does not compose: two make tanh(w*tanh(w*h + x1) + x2), not one step
-tanh(a*h + b), so a scan has no combine of fixed size. With a different decay at each step,
-drawn from [0.5, 1), as in Mamba's selective scan, the largest difference is 2.0e-16.""",
-}
+from tests.support import AWKWARD_LENGTHS, close, random_floats, run_section
 
 
 class TestSsm(unittest.TestCase):

@@ -9,25 +9,6 @@ import main
 from tests.support import run_main, run_section
 from tests.test_figures import texts
 
-BAD_CALLS = {
-    "sweep": [(((0,),), {}), (((10,), 0), {}), (((10,), 1, 0), {}), (((10,), 1, True), {})],
-}
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "sweep": """\
-=== exercise (hard): sequence-length sweep on this CPU === The Hard exercise asks for the
-shape of the curves over N = 64 to 20,000: both grow slower than N (fitted slopes 0.00 and
-0.00). At these sizes a call's fixed cost is a large share of its time. N rnn / call attn /
-call 64 2.00 µs 4.00 µs 128 2.00 µs 4.00 µs 20,000 2.00 µs 4.00 µs More: a GPU would change
-the sum's curve, not the loop's. On P = 10,000 lanes, each adding a pair a step, the tree
-sum takes 6 to 15 steps. Past N = P, each lane first adds up its own share: 2 values in 1
-step at N = 20,000. Then the partial sums meet in a tree of 14 levels. The chain takes N
-steps on any P. N chain steps tree steps, P = 10,000 64 64 6 128 128 7 20,000 20,000 15""",
-}
-
 
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):

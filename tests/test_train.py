@@ -12,13 +12,7 @@ from unittest import mock
 from fractions import Fraction
 
 import main
-from tests.support import HUGE, central_difference, close, run_main
-
-BAD_CALLS = {
-    "train_section": [((), {"steps": 0}), ((), {"steps": HUGE}), ((), {"lengths": ()}),
-                      ((), {"lengths": (1,)}), ((), {"seeds": 0}),
-                      ((), {"lengths": (100,), "steps": 100_001, "seeds": 1})],
-}
+from tests.support import central_difference, close, run_main
 
 
 def mingru_states(params, pairs, scan=True):
@@ -44,25 +38,6 @@ def trained(model, length, steps, seed=1, chunks=1):
                     for k in range(first, first + steps // chunks)]
         main._train_steps(model, params, moments, examples, first)
     return params
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "train": """\
-=== problem 2, learned: three models trained on the adding problem === At T = 3, the
-longest sequence, the tanh RNN learned nothing, the minGRU learned nothing and one
-attention read learned nothing. This run had 20 steps, not 4,000: too few to judge what a
-model can learn. model T answering 1 best init worst init verdict tanh RNN, width 4 3 0.16
-0.21 0.21 learned nothing minGRU, width 4 3 0.16 0.21 0.21 learned nothing one attention
-read 3 0.16 0.82 0.82 learned nothing T: the sequence length. Answering 1: the MSE of
-always answering 1, the mean. Each verdict reads all 1 initializations. Learned: a held-out
-MSE at most a tenth of answering 1's, in every initialization. Learned some: under 0.9 of
-answering 1's MSE in every initialization, not a tenth in all. Learned nothing: 0.9 of
-answering 1's MSE or more, in every initialization. Varied: nothing from some
-initializations, more from others. 20 steps of Adam per run, all in 500 ms; MSE on 500
-held-out examples.""",
-}
 
 
 class TestTrain(unittest.TestCase):

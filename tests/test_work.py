@@ -11,16 +11,8 @@ import re
 import unittest
 
 import main
-from tests.support import (AWKWARD_LENGTHS, HUGE, ScanContract, close, matmul2, random_floats,
+from tests.support import (AWKWARD_LENGTHS, ScanContract, close, matmul2, random_floats,
                            random_matrices)
-
-BAD_CALLS = {
-    "measure_work_depth": [((sum, -1), {}), ((sum, HUGE), {})],
-    "work_section": [(((),), {}), (((HUGE,),), {}), (((8,), (0,)), {}),
-                     ((range(1, 100),), {})],         # more sizes than a list option takes
-    "Counted": [((1.0, main.Tally()), {"depth": -5}), ((1.0, main.Tally()), {"depth": True})],
-}
-NO_BAD_INPUT = {"brent_kung_scan", "blelloch_scan"}
 
 
 def evaluate(formula, n):
@@ -64,28 +56,6 @@ def fewest_by_search(n, lanes):
     for c in range(2, n + 1):
         fewest.append(1 + min(fewest[c - r] for r in range(1, min(lanes, c // 2) + 1)))
     return fewest[n]
-
-
-# What this part prints, from tests.support's SMALL data, scripted times and a
-# training time of 0.5 s, its spaces folded: test_cli checks every part against it.
-WORDS = {
-    "work": """\
-=== work and depth, counted on the code that runs === The lesson says depth, not operation
-count, sets the time: with 1,024 lanes a tree sum of N = 1,024 falls to 10 steps; the
-recurrence gains nothing. Counting its multiply and add apart, its chain of 1,024 steps is
-2,047 operations deep, however many lanes P there are. A lane does one operation a step.
-lanes P tree sum: steps recurrence: steps 1 1,023 2,047 8 130 2,047 64 21 2,047 1,024 10
-2,047 More: a tree sum takes from max(work / P, depth) to work / P + depth steps (Brent
-1974). Every operation below was counted as it ran. Among the four scans, the serial scan
-does the least work (1,023 operations) and Hillis-Steele's has the least depth (10). N =
-1,024 work formula depth formula rnn_style 2,047 2N - 1 2,047 2N - 1 sum() 1,024 N 1,024 N
-tree_reduce 1,023 N - 1 10 log2 N serial_scan 1,023 N - 1 1,023 N - 1 parallel_scan 9,217 N
-log2 N - N + 1 10 log2 N brent_kung_scan 2,036 2N - log2 N - 2 18 2 log2 N - 2
-blelloch_scan 2,046 2N - 2 19 2 log2 N - 1 linear_recurrence_scan 18,434 2(N log2 N - N +
-1) 20 2 log2 N the same, selective 27,651 3(N log2 N - N + 1) 20 2 log2 N Work counts each
-add and multiply of a value from the input, depth the longest chain of them (formulas for N
-a power of two). The recurrence's first multiply, 0.9 x 0, touches no input: 2N - 1.""",
-}
 
 
 class TestCountedWorkAndDepth(unittest.TestCase):
