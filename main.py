@@ -249,7 +249,7 @@ def render_depth(rows):
     return "\n".join([
         "=== serial-depth comparison ===",
         *_wrap("A recurrence is a chain: step t waits for step t-1, so N inputs are N steps "
-               "deep. attention_style's sum can be a tree of pairwise sums, ceil(log2 N) deep."),
+               "deep. attention_style's sum can be a tree of pairs, ceil(log2 N) deep."),
         table,
     ])
 
@@ -630,8 +630,8 @@ SECTIONS["scan"] = Section(
     compute=lambda o: scan_check(o.length or SCAN_LENGTH), render=render_scan, figure=None,
     options=(LENGTH,),
     headline=lambda r: (f"parallel_scan {'matched' if r['mismatches'] == 0 else 'differed from'} "
-                        f"serial_scan: {r['parallel_steps']} rounds against "
-                        f"{r['serial_steps']:,} chained combines"))
+                        f"serial_scan, {r['parallel_steps']} steps deep against "
+                        f"{r['serial_steps']:,}"))
 
 
 # ============================================================================
@@ -947,7 +947,7 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update of width w is w x (w + 1) madds, A.h and b*x. At every width the "
+        *_wrap(f"An update of width w is w x (w + 1) madds. At every width the "
                f"{first['depth']:,} inputs are a chain of {first['depth']:,} updates."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} do: the lesson's 99%."
@@ -1085,14 +1085,14 @@ def modelled_reading(rows, lanes):
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
     said = (f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} "
-            "steps, the fewest possible: a lane adds one pair a step. ")
+            "steps, the fewest possible. ")
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
         busy, halvings = lane_step_parts(last["n"], lanes)
-        said += (f"At N = {last['n']:,}, every lane adds a pair in each of the first "
-                 f"{_quantity(busy, 'step')}, leaving {last['n'] - busy * lanes:,} values; "
-                 f"then each step halves them: {halvings} more.")
+        said += (f"At N = {last['n']:,}, every lane adds a pair for {_quantity(busy, 'step')}, "
+                 f"leaving {last['n'] - busy * lanes:,} values; then {halvings} steps halve "
+                 "them.")
     return said + " The chain takes N steps on any P; the tree's grow as log2 N."
 
 
@@ -1149,13 +1149,12 @@ def figure_sweep(result):
 
 def sweep_headline(result):
     """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
-    measured = "measured on one size, no slope"
+    measured = "one size, no slope"
     if result["rnn_exponent"] is not None:
-        measured = (f"measured slopes {result['rnn_exponent']:.2f} (the loop) and "
+        measured = (f"slopes {result['rnn_exponent']:.2f} (the loop) and "
                     f"{result['attn_exponent']:.2f} (the sum)")
     ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
-    return (f"{measured}; modelled on {result['lanes']:,} lanes, the tree takes "
-            f"{' to '.join(ends)} steps")
+    return f"{measured}; on {result['lanes']:,} lanes the tree takes {' to '.join(ends)} steps"
 
 
 LANES = Option("--lanes", "P", 1, MAX_LANES, False, (
@@ -1274,31 +1273,28 @@ def render_ssm(result):
                f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
                f"{_quantity(r['scan_rounds'], 'round')}."),
         *_wrap(f"A round's combines run side by side, one step deep: the scan is "
-               f"{r['scan_rounds']:,} steps deep, the loop {r['serial_steps']:,}. On random x "
-               f"in [-1, 1), the two differ by at most {r['fixed_max_rel_diff']:.1e} of the "
-               f"largest state{'' if same else ', more than rounding'}."),
+               f"{r['scan_rounds']:,} steps deep, the loop {r['serial_steps']:,}. They differ "
+               f"by at most {r['fixed_max_rel_diff']:.1e} of the largest state"
+               f"{'' if same else ', more than rounding'}."),
         table,
         *_wrap(f"More: two linear steps make one. h -> {a[0]:g}*h + {a[1]:g}, then "
                f"h -> {x[0]:g}*h + {x[1]:g}, is h -> {x[0]:g}*({a[0]:g}*h + {a[1]:g}) + "
-               f"{x[1]:g} = {both[0]:g}*h + {both[1]:g}. As pairs, "
-               f"({a[0]:g}, {a[1]:g}) then ({x[0]:g}, {x[1]:g}) is ({both[0]:g}, {both[1]:g}); "
-               "in general (a1, x1) then (a2, x2) is (a1*a2, a2*x1 + x2)."),
-        *_wrap("That combine is associative, so a scan may group the steps in any way; it "
-               "is not commutative, so it keeps their order. A tanh step does not compose: "
+               f"{x[1]:g} = {both[0]:g}*h + {both[1]:g}. As pairs, (a1, x1) then (a2, x2) is "
+               "(a1*a2, a2*x1 + x2)."),
+        *_wrap("The combine is associative, so a scan may group the steps in any way, but "
+               "not reorder them: it is not commutative. A tanh step does not compose: "
                "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so a scan "
                "has no combine of fixed size."),
-        *_wrap(f"With the 0.9 replaced at each step by a decay drawn from [0.5, 1), as in "
-               f"Mamba's selective scan, they differ by at most "
-               f"{r['selective_max_rel_diff']:.1e}."),
+        *_wrap("A decay drawn from [0.5, 1) at each step, as in Mamba's selective scan, "
+               f"keeps them within {r['selective_max_rel_diff']:.1e}."),
     ])
 
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
     compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
-    headline=lambda r: f"a scan gave the linear step's {r['length']:,} states "
-             f"{_quantity(r['scan_rounds'], 'step')} deep, the loop {r['serial_steps']:,}; "
-             f"within {r['max_rel_diff']:.0e} of the loop's largest")
+    headline=lambda r: f"the scan is {_quantity(r['scan_rounds'], 'step')} deep, the loop "
+             f"{r['serial_steps']:,}; they agree to {r['max_rel_diff']:.0e}")
 
 
 # ============================================================================
@@ -1447,6 +1443,15 @@ def work_answer(found, lanes):
         f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
 
 
+def work_headline(result):
+    """Return what work found: the recurrence's scan on the fewest and the most lanes."""
+    few = min(result["lanes"], key=lambda r: r["lanes"])
+    many = max(result["lanes"], key=lambda r: r["lanes"])
+    return (f"the recurrence's scan takes {few['scan_steps']:,} steps on "
+            f"{_quantity(few['lanes'], 'lane')}, {many['scan_steps']:,} on {many['lanes']:,}; "
+            f"its loop, {few['loop_steps']:,}")
+
+
 def render_work(result):
     """Return the steps on P lanes first, with the lesson's claim they answer; then
     every algorithm's counted work and depth beside their formulas."""
@@ -1468,14 +1473,13 @@ def render_work(result):
         f"Steps at N = {n:,}, a lane doing one operation a step.",
         lanes,
         *_wrap("The tree sum's are the fewest, within Brent's (1974) max(work / P, depth) and "
-               "work / P + depth; the scan's go round by round."),
-        *_wrap("More: every operation below was counted as it ran, a multiply-add as one. "
+               "work / P + depth."),
+        *_wrap("More: each operation below was counted as it ran, a multiply-add as one. "
                f"Among the four scans, {SCANS[found['least_work']]} does the least work "
                f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
                f"least depth ({least_depth['depth']:,})."),
         counted,
-        *_wrap("Formulas hold for N a power of two. sum() adds one value at a time, a chain; "
-               "the selective scan counts its decays' products too."),
+        *_wrap("Formulas assume N a power of two; sum() adds one value at a time."),
     ])
 
 
@@ -1498,8 +1502,7 @@ def figure_work(result):
 SECTIONS["work"] = Section(
     summary="work and depth of the scans, counted; steps on P lanes",
     compute=lambda o: work_section(), render=render_work, figure=figure_work, options=(),
-    headline=lambda r: f"among the scans, {SCANS[r['findings']['least_work']]} does the least "
-             f"work, {SCANS[r['findings']['least_depth']]} has the least depth")
+    headline=work_headline)
 
 
 # ============================================================================
@@ -1603,30 +1606,28 @@ def render_cost(result):
                "Attention computes the scores tile by tile without storing them: O(n) memory, "
                "still O(n^2) work."),
         "",
-        *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped, here "
-               f"evaluated. As written, self-attention does fewer operations than a recurrent "
+        *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
+               f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
-               f" A kernel is k = {result['k']} wide; restricted self-attention sees r = "
-               f"{result['r']} positions."),
+               f" Here k = {result['k']} and r = {result['r']}."),
         column("operations per layer", 0, "operations", _format_count),
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
         "",
         column("maximum path length", 2, "max_path_length", "{:,}".format),
-        *_wrap(f"O(n/r) counts a causal window: a layer looks r - 1 = {result['r'] - 1} "
-               f"positions back, so {big - 1:,} take {restricted:,} layers."),
-        *_wrap("Table 1 counts a whole matrix multiply as one sequential operation. Run as "
-               f"trees, one attention read, a query over n = {read['n']:,} keys of width "
-               f"d = {result['d']}, is {sum(parts)} steps deep. That is {parts[0]} for the "
-               f"scores q.k, {parts[1]} for exp, {parts[2]} for the weighted sum and "
-               f"{parts[3]} for a last product by 1/sum."),
+        *_wrap(f"O(n/r) counts a causal window of r - 1 = {result['r'] - 1} positions: "
+               f"{big - 1:,} back take {restricted:,} layers."),
+        *_wrap("Table 1 counts a matrix multiply as one sequential operation. As trees, a "
+               f"query's read over n = {read['n']:,} keys of width d = {result['d']} is "
+               f"{sum(parts)} steps deep. That is {parts[0]} for q.k, {parts[1]} for exp, "
+               f"{parts[2]} for the weighted sum and {parts[3]} for a last product."),
     ])
 
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
     compute=lambda o: cost_table(), render=render_cost, figure=None, options=(),
-    headline=lambda r: f"one fp16 attention matrix (one head, one layer) is "
+    headline=lambda r: f"one fp16 attention matrix is "
              f"{format_bytes(r['memory'][-1]['bytes'])} at n = {r['memory'][-1]['n']:,}")
 
 
@@ -1717,13 +1718,11 @@ def render_gradient(result):
                f"{r['score_gap']:g} above {r['n'] - 1} equal others weighs "
                f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times each."),
         f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
-        "in closed form (0.9^k, a gated cell's f^k, attention's weight).",
+        "in closed form.",
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
-               "vanishing gradient. A gated cell, whose forget gate f stays near 1, fades "
-               f"slowly ({at[far]['gated']:.2f} at {far}) but still fades; attention does not. "
-               "Training sums such terms over every distance, and the near ones swamp the far "
-               "(Bengio et al. 1994)."),
+               f"vanishing gradient. A gated cell with f near 1 fades slowly "
+               f"({at[far]['gated']:.2f} at {far}); attention does not fade."),
     ])
 
 
@@ -1773,9 +1772,9 @@ SECTIONS["gradient"] = Section(
     summary="problem 2: how much of an input k steps back remains",
     compute=lambda o: gradient_rows(), render=render_gradient, figure=figure_gradient,
     options=(),
-    headline=lambda r: f"the derivative of a tanh RNN's last state in an input {r['far']} steps "
-             f"back is {[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; "
-             "attention's weight does not fade")
+    headline=lambda r: f"{r['far']} steps back, the tanh RNN passes "
+             f"{[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; attention's "
+             "weight does not fade")
 
 
 # ============================================================================
@@ -1889,9 +1888,8 @@ def render_capacity(rows):
         *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
                "read is right if sign(s.k) = v."),
         table,
-        *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row. exact: "
-               "the share of right reads over every possible crosstalk, the noise that the "
-               "other pairs add to a read."),
+        *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
+               "over every possible crosstalk, the noise the other pairs add."),
     ])
 
 
@@ -2075,34 +2073,32 @@ def render_generate(rows):
             "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN, h = tanh(w*h + x),",
             "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
     adds[shallowest["model"]] += " (the shallowest)"
+    first = adds.pop("attention")
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
            "Each new token is the next input, so every model generates a chain. At "
-           f"N = {big:,} a token adds " + _readable_list(list(adds.values())) + ".")
+           f"N = {big:,} a token adds {first}. It adds " + _readable_list(list(adds.values()))
+           + ".")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
                f"{big:,} tokens here, {found}."),
         *_wrap(why),
         table,
-        *_wrap("More: training knows the whole sequence. So attention and the linear "
-               f"recurrence, by its scan, run in parallel: {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} steps deep at N = {big:,}, the scan's being its "
-               f"rounds. The tanh RNN stays a chain even then: {rnn['train_depth']:,} deep."),
-        *_wrap(f"Attention's read is a tree: over one token, {attention['first_token_depth']} "
-               "deep (query times key, exp, one over the sum, a last product); one level more "
-               "each time the tokens double."),
-        *_wrap("A step is one operation (a multiply-add, exp, tanh or 1/x); a tanh RNN's "
-               "token is a multiply-add, then tanh. Depths are counted on models one number "
-               f"wide, memory at width d = {d} in fp16: the KV cache grows by "
-               f"{kv_cache_bytes(1, 1, 1, d):,} bytes a token; a state stays {2 * d:,} bytes."),
+        *_wrap("More: training knows the whole sequence, so attention and the linear "
+               f"recurrence's scan run in parallel: {attention['train_depth']:,} and "
+               f"{scan['train_depth']:,} steps deep at N = {big:,}. The tanh RNN stays a chain: "
+               f"{rnn['train_depth']:,}."),
+        *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
+               "log2 t deep, rounded up. A tanh RNN's token is a multiply-add, then tanh."),
+        *_wrap(f"Depths are on models one number wide; memory, at width d = {d} in fp16."),
     ])
 
 
 SECTIONS["generate"] = Section(
     summary="training can run in parallel, generating is one token at a time",
     compute=lambda o: generate_rows(), render=render_generate, figure=None, options=(),
-    headline=lambda rows: "generating, every model is a chain: attention {generate_depth:,} "
-                          "deep at N = {n:,}, where training is {train_depth:,} deep".format(
+    headline=lambda rows: "generating, attention is {generate_depth:,} steps deep at "
+                          "N = {n:,}; training, {train_depth:,}".format(
                               **[r for r in rows if r["model"] == "attention"][-1]))
 
 
@@ -2417,10 +2413,10 @@ LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
-    LEARNED: "every initialization's held-out MSE at most a tenth of answering 1's",
-    PART: "each under 0.9 of answering 1's MSE, not all a tenth",
-    NOTHING: "each 0.9 of answering 1's MSE or more",
-    VARIES: "nothing from some initializations, more from others",
+    LEARNED: "each MSE a tenth of answering 1's or less",
+    PART: "each under 0.9 of it",
+    NOTHING: "each 0.9 of it or more",
+    VARIES: "mixed",
 }
 
 
@@ -2464,7 +2460,7 @@ def train_headline(result):
             said.append(f"{name} {v['verdict']}")
         elif v["length"] == longest:
             said.append(f"the {name} {v['verdict']}")
-    return f"at T = {longest:,}, the longest sequence, {_readable_list(said)}"
+    return f"at T = {longest:,}, {_readable_list(said)}"
 
 
 def render_train(result):
@@ -2490,18 +2486,17 @@ def render_train(result):
     measured = _span(_mse(min(constant.values())), _mse(max(constant.values())))
     return "\n".join([
         "=== problem 2, in training: three models on the adding problem ===",
-        *_wrap("The lesson's second problem: gradients fade over distance, so an RNN learns "
-               "far dependencies badly. The adding problem tests it: the target is the sum of "
-               "two marked values among T."),
+        *_wrap("The lesson's second problem: gradients fade over distance. The adding problem "
+               "tests it: the target is the sum of two marked values among T."),
         *_wrap(opening),
-        *_wrap(f"Answering 1 means always answering the mean, 1. Expected MSE 1/6; measured, "
-               f"as every MSE here, on {result['test_examples']} held-out examples: "
-               f"{measured}."),
+        *_wrap(f"Answering 1, the mean, has expected MSE 1/6; measured on the "
+               f"{result['test_examples']} held-out examples, as every MSE here: {measured}."),
         table,
-        *_wrap(f"T: the sequence length. minGRU: a gated RNN with no tanh on its state. Each "
+        *_wrap("T: the sequence length. minGRU: a gated RNN with no tanh on its state. A "
                f"verdict reads all {result['seeds']} initializations."),
-        *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
-          for line in _wrap(f"{verdict.capitalize()}: {words}.")),
+        *_wrap("; ".join(f"{verdict.capitalize() if k == 0 else verdict}: {words}"
+                         for k, (verdict, words) in enumerate(TRAIN_VERDICT_WORDS.items()))
+               + "."),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}."),
     ])
@@ -2511,8 +2506,7 @@ def short_run(result):
     """Return a warning where the run had fewer steps than TRAIN_STEPS, or ""."""
     if result["steps"] >= TRAIN_STEPS:
         return ""
-    return (f"{result['steps']:,} steps, not {TRAIN_STEPS:,}: too few to judge what a model "
-            "can learn")
+    return f"{result['steps']:,} steps, not {TRAIN_STEPS:,}: too few to judge a model"
 
 
 def figure_train(result):
@@ -4676,7 +4670,7 @@ def _run(opts):
     elif opts.sections == list(SECTIONS):
         print("\n" + _summary(results))
     if opts.sections == list(DEFAULT_SECTIONS) and not opts.json:
-        print(f"\n{TAKEAWAY}\nMore: python {PROG} all, and python {PROG} terms")
+        print(f"\n{TAKEAWAY}\nMore: python {PROG} all; python {PROG} terms")
     if opts.svg is not None:
         print(f"{PROG}: wrote {', '.join(drawn) or 'no figure: none of these sections draws one'}",
               file=sys.stderr)
