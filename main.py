@@ -2070,7 +2070,7 @@ def render_generate(rows):
     adds = {"attention": f"{attention['first_token_depth']} to "
                          f"{attention['last_token_depth']} steps for attention, which "
                          "reads every token before it",
-            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN, h = tanh(w*h + x),",
+            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
             "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
     adds[shallowest["model"]] += " (the shallowest)"
     first = adds.pop("attention")
@@ -2089,7 +2089,8 @@ def render_generate(rows):
                f"{scan['train_depth']:,} steps deep at N = {big:,}. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
-               "log2 t deep, rounded up. A tanh RNN's token is a multiply-add, then tanh."),
+               "log2 t deep, rounded up. The tanh RNN, h = tanh(w*h + x), takes a multiply-add, "
+               "then tanh."),
         *_wrap(f"Depths are on models one number wide; memory, at width d = {d} in fp16."),
     ])
 
@@ -2414,8 +2415,8 @@ LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
     LEARNED: "each MSE a tenth of answering 1's or less",
-    PART: "each under 0.9 of it",
-    NOTHING: "each 0.9 of it or more",
+    PART: "each MSE under 0.9 of answering 1's",
+    NOTHING: "each MSE 0.9 of answering 1's or more",
     VARIES: "mixed",
 }
 
@@ -2487,16 +2488,16 @@ def render_train(result):
     return "\n".join([
         "=== problem 2, in training: three models on the adding problem ===",
         *_wrap("The lesson's second problem: gradients fade over distance. The adding problem "
-               "tests it: the target is the sum of two marked values among T."),
+               "tests it: the target is the sum of two marked values among T, the sequence "
+               "length."),
         *_wrap(opening),
         *_wrap(f"Answering 1, the mean, has expected MSE 1/6; measured on the "
                f"{result['test_examples']} held-out examples, as every MSE here: {measured}."),
         table,
-        *_wrap("T: the sequence length. minGRU: a gated RNN with no tanh on its state. A "
-               f"verdict reads all {result['seeds']} initializations."),
-        *_wrap("; ".join(f"{verdict.capitalize() if k == 0 else verdict}: {words}"
-                         for k, (verdict, words) in enumerate(TRAIN_VERDICT_WORDS.items()))
-               + "."),
+        *_wrap(f"minGRU: a gated RNN without tanh on its state. Each verdict reads all "
+               f"{result['seeds']} initializations."),
+        *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
+          for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}."),
     ])
@@ -4323,7 +4324,7 @@ GLOSSARY = {
     "exp, e": "exp(x) = e^x, e = 2.718...: the softmax weighs each score by its exp.",
     "e-notation, e": "3.3e-11 is 3.3 x 10^-11: the e and the number after it are a power of ten.",
     "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
-    "fitted slope": "see fitted growth: a slope of 1 is time in proportion to N.",
+    "log-log slope": "see fitted growth: a slope of 1 is time in proportion to N.",
     "best of": ("best of K: the fastest of K timings of the same call; slower ones come from "
                 "interference, as timeit keeps its best."),
     "idle": "a lane with nothing to do in a step: no operation ready for it.",
@@ -4366,9 +4367,12 @@ GLOSSARY = {
     "KV cache": "the keys and values of every past token a transformer keeps while it generates.",
     "lane": "one processor of a modelled parallel machine: one operation a step.",
     "layer": "one stage of a model: its outputs are the next layer's inputs.",
-    "learned": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[LEARNED]}.",
-    "learned nothing": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[NOTHING]}.",
-    "learned some": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[PART]}.",
+    "learned": ("a verdict of `train`, over every initialization: "
+                f"{TRAIN_VERDICT_WORDS[LEARNED]}."),
+    "learned nothing": ("a verdict of `train`, over every initialization: "
+                        f"{TRAIN_VERDICT_WORDS[NOTHING]}."),
+    "learned some": ("a verdict of `train`, over every initialization, where not learned: "
+                     f"{TRAIN_VERDICT_WORDS[PART]}."),
     "linear recurrence": "h_t = a_t*h_(t-1) + x_t: its steps are affine maps, so a scan runs it.",
     "log2": "log2 N: how many halvings take N down to 1 (log_k N: divisions by k).",
     "loss": "the number training lowers: here the MSE on a training example.",
@@ -4458,7 +4462,8 @@ GLOSSARY = {
                    " al. 2017).",
     "tree": "combining values in pairs, then pairs of pairs: depth ceil(log2 N).",
     "value": "what a position offers to be read: attention sums the values, weighted.",
-    "varied": f"a verdict of `train`: {TRAIN_VERDICT_WORDS[VARIES]}.",
+    "varied": ("a verdict of `train`: some initializations learned nothing, others "
+               "more."),
     "wall-clock": "time as a clock on the wall measures it: what a run takes, waits included.",
     "weight": "attention's: a score after the softmax, 0 to 1, all summing to 1; a model's: a "
               "parameter.",
@@ -4714,7 +4719,7 @@ CHECK_ABOUT = (
     "{counted}: its depth and combines are said at the longest, N = {deepest}, past the long "
     "inputs (at {stop} for a scan past four times Hillis-Steele's combines), and the depth of "
     "each output at N = {mirror}, beside Hillis-Steele's. A right "
-    "rnn_style_vector has its step timed beside main.py's, at widths {widths}.",
+    "rnn_style_vector has its update timed beside main.py's, at widths {widths}.",
     "Each function runs in a fresh Python process of its own, S seconds a call and "
     "{budget} x S in all. On Linux and macOS the process and all it starts end when its "
     "grading ends, or when check ends, however it ends; it may write at most {writes}, and "

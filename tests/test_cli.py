@@ -226,8 +226,7 @@ class TestCommandLine(unittest.TestCase):
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
         one = main.sweep((64,), 1, 10)
         self.assertEqual(self.opening({"sweep": one}), [
-            "sweep: measured on one size, no slope; modelled on 10 lanes, the tree takes 9",
-            "  steps."])
+            "sweep: one size, no slope; on 10 lanes the tree takes 9 steps."])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)

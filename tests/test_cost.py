@@ -59,24 +59,25 @@ class TestCost(unittest.TestCase):
         # the memory first: the lesson's claim, its first and last sizes, then their table
         self.assertTrue(said.startswith(
             "=== what attention costs (Vaswani et al. 2017, Table 1) === The lesson says "
-            "attention's memory grows as the square of the tokens n: one attention matrix is "
-            "8.00 MiB at 2,048 tokens, 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
+            "attention's memory grows as the square of the tokens n. Here one attention matrix "
+            "is 8.00 MiB at 2,048 tokens and 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
         self.assertLess(said.index("2.00 TiB"), said.index("More:"))
         self.assertLess(said.index("More:"), said.index("operations per layer"))
         self.assertIn("Flash Attention computes the scores tile by tile", said)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 512)
-        # the ratio printed is self-attention's operations over a recurrent layer's: n/d
-        ratios = ", ".join(f"{n / 512:g}x at {n:,}" for n in main.COST_SIZES)
-        self.assertIn(f"Self-attention / recurrent = n/d: {ratios}.", " ".join(out.split()))
+        # self-attention's operations over a recurrent layer's are n/d, as the table shows
+        for n in main.COST_SIZES:
+            costs = main.layer_costs(n, 512, 3, 128)
+            self.assertEqual(costs["self-attention"][0] / costs["recurrent"][0], n / 512)
 
     def test_table_1s_columns_are_said_to_be_orders_each_evaluated_in_its_own_table(self):
         out = main.render_cost(main.cost_table())
         said = " ".join(out.split())
-        self.assertIn("Its columns are orders of growth, their constants dropped. As written, "
-                      "self-attention does fewer operations than a recurrent layer only while "
-                      "n < d, the model width (512).", said)
+        self.assertIn("Table 1's columns are orders of growth, their constants dropped. As "
+                      "written, self-attention does fewer operations than a recurrent layer "
+                      "only while n < d, the model width (512). Here k = 3 and r = 128.", said)
         self.assertNotIn("LSTM", said)          # no crossover that the formulas printed miss
         # each column a table of its own: Table 1's formula, then its value at each n
         lines = out.splitlines()
@@ -98,8 +99,8 @@ class TestCost(unittest.TestCase):
         # beside the 1,033 it prints, what O(n/r) counts: a causal window of r = 128, each
         # layer 127 positions further back: 131,071 / 127 = 1,032.1, so 1,033 layers
         self.assertEqual(-(-131_071 // 127), 1_033)
-        causal = ("O(n/r) counts a causal window: a layer looks r - 1 = 127 positions back, "
-                  "so 131,071 take 1,033 layers.")
+        causal = ("O(n/r) counts a causal window of r - 1 = 127 positions: 131,071 back take "
+                  "1,033 layers.")
         self.assertIn(causal, said)
         self.assertLess(said.index("O(n/r) 5 17 1,033"), said.index(causal))
 

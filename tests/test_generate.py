@@ -51,34 +51,35 @@ class TestGenerate(unittest.TestCase):
         self.assertIn("=== training can run in parallel; generating, one token at a time === "
                       "The lesson says an RNN suits streaming, one token at a time. "
                       "Generating 256 tokens here, attention is the deepest, 2,817 steps, and "
-                      "holds the most, 64.0 KiB. Each new token is the next input", text)
+                      "holds the most memory, 64.0 KiB. Each new token is the next input", text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 2 and 1 for the others
-        self.assertIn("A token adds 4 to 12 steps for attention, which reads every token "
-                      "before it, 2 for the tanh RNN and 1 for the linear recurrence (the "
-                      "shallowest).", text)
-        self.assertIn("a tanh RNN's token is a multiply-add, then tanh.", text)
-        self.assertIn("attention and the linear recurrence (by its scan) run in parallel: depth "
-                      "12 and 8 (the scan's rounds) at N = 256. The tanh RNN stays a chain even "
-                      "then: 512 deep", text)
-        self.assertIn("Attention's read is a tree: 4 deep for one token", text)
+        self.assertIn("At N = 256 a token adds 4 to 12 steps for attention, which reads every "
+                      "token before it. It adds 2 for the tanh RNN and 1 for the linear "
+                      "recurrence (the shallowest).", text)
+        self.assertIn("The tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh.", text)
+        self.assertIn("so attention and the linear recurrence's scan run in parallel: 12 and 8 "
+                      "steps deep at N = 256. The tanh RNN stays a chain: 512.", text)
+        self.assertIn("Attention's read over t tokens is 4 + log2 t deep, rounded up.", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
         self.assertIn("the tanh RNN is the deepest, 1,000,000 steps; attention holds the "
-                      "most, 64.0 KiB.", said)
+                      "most memory, 64.0 KiB.", said)
         cached = [dict(r, held_bytes=10**6) if r["model"] == "linear, by scan" else r
                   for r in rows]
         self.assertIn("attention is the deepest, 2,817 steps; the linear recurrence holds "
-                      "the most, 977 KiB.", " ".join(main.render_generate(cached).split()))
+                      "the most memory, 977 KiB.", " ".join(main.render_generate(cached).split()))
         shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
                    for r in rows]
-        self.assertIn("2 for the tanh RNN (the shallowest) and 1 for the linear recurrence.",
+        self.assertIn("It adds 2 for the tanh RNN (the shallowest) and 1 for the linear "
+                      "recurrence.",
                       " ".join(main.render_generate(shallow).split()))
         last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("the KV cache grows by 256 bytes a token; a state stays 128 bytes", text)
+        self.assertIn("Depths are on models one number wide; memory, at width d = 64 in fp16.",
+                      text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

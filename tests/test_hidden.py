@@ -109,21 +109,25 @@ class TestHidden(unittest.TestCase):
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
         # the lesson's 10,000 lanes: 64^2 + 64 = 4,160 madds, at least ceil(log2 65) = 7
         # steps deep: at most 4,160 of 70,000 lane-steps busy; 2 of 10,000 at width 1
-        self.assertIn(f"an update of width 64 is 4,160 madds at least 7 steps deep (each unit "
-                      f"combines 65 numbers, two at a time): at least "
-                      f"{1 - 4_160 / 70_000:.0%} of the lanes idle. At width 1, "
-                      f"{1 - 2 / 10_000:.2%}.", " ".join(out.split()))
+        self.assertIn(f"an update of width 64 takes at least 7 steps: each unit combines 65 "
+                      f"numbers, two at a time. Its 4,160 madds fill at most "
+                      f"{4_160 / 70_000:.0%} of those 7 x 10,000 lane-steps: at least "
+                      f"{1 - 4_160 / 70_000:.0%} sit idle. At width 1, {1 - 2 / 10_000:.2%} do: "
+                      "the lesson's 99%.", " ".join(out.split()))
         # width 2,048: 4,196,352 madds fill 420 steps of 10,000 lanes all but 0.09%
         wide = [dict(r, width=2_048, madds_per_step=2_048 ** 2 + 2_048, update_depth=12,
-                     idle_share=main.idle_share(2_048)) if r["width"] == 64 else r
+                     update_steps=420, idle_share=main.idle_share(2_048))
+                if r["width"] == 64 else r
                 for r in rows]
-        self.assertIn("its madds could keep nearly every lane busy",
+        self.assertIn("takes at least 420 steps for its 4,196,352 madds. Its madds could keep "
+                      "nearly every lane busy.",
                       " ".join(main.render_hidden(wide).split()))
         # width 512: 262,656 madds in 27 steps of 10,000 lanes leave 3% idle, said so
         nearly = [dict(r, width=512, madds_per_step=512 ** 2 + 512, update_depth=10,
-                       idle_share=main.idle_share(512)) if r["width"] == 64 else r
+                       update_steps=27, idle_share=main.idle_share(512))
+                  if r["width"] == 64 else r
                   for r in rows]
-        self.assertIn(f"at least {1 - 262_656 / 270_000:.0%} of the lanes idle",
+        self.assertIn(f"at least {1 - 262_656 / 270_000:.0%} sit idle",
                       " ".join(main.render_hidden(nearly).split()))
         # the reading's edge: growth under half the madds' is the interpreter's cost
         self.assertEqual(main.growth_reading(1_040, 2_080), "The time grew about as the madds")

@@ -129,12 +129,13 @@ class TestWordsThatWereLoose(unittest.TestCase):
 
     def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):
         work = " ".join(main.render_work(main.work_section((8, 16))).split())
-        self.assertIn("takes from max(work / P, depth) to work / P + depth steps (Brent 1974)",
-                      work)
+        self.assertIn("The tree sum's are the fewest, within Brent's (1974) max(work / P, depth) "
+                      "and work / P + depth.", work)
         self.assertNotIn("about max(work / P, depth)", self.everywhere())
         headline = main.SECTIONS["gradient"].headline(main.gradient_rows())
-        self.assertTrue(headline.startswith("the derivative of a tanh RNN's last state in an "
-                                            "input 50 steps back is 3e-11"), headline)
+        self.assertTrue(headline.startswith("50 steps back, the tanh RNN passes 3e-11"), headline)
+        self.assertIn("the last state's derivative with respect to an input 50 steps back",
+                      " ".join(main.render_gradient(main.gradient_rows()).split()))
 
     def test_capacity_says_what_associative_recall_is_before_its_numbers(self):
         lines = main.render_capacity(main.capacity_rows(reads=64)).splitlines()

@@ -7,26 +7,28 @@ from unittest import mock
 
 import main
 from tests.support import run_main, run_section
-from tests.test_figures import texts
+from tests.support import texts
 
 
 class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):
-        about = "both times grow in proportion to N"
-        self.assertEqual(main.slope_reading(1.0, 1.0), about + " (fitted slopes 1.00 and 1.00). "
-                         "On one core each does N additions one after another: sum() in C, the "
-                         "loop in Python.")
-        self.assertIn(about + " (fitted slopes 0.97 and 1.05)", main.slope_reading(0.97, 1.05))
+        about = "Both times grow in proportion to N"
+        self.assertEqual(main.slope_reading(1.0, 1.0), about + " (log-log slopes: rnn_style "
+                         "1.00, attention_style 1.00). On one core each does N operations one "
+                         "after another: sum() in C, the loop in Python.")
+        self.assertIn(about + " (log-log slopes: rnn_style 0.97, attention_style 1.05)",
+                      main.slope_reading(0.97, 1.05))
         small = main.slope_reading(0.47, 0.12)            # the sizes 1 ... 16
-        self.assertIn("both grow slower than N (fitted slopes 0.47 and 0.12)", small)
+        self.assertIn("Both grow slower than N (log-log slopes: rnn_style 0.47, attention_style "
+                      "0.12)", small)
         self.assertNotIn(about, small)
-        self.assertIn("a slope far from 1", main.slope_reading(1.6, 0.9))
-        self.assertIn("a slope far from 1", main.slope_reading(0.5, 1.0))    # one below, one at 1
+        self.assertIn("A slope is far from 1", main.slope_reading(1.6, 0.9))
+        self.assertIn("A slope is far from 1", main.slope_reading(0.5, 1.0))  # one below, one at 1
         # the headline names each slope with its function, and the lanes as printed
         result = {"rows": [{"n": 64, "tree_steps": 6}, {"n": 128, "tree_steps": 7}],
                   "rnn_exponent": 1.1, "attn_exponent": 0.9, "lanes": 10_000}
-        self.assertEqual(main.sweep_headline(result), "measured slopes 1.10 (the loop) and 0.90 "
-                         "(the sum); modelled on 10,000 lanes, the tree takes 6 to 7 steps")
+        self.assertEqual(main.sweep_headline(result), "slopes 1.10 (the loop) and 0.90 "
+                         "(the sum); on 10,000 lanes the tree takes 6 to 7 steps")
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
         for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
@@ -39,7 +41,7 @@ class TestSweep(unittest.TestCase):
                                   "modelled": main.modelled_reading(rows, 4)})
         self.assertTrue(" ".join(text.split()).startswith(
             "=== exercise (hard): sequence-length sweep on this CPU === The Hard exercise asks "
-            "for the shape of the curves over N = 1 to 16: both grow slower than N"), text)
+            "for the shape of the curves over N = 1 to 16. Both grow slower than N"), text)
         # the fit's first N said where it is not the first N shown
         self.assertNotIn("fitted from", text)
         later = main.render_sweep({"rows": rows, "rnn_exponent": 0.47, "attn_exponent": 0.12,
@@ -47,7 +49,8 @@ class TestSweep(unittest.TestCase):
                                    "modelled": main.modelled_reading(rows, 4)})
         self.assertIn("More: the slopes are fitted from N = 4 on", " ".join(later.split()))
         # the measured table first, with the times alone; the modelled steps after
-        tables = [line.split() for line in text.splitlines() if line.lstrip().startswith("N ")]
+        tables = [line.split() for line in text.splitlines()      # a header: cells two apart
+                  if line.lstrip().startswith("N ") and "  " in line.strip()]
         self.assertEqual(tables, [["N", "rnn", "per", "call", "attn", "per", "call"],
                                   ["N", "chain", "steps", "tree", "steps,", "P", "=", "4"]])
 
@@ -56,12 +59,12 @@ class TestSweep(unittest.TestCase):
         # subtitle and the text's reading; each pair of slopes flips it to another case
         sizes = (1_024, 4_096, 16_384)
         cases = {(1.0, 1.0): ("top: both slopes near 1, each time in proportion to N",
-                              "both times grow in proportion to N"),
+                              "Both times grow in proportion to N"),
                  (0.0, 0.0): ("top: both slopes below 1: at these sizes, a call's fixed cost",
-                              "both grow slower than N"),
+                              "Both grow slower than N"),
                  (1.6, 1.0): ("top: a slope far from 1: too few or too small sizes",
-                              "a slope far from 1"),
-                 (0.5, 0.9): ("top: a slope far from 1", "a slope far from 1")}
+                              "A slope is far from 1"),
+                 (0.5, 0.9): ("top: a slope far from 1", "A slope is far from 1")}
         for (rnn, attn), (subtitle, reading) in cases.items():
             def samples(n, reps):
                 return [3e-8 * n ** rnn], [5e-9 * n ** attn]
@@ -73,14 +76,15 @@ class TestSweep(unittest.TestCase):
                 drawn = texts(main.figure_sweep(result))
                 said = " ".join(main.render_sweep(result).split())
                 self.assertIn(subtitle, drawn)
-                self.assertIn(f"{reading} (fitted slopes {rnn:.2f} and {attn:.2f})", said)
+                self.assertIn(f"{reading} (log-log slopes: rnn_style {rnn:.2f}, attention_style "
+                              f"{attn:.2f})", said)
                 others = [s for s, _ in cases.values() if not subtitle.startswith(s[:12])]
                 for other in others:
                     self.assertNotIn(other, drawn)
         # read as printed: 0.796 prints 0.80, inside "about 1"; 0.794 prints 0.79
         self.assertEqual(main.slope_case(0.796, 1.204), "about 1")
         self.assertEqual(main.slope_case(0.794, 1.0), "far from 1")
-        self.assertIn("in proportion to N (fitted slopes 0.80 and 1.20)",
+        self.assertIn("in proportion to N (log-log slopes: rnn_style 0.80, attention_style 1.20)",
                       main.slope_reading(0.796, 1.204))
 
     def test_the_modelled_steps_are_log2_n_up_to_p_lanes_then_n_over_p_and_read_so(self):
@@ -95,19 +99,19 @@ class TestSweep(unittest.TestCase):
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
             return " ".join(main.modelled_reading(rows, lanes).split())
-        self.assertIn("the tree sum takes 6 to 16 steps, the fewest any schedule can. With "
+        self.assertIn("the tree sum takes 6 to 16 steps, the fewest possible. With "
                       "N <= 2P, that is log2 N", reading((64, 65_536), 10**5))
         # 65,536 values on 10,000 lanes: 5 steps of 10,000 adds leave 15,536 values,
         # then ceil(log2 15,536) halvings
         halvings = math.ceil(math.log2(65_536 - 5 * 10_000))
-        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest any schedule can. At "
-                      "N = 65,536, every lane adds a pair in each of the first 5 steps, "
-                      f"leaving 15,536 values; then each step halves them: {halvings} more.",
+        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest possible. At "
+                      "N = 65,536, every lane adds a pair for 5 steps, "
+                      f"leaving 15,536 values; then {halvings} steps halve them.",
                       reading((64, 65_536), 10_000))
         # the largest N equal to 2P: still "N <= 2P"; one more is past it
         self.assertIn("With N <= 2P", reading((64, 2_048), 1_024))
-        self.assertIn("every lane adds a pair in each of the first 1 step, leaving 2,048 "
-                      "values; then each step halves them: 11 more.", reading((64, 3_072), 1_024))
+        self.assertIn("every lane adds a pair for 1 step, leaving 2,048 "
+                      "values; then 11 steps halve them.", reading((64, 3_072), 1_024))
         self.assertIn("takes 9 steps, the fewest", reading((500,), 10_000))   # one size
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
@@ -123,7 +127,8 @@ class TestSweep(unittest.TestCase):
         sizes = "64,128,1024,2048"
         out, data = run_section(self, "sweep", "--sizes", sizes, "--reps", "1")
         # The format, not the value: a noisy one-sample fit over two sizes may come out negative.
-        self.assertRegex(" ".join(out.split()), r"\(fitted slopes -?\d+\.\d\d and -?\d+\.\d\d\)")
+        self.assertRegex(" ".join(out.split()),
+                         r"\(log-log slopes: rnn_style -?\d+\.\d\d, attention_style -?\d+\.\d\d\)")
         self.assertLessEqual(max(len(line) for line in out.splitlines()), 80)
         self.assertEqual([r["n"] for r in data["rows"]], [64, 128, 1024, 2048])
         self.assertEqual(data["fit_from_n"], 1024)
@@ -132,10 +137,10 @@ class TestSweep(unittest.TestCase):
                          [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)
         self.assertTrue(main.sweep_headline(data).endswith(
-            "modelled on 10,000 lanes, the tree takes 6 to 11 steps"))
+            "on 10,000 lanes the tree takes 6 to 11 steps"))
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
-        self.assertIn("over N = 500: with one size there is no slope to read.",
+        self.assertIn("over N = 500. With one size there is no slope to read.",
                       " ".join(out.split()))
 
 
