@@ -248,8 +248,9 @@ def render_depth(rows):
                      f"{r['depth_ratio']:,.0f}x") for r in rows])
     return "\n".join([
         "=== serial-depth comparison ===",
-        *_wrap("A recurrence is a chain: step t waits for step t-1, so N inputs are N steps "
-               "deep. attention_style's sum can be a tree of pairs, ceil(log2 N) deep."),
+        *_wrap("A recurrence is a chain: from h = 0, step t waits for step t-1, so N inputs "
+               "are N steps deep. attention_style's sum can be a tree of pairs, ceil(log2 N) "
+               "deep."),
         table,
     ])
 
@@ -295,11 +296,11 @@ def render_wallclock(result):
                 "both": f"Here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("The lesson says the mean, attention_style, wins even in pure Python: sum() "
+        *_wrap("The lesson says the mean, attention_style, wins even in pure Python, as sum() "
                "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("On one core, the gap is Python's loop against C's, not depth."),
+        *_wrap("On one core that gap is Python's loop against C's."),
     ])
 
 
@@ -330,12 +331,12 @@ def count_mismatches(expected, actual, rel_tol=SCAN_REL_TOL):
 def render_scan(result):
     """Return the scan comparison as text."""
     r = result
-    same = ("gives serial_scan's running totals, up to rounding" if r["mismatches"] == 0 else
+    same = ("gives serial_scan's running totals" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"It runs in {_quantity(r['parallel_steps'], 'round')}, "
-              f"{_quantity(r['parallel_steps'], 'step')} on {r['length']:,} lanes; serial_scan "
-              f"chains {_quantity(r['serial_steps'], 'add')} (x_1 needs none)"
+    rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
+              f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
+              f"{_quantity(r['serial_steps'], 'add')}, as x_1 needs none"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -526,7 +527,7 @@ def _span(low, high):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence as written is N steps deep, a sum as a tree ceil(log2 N).
+takeaway: a recurrence as written is N steps deep; a tree sum, ceil(log2 N).
 Attention costs N^2 work in few steps."""
 
 
@@ -947,8 +948,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update of width w is w x (w + 1) madds. At every width the "
-               f"{first['depth']:,} inputs are a chain of {first['depth']:,} updates."),
+        *_wrap(f"At every width the {first['depth']:,} inputs are a chain of "
+               f"{first['depth']:,} updates."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} do: the lesson's 99%."
             if len(rows) > 1 else "")),
@@ -960,15 +961,16 @@ def idle_reading(row):
     steps it takes, set by its depth or by its madds, and the least share of idle lanes."""
     w, madds, steps = row["width"], row["madds_per_step"], row["update_steps"]
     if steps == row["update_depth"]:
-        why = (f"at least {_quantity(steps, 'step')}: each unit combines {w + 1:,} numbers, "
-               "two at a time")
+        why = (f"at least {_quantity(steps, 'step')}: each unit combines {w + 1:,} numbers "
+               f"({w:,} of h, and x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
-    said = f"on the lesson's GPU of {GPU_LANES:,} lanes, an update of width {w:,} takes {why}. "
+    said = (f"the lesson's GPU has {GPU_LANES:,} cores (lanes), each one operation a "
+            f"step. An update of width {w:,} takes {why}. ")
     if row["idle_share"] < 0.005:
         return said + "Its madds could keep nearly every lane busy."
     return said + (f"Its {madds:,} madds fill at most {_share(1 - row['idle_share'])} of those "
-                   f"{steps:,} x {GPU_LANES:,} lane-steps: at least {_share(row['idle_share'])} "
+                   f"{steps:,} steps x {GPU_LANES:,} lanes: at least {_share(row['idle_share'])} "
                    "sit idle.")
 
 
@@ -1085,7 +1087,7 @@ def modelled_reading(rows, lanes):
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
     said = (f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} "
-            "steps, the fewest possible. ")
+            "steps at fewest. ")
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
@@ -1093,7 +1095,7 @@ def modelled_reading(rows, lanes):
         said += (f"At N = {last['n']:,}, every lane adds a pair for {_quantity(busy, 'step')}, "
                  f"leaving {last['n'] - busy * lanes:,} values; then {halvings} steps halve "
                  "them.")
-    return said + " The chain takes N steps on any P; the tree's grow as log2 N."
+    return said + " The chain takes N steps on any P."
 
 
 def render_sweep(result):
@@ -1151,10 +1153,10 @@ def sweep_headline(result):
     """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
     measured = "one size, no slope"
     if result["rnn_exponent"] is not None:
-        measured = (f"slopes {result['rnn_exponent']:.2f} (the loop) and "
-                    f"{result['attn_exponent']:.2f} (the sum)")
+        measured = (f"slopes {result['rnn_exponent']:.2f} (loop) and "
+                    f"{result['attn_exponent']:.2f} (sum)")
     ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
-    return f"{measured}; on {result['lanes']:,} lanes the tree takes {' to '.join(ends)} steps"
+    return f"{measured}; the tree takes {' to '.join(ends)} steps on {result['lanes']:,} lanes"
 
 
 LANES = Option("--lanes", "P", 1, MAX_LANES, False, (
@@ -1272,8 +1274,8 @@ def render_ssm(result):
         *_wrap("The lesson says state-space models train in parallel, their step being "
                f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
                f"{_quantity(r['scan_rounds'], 'round')}."),
-        *_wrap(f"A round's combines run side by side, one step deep: the scan is "
-               f"{r['scan_rounds']:,} steps deep, the loop {r['serial_steps']:,}. They differ "
+        *_wrap(f"Its combines run side by side, a round a step: {r['scan_rounds']:,} steps deep, "
+               f"against the loop's {r['serial_steps']:,}. They differ "
                f"by at most {r['fixed_max_rel_diff']:.1e} of the largest state"
                f"{'' if same else ', more than rounding'}."),
         table,
@@ -1281,12 +1283,12 @@ def render_ssm(result):
                f"h -> {x[0]:g}*h + {x[1]:g}, is h -> {x[0]:g}*({a[0]:g}*h + {a[1]:g}) + "
                f"{x[1]:g} = {both[0]:g}*h + {both[1]:g}. As pairs, (a1, x1) then (a2, x2) is "
                "(a1*a2, a2*x1 + x2)."),
-        *_wrap("The combine is associative, so a scan may group the steps in any way, but "
-               "not reorder them: it is not commutative. A tanh step does not compose: "
+        *_wrap("The combine is associative but not commutative: a scan may regroup the steps, "
+               "never reorder them. A tanh step does not compose: "
                "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so a scan "
                "has no combine of fixed size."),
-        *_wrap("A decay drawn from [0.5, 1) at each step, as in Mamba's selective scan, "
-               f"keeps them within {r['selective_max_rel_diff']:.1e}."),
+        *_wrap("A different a at each step, from [0.5, 1) as in Mamba's selective scan: "
+               f"within {r['selective_max_rel_diff']:.1e}."),
     ])
 
 
@@ -1439,7 +1441,7 @@ def work_answer(found, lanes):
     else:
         said = f"Here the work decides, from {on_few} to {on_many}. "
     return said + (
-        f"The recurrence's scan (ssm) takes {few['scan_steps']:,} steps on {on_few} "
+        f"The recurrence's scan (see ssm) takes {few['scan_steps']:,} steps on {on_few} "
         f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
 
 
@@ -1447,7 +1449,7 @@ def work_headline(result):
     """Return what work found: the recurrence's scan on the fewest and the most lanes."""
     few = min(result["lanes"], key=lambda r: r["lanes"])
     many = max(result["lanes"], key=lambda r: r["lanes"])
-    return (f"the recurrence's scan takes {few['scan_steps']:,} steps on "
+    return (f"the recurrence's scan: {few['scan_steps']:,} steps on "
             f"{_quantity(few['lanes'], 'lane')}, {many['scan_steps']:,} on {many['lanes']:,}; "
             f"its loop, {few['loop_steps']:,}")
 
@@ -1470,16 +1472,17 @@ def render_work(result):
         "=== work and depth, counted on the code that runs ===",
         *_wrap("The lesson says depth, not operation count, decides the time. "
                + work_answer(found, result["lanes"])),
-        f"Steps at N = {n:,}, a lane doing one operation a step.",
+        f"Steps at N = {n:,}, a lane (processor) doing one operation a step.",
         lanes,
-        *_wrap("The tree sum's are the fewest, within Brent's (1974) max(work / P, depth) and "
-               "work / P + depth."),
-        *_wrap("More: each operation below was counted as it ran, a multiply-add as one. "
+        *_wrap("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / P, "
+               "depth) and work / P + depth."),
+        *_wrap("More: each operation below was counted as it ran. "
                f"Among the four scans, {SCANS[found['least_work']]} does the least work "
                f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
                f"least depth ({least_depth['depth']:,})."),
         counted,
-        *_wrap("Formulas assume N a power of two; sum() adds one value at a time."),
+        *_wrap("Formulas assume N a power of two. sum() adds one value at a time; the "
+               "selective scan's decays, one a step, double its work."),
     ])
 
 
@@ -1609,7 +1612,8 @@ def render_cost(result):
         *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
-               f" Here k = {result['k']} and r = {result['r']}."),
+               f" Kernel width k = {result['k']}; restricted self-attention's window r = "
+               f"{result['r']}."),
         column("operations per layer", 0, "operations", _format_count),
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
@@ -1620,7 +1624,7 @@ def render_cost(result):
         *_wrap("Table 1 counts a matrix multiply as one sequential operation. As trees, a "
                f"query's read over n = {read['n']:,} keys of width d = {result['d']} is "
                f"{sum(parts)} steps deep. That is {parts[0]} for q.k, {parts[1]} for exp, "
-               f"{parts[2]} for the weighted sum and {parts[3]} for a last product."),
+               f"{parts[2]} for the weighted sum and {parts[3]} to divide."),
     ])
 
 
@@ -1716,9 +1720,8 @@ def render_gradient(result):
                "Through attention, the output's derivative with respect to a value is its "
                f"weight, at any distance. That is {near['attention']:.2f} here: one score "
                f"{r['score_gap']:g} above {r['n'] - 1} equal others weighs "
-               f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times each."),
-        f"d h_N / d x_(N-k) on {r['n']} inputs in [-1, 1): tanh by the chain rule, the rest",
-        "in closed form.",
+               f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times any other."),
+        *_wrap(f"d h_N / d x_(N-k) on {r['n']} random inputs; f: a gated cell's forget gate."),
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
                f"vanishing gradient. A gated cell with f near 1 fades slowly "
@@ -1885,8 +1888,8 @@ def render_capacity(rows):
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
                f"every pair: {cache}, for n*(d+1) numbers (a key and its value), "
                f"{CAPACITY_BYTES} bytes each in fp16."),
-        *_wrap(f"Here keys are {d} +-1s and values +-1, added into a state s = sum of v*k; a "
-               "read is right if sign(s.k) = v."),
+        *_wrap(f"Keys are {d} +-1s, values +-1, summed into s = sum of v*k; a read is right if "
+               "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
                "over every possible crosstalk, the noise the other pairs add."),
@@ -2084,14 +2087,15 @@ def render_generate(rows):
                f"{big:,} tokens here, {found}."),
         *_wrap(why),
         table,
-        *_wrap("More: training knows the whole sequence, so attention and the linear "
-               f"recurrence's scan run in parallel: {attention['train_depth']:,} and "
+        *_wrap("More: training knows the whole sequence, so attention and the scan run in "
+               f"parallel: {attention['train_depth']:,} and "
                f"{scan['train_depth']:,} steps deep at N = {big:,}. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
-               "log2 t deep, rounded up. The tanh RNN, h = tanh(w*h + x), takes a multiply-add, "
-               "then tanh."),
-        *_wrap(f"Depths are on models one number wide; memory, at width d = {d} in fp16."),
+               "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
+               "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
+        *_wrap(f"Depths are on models one number wide; memory at d = {d} in fp16: a key and "
+               "a value a token."),
     ])
 
 
@@ -2487,15 +2491,15 @@ def render_train(result):
     measured = _span(_mse(min(constant.values())), _mse(max(constant.values())))
     return "\n".join([
         "=== problem 2, in training: three models on the adding problem ===",
-        *_wrap("The lesson's second problem: gradients fade over distance. The adding problem "
-               "tests it: the target is the sum of two marked values among T, the sequence "
-               "length."),
+        *_wrap("The adding problem tests the lesson's second problem, gradients fading over "
+               "distance. Its target is the sum of two marked values, uniform in [0, 1), among "
+               "T, the sequence length."),
         *_wrap(opening),
         *_wrap(f"Answering 1, the mean, has expected MSE 1/6; measured on the "
                f"{result['test_examples']} held-out examples, as every MSE here: {measured}."),
         table,
-        *_wrap(f"minGRU: a gated RNN without tanh on its state. Each verdict reads all "
-               f"{result['seeds']} initializations."),
+        *_wrap("minGRU: a gated RNN without tanh on its state; one attention read: one query "
+               f"over the T inputs. Each verdict reads all {result['seeds']} initializations."),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "

@@ -93,9 +93,9 @@ class TestCommandLine(unittest.TestCase):
             self.assertIn(words, run_main("depth")[1])
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
-        self.assertIn("the gap is Python's loop against C's, not depth.", flat(out))
-        self.assertIn("It runs in 1 round, 1 step on 2 lanes; serial_scan chains 1 add (x_1 "
-                      "needs none).",
+        self.assertIn("On one core that gap is Python's loop against C's.", flat(out))
+        self.assertIn("In 1 round of side-by-side adds, it is 1 step deep; serial_scan chains "
+                      "1 add, as x_1 needs none.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):
@@ -226,7 +226,7 @@ class TestCommandLine(unittest.TestCase):
                          ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
         one = main.sweep((64,), 1, 10)
         self.assertEqual(self.opening({"sweep": one}), [
-            "sweep: one size, no slope; on 10 lanes the tree takes 9 steps."])
+            "sweep: one size, no slope; the tree takes 9 steps on 10 lanes."])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)

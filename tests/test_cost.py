@@ -77,7 +77,8 @@ class TestCost(unittest.TestCase):
         said = " ".join(out.split())
         self.assertIn("Table 1's columns are orders of growth, their constants dropped. As "
                       "written, self-attention does fewer operations than a recurrent layer "
-                      "only while n < d, the model width (512). Here k = 3 and r = 128.", said)
+                      "only while n < d, the model width (512). Kernel width k = 3; restricted "
+                      "self-attention's window r = 128.", said)
         self.assertNotIn("LSTM", said)          # no crossover that the formulas printed miss
         # each column a table of its own: Table 1's formula, then its value at each n
         lines = out.splitlines()

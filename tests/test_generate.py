@@ -57,9 +57,10 @@ class TestGenerate(unittest.TestCase):
                       "token before it. It adds 2 for the tanh RNN and 1 for the linear "
                       "recurrence (the shallowest).", text)
         self.assertIn("The tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh.", text)
-        self.assertIn("so attention and the linear recurrence's scan run in parallel: 12 and 8 "
-                      "steps deep at N = 256. The tanh RNN stays a chain: 512.", text)
-        self.assertIn("Attention's read over t tokens is 4 + log2 t deep, rounded up.", text)
+        self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep at "
+                      "N = 256. The tanh RNN stays a chain: 512.", text)
+        self.assertIn("Attention's read over t tokens is 4 + log2 t deep, rounded up: q.k, exp, "
+                      "1/sum and a product, plus a tree.", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
@@ -78,8 +79,8 @@ class TestGenerate(unittest.TestCase):
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("Depths are on models one number wide; memory, at width d = 64 in fp16.",
-                      text)
+        self.assertIn("Depths are on models one number wide; memory at d = 64 in fp16: a key and "
+                      "a value a token.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

@@ -138,8 +138,9 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
                       main.render_scan(main.scan_check(1)))
         # mismatches counted are said, the positions and the rounds after them
         self.assertIn("On 64 random floats, parallel_scan (Hillis-Steele) differs from "
-                      "serial_scan's running totals at 3 positions. It runs in 6 rounds, 6 "
-                      "steps on 64 lanes; serial_scan chains 63 adds (x_1 needs none).",
+                      "serial_scan's running totals at 3 positions. In 6 rounds of "
+                      "side-by-side adds, it is 6 steps deep; serial_scan chains 63 adds, as "
+                      "x_1 needs none.",
                       " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 

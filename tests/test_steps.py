@@ -111,7 +111,7 @@ class TestOneCountOfSteps(unittest.TestCase):
         said = " ".join(main.render_cost(main.cost_table()).split())
         self.assertIn("As trees, a query's read over n = 131,072 keys of width d = 512 is 30 "
                       "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum and 1 "
-                      "for a last product.", said)
+                      "to divide.", said)
 
     def test_depth_and_sweep_agree_at_one(self):
         self.assertEqual(main.depth(1), (1, 1))
@@ -120,11 +120,11 @@ class TestOneCountOfSteps(unittest.TestCase):
 
     def test_the_scan_sections_say_rounds_are_steps(self):
         said = " ".join(main.render_ssm(main.ssm_check(1_024)).split())
-        self.assertIn("in 10 rounds. A round's combines run side by side, one step deep: the "
-                      "scan is 10 steps deep, the loop 1,024.", said)
+        self.assertIn("in 10 rounds. Its combines run side by side, a round a step: 10 steps "
+                      "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
-        self.assertIn("It runs in 10 rounds, 10 steps on 1,024 lanes; serial_scan chains 1,023 "
-                      "adds (x_1 needs none).", said)
+        self.assertIn("In 10 rounds of side-by-side adds, it is 10 steps deep; serial_scan "
+                      "chains 1,023 adds, as x_1 needs none.", said)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ class TestSweep(unittest.TestCase):
         # the headline names each slope with its function, and the lanes as printed
         result = {"rows": [{"n": 64, "tree_steps": 6}, {"n": 128, "tree_steps": 7}],
                   "rnn_exponent": 1.1, "attn_exponent": 0.9, "lanes": 10_000}
-        self.assertEqual(main.sweep_headline(result), "slopes 1.10 (the loop) and 0.90 "
-                         "(the sum); on 10,000 lanes the tree takes 6 to 7 steps")
+        self.assertEqual(main.sweep_headline(result), "slopes 1.10 (loop) and 0.90 (sum); the "
+                         "tree takes 6 to 7 steps on 10,000 lanes")
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
         for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
@@ -99,12 +99,12 @@ class TestSweep(unittest.TestCase):
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
             return " ".join(main.modelled_reading(rows, lanes).split())
-        self.assertIn("the tree sum takes 6 to 16 steps, the fewest possible. With "
+        self.assertIn("the tree sum takes 6 to 16 steps at fewest. With "
                       "N <= 2P, that is log2 N", reading((64, 65_536), 10**5))
         # 65,536 values on 10,000 lanes: 5 steps of 10,000 adds leave 15,536 values,
         # then ceil(log2 15,536) halvings
         halvings = math.ceil(math.log2(65_536 - 5 * 10_000))
-        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest possible. At "
+        self.assertIn(f"takes 6 to {5 + halvings} steps at fewest. At "
                       "N = 65,536, every lane adds a pair for 5 steps, "
                       f"leaving 15,536 values; then {halvings} steps halve them.",
                       reading((64, 65_536), 10_000))
@@ -112,7 +112,7 @@ class TestSweep(unittest.TestCase):
         self.assertIn("With N <= 2P", reading((64, 2_048), 1_024))
         self.assertIn("every lane adds a pair for 1 step, leaving 2,048 "
                       "values; then 11 steps halve them.", reading((64, 3_072), 1_024))
-        self.assertIn("takes 9 steps, the fewest", reading((500,), 10_000))   # one size
+        self.assertIn("takes 9 steps at fewest", reading((500,), 10_000))   # one size
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]
@@ -137,7 +137,7 @@ class TestSweep(unittest.TestCase):
                          [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)
         self.assertTrue(main.sweep_headline(data).endswith(
-            "on 10,000 lanes the tree takes 6 to 11 steps"))
+            "the tree takes 6 to 11 steps on 10,000 lanes"))
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
         self.assertIn("over N = 500. With one size there is no slope to read.",
