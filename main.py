@@ -300,7 +300,7 @@ def render_wallclock(result):
                "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("On one core that gap is Python's loop against C's."),
+        *_wrap("That gap is Python's loop against C's, on one core: not depth."),
     ])
 
 
@@ -336,11 +336,11 @@ def render_scan(result):
             f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
               f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}, as x_1 needs none"
+              f"{_quantity(r['serial_steps'], 'add')}: its first total is x_1"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
-        *_wrap(f"On {_quantity(r['length'], 'random float')}, parallel_scan (Hillis-Steele) "
+        *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
         f"mismatches (over {r['rel_tol']:g} x the largest total): {r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
@@ -527,7 +527,7 @@ def _span(low, high):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence as written is N steps deep; a tree sum, ceil(log2 N).
+takeaway: a recurrence is N steps deep; a tree sum, ceil(log2 N).
 Attention costs N^2 work in few steps."""
 
 
@@ -948,10 +948,11 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"At every width the {first['depth']:,} inputs are a chain of "
+        *_wrap(f"At every width, {first['depth']:,} inputs are a chain of "
                f"{first['depth']:,} updates."),
         *_wrap("More: " + idle_reading(last) + (
-            f" At width {first['width']:,}, {_share(first['idle_share'])} do: the lesson's 99%."
+            f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
+            "99%."
             if len(rows) > 1 else "")),
     ])
 
@@ -1153,8 +1154,8 @@ def sweep_headline(result):
     """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
     measured = "one size, no slope"
     if result["rnn_exponent"] is not None:
-        measured = (f"slopes {result['rnn_exponent']:.2f} (loop) and "
-                    f"{result['attn_exponent']:.2f} (sum)")
+        measured = (f"slopes {result['rnn_exponent']:.2f} and "
+                    f"{result['attn_exponent']:.2f}")
     ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
     return f"{measured}; the tree takes {' to '.join(ends)} steps on {result['lanes']:,} lanes"
 
@@ -1285,10 +1286,10 @@ def render_ssm(result):
                "(a1*a2, a2*x1 + x2)."),
         *_wrap("The combine is associative but not commutative: a scan may regroup the steps, "
                "never reorder them. A tanh step does not compose: "
-               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so a scan "
-               "has no combine of fixed size."),
-        *_wrap("A different a at each step, from [0.5, 1) as in Mamba's selective scan: "
-               f"within {r['selective_max_rel_diff']:.1e}."),
+               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so no "
+               "fixed-size pair stands for a run of them."),
+        *_wrap("With a different a at each step, from [0.5, 1) as in Mamba's selective scan, "
+               f"the two agree within {r['selective_max_rel_diff']:.1e}."),
     ])
 
 
@@ -1435,13 +1436,13 @@ def work_answer(found, lanes):
     many = next(r for r in lanes if r["lanes"] == found["most_lanes"])
     on_few, on_many = (_quantity(few["lanes"], "lane"), _quantity(many["lanes"], "lane"))
     if found["work_decides"] and found["depth_decides"]:
-        said = f"Here both do: on {on_few} the work decides, on {on_many} the depth. "
+        said = f"Here both decide: on {on_few} the work, on {on_many} the depth. "
     elif found["depth_decides"]:
         said = f"Here the depth decides, from {on_few} to {on_many}. "
     else:
         said = f"Here the work decides, from {on_few} to {on_many}. "
     return said + (
-        f"The recurrence's scan (see ssm) takes {few['scan_steps']:,} steps on {on_few} "
+        f"The recurrence's scan (section ssm) takes {few['scan_steps']:,} steps on {on_few} "
         f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
 
 
@@ -1472,17 +1473,15 @@ def render_work(result):
         "=== work and depth, counted on the code that runs ===",
         *_wrap("The lesson says depth, not operation count, decides the time. "
                + work_answer(found, result["lanes"])),
-        f"Steps at N = {n:,}, a lane (processor) doing one operation a step.",
+        f"Steps at N = {n:,}; a lane (processor) does one operation a step.",
         lanes,
         *_wrap("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / P, "
                "depth) and work / P + depth."),
-        *_wrap("More: each operation below was counted as it ran. "
-               f"Among the four scans, {SCANS[found['least_work']]} does the least work "
-               f"({least_work['work']:,} operations) and {SCANS[found['least_depth']]} has the "
-               f"least depth ({least_depth['depth']:,})."),
+        *_wrap(f"More: counted as the code ran, {SCANS[found['least_work']]} does the least "
+               f"work of the four prefix scans ({least_work['work']:,} operations), "
+               f"{SCANS[found['least_depth']]} the least depth ({least_depth['depth']:,})."),
         counted,
-        *_wrap("Formulas assume N a power of two. sum() adds one value at a time; the "
-               "selective scan's decays, one a step, double its work."),
+        *_wrap("Formulas assume N a power of two; sum() adds one value at a time."),
     ])
 
 
@@ -1621,10 +1620,10 @@ def render_cost(result):
         column("maximum path length", 2, "max_path_length", "{:,}".format),
         *_wrap(f"O(n/r) counts a causal window of r - 1 = {result['r'] - 1} positions: "
                f"{big - 1:,} back take {restricted:,} layers."),
-        *_wrap("Table 1 counts a matrix multiply as one sequential operation. As trees, a "
-               f"query's read over n = {read['n']:,} keys of width d = {result['d']} is "
-               f"{sum(parts)} steps deep. That is {parts[0]} for q.k, {parts[1]} for exp, "
-               f"{parts[2]} for the weighted sum and {parts[3]} to divide."),
+        *_wrap("Table 1 counts a matrix multiply as one sequential operation. Computed as "
+               f"trees, one query's read over n = {read['n']:,} keys of width "
+               f"d = {result['d']} is {sum(parts)} steps deep. That is {parts[0]} for q.k, "
+               f"{parts[1]} for exp, {parts[2]} for the weighted sum and {parts[3]} to divide."),
     ])
 
 
@@ -1718,13 +1717,13 @@ def render_gradient(result):
         *_wrap(f"Through the tanh RNN (w = {r['w']:g}), the last state's derivative with "
                f"respect to an input {far} steps back is {at[far]['tanh']:.1e}{against}. "
                "Through attention, the output's derivative with respect to a value is its "
-               f"weight, at any distance. That is {near['attention']:.2f} here: one score "
-               f"{r['score_gap']:g} above {r['n'] - 1} equal others weighs "
-               f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times any other."),
-        *_wrap(f"d h_N / d x_(N-k) on {r['n']} random inputs; f: a gated cell's forget gate."),
+               f"weight, at any distance. That is {near['attention']:.2f} here: the token it "
+               f"needs scores {r['score_gap']:g} above the {r['n'] - 1} others, so weighs "
+               f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times any of them."),
+        *_wrap(f"d h_N / d x_(N-k), on {r['n']} random inputs:"),
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
-               f"vanishing gradient. A gated cell with f near 1 fades slowly "
+               f"vanishing gradient. A gated cell whose forget gate f is near 1 fades slowly "
                f"({at[far]['gated']:.2f} at {far}); attention does not fade."),
     ])
 
@@ -2094,8 +2093,8 @@ def render_generate(rows):
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
                "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
                "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"Depths are on models one number wide; memory at d = {d} in fp16: a key and "
-               "a value a token."),
+        *_wrap(f"Depths are on models one number wide; memory at d = {d} in fp16, the cache "
+               "keeping a key and a value of d numbers a token."),
     ])
 
 
@@ -2492,10 +2491,10 @@ def render_train(result):
     return "\n".join([
         "=== problem 2, in training: three models on the adding problem ===",
         *_wrap("The adding problem tests the lesson's second problem, gradients fading over "
-               "distance. Its target is the sum of two marked values, uniform in [0, 1), among "
-               "T, the sequence length."),
+               "distance. Its T inputs are values uniform in [0, 1), two of them marked; the "
+               "target is their sum."),
         *_wrap(opening),
-        *_wrap(f"Answering 1, the mean, has expected MSE 1/6; measured on the "
+        *_wrap(f"Always answering 1, the mean, has expected MSE 1/6; measured on the "
                f"{result['test_examples']} held-out examples, as every MSE here: {measured}."),
         table,
         *_wrap("minGRU: a gated RNN without tanh on its state; one attention read: one query "

@@ -74,8 +74,8 @@ class TestGradient(unittest.TestCase):
         # attention's column explained where it is first read, before the table: one
         # score 5 above 199 others, e^5 = 148 times each, takes 148 / (148 + 199) = 0.43
         weight = f"{math.exp(5) / (math.exp(5) + n - 1):.2f}"
-        explained = (f"That is {weight} here: one score 5 above {n - 1} equal others weighs e^5 = "
-                     f"{math.exp(5):.0f} times any other.")
+        explained = (f"That is {weight} here: the token it needs scores 5 above the {n - 1} "
+                     f"others, so weighs e^5 = {math.exp(5):.0f} times any of them.")
         self.assertIn(explained, said)
         self.assertLess(said.index(explained), said.index(" k linear 0.9^k "))
         # the nearest distance shown, whichever it is

@@ -112,7 +112,8 @@ class TestHidden(unittest.TestCase):
         self.assertIn(f"An update of width 64 takes at least 7 steps: each unit combines 65 "
                       f"numbers (64 of h, and x), two at a time. Its 4,160 madds fill at most "
                       f"{4_160 / 70_000:.0%} of those 7 steps x 10,000 lanes: at least "
-                      f"{1 - 4_160 / 70_000:.0%} sit idle. At width 1, {1 - 2 / 10_000:.2%} do: "
+                      f"{1 - 4_160 / 70_000:.0%} sit idle. At width 1, {1 - 2 / 10_000:.2%} sit "
+                      "idle: "
                       "the lesson's 99%.", " ".join(out.split()))
         # width 2,048: 4,196,352 madds fill 420 steps of 10,000 lanes all but 0.09%
         wide = [dict(r, width=2_048, madds_per_step=2_048 ** 2 + 2_048, update_depth=12,

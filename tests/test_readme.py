@@ -124,7 +124,8 @@ class TestWordsThatWereLoose(unittest.TestCase):
         for loose in ("no exact scan", "not linear, so not a scan", "no exact regrouping",
                       "no regrouping is exact"):
             self.assertNotIn(loose, text)
-        self.assertIn("not one step tanh(a*h + b), so a scan has no combine of fixed size.",
+        self.assertIn("not one step tanh(a*h + b), so no fixed-size pair stands for a run of "
+                      "them.",
                       " ".join(main.render_ssm(main.ssm_check(64)).split()))
 
     def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):

@@ -92,7 +92,7 @@ class TestSsm(unittest.TestCase):
         # each number read from its own field: the selective case's, each state's
         told = " ".join(main.render_ssm(dict(data, selective_max_rel_diff=2.5e-13, states=[
             {"t": 7, "loop": 0.125, "scan": 0.25}])).split())
-        self.assertIn("as in Mamba's selective scan: within 2.5e-13.", told)
+        self.assertIn("as in Mamba's selective scan, the two agree within 2.5e-13.", told)
         self.assertIn("7 0.125000000000 0.250000000000", told)
         # a difference past the tolerance is told as one
         differs = dict(data, fixed_max_rel_diff=1e-6)

@@ -109,7 +109,8 @@ class TestOneCountOfSteps(unittest.TestCase):
         # over n likewise; a last product: 10 + 1 + 18 + 1 at n = 2^17, d = 2^9
         self.assertEqual(main.attention_read_parts(131_072, 512), (10, 1, 18, 1))
         said = " ".join(main.render_cost(main.cost_table()).split())
-        self.assertIn("As trees, a query's read over n = 131,072 keys of width d = 512 is 30 "
+        self.assertIn("Computed as trees, one query's read over n = 131,072 keys of width "
+                      "d = 512 is 30 "
                       "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum and 1 "
                       "to divide.", said)
 
@@ -124,7 +125,7 @@ class TestOneCountOfSteps(unittest.TestCase):
                       "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
         self.assertIn("In 10 rounds of side-by-side adds, it is 10 steps deep; serial_scan "
-                      "chains 1,023 adds, as x_1 needs none.", said)
+                      "chains 1,023 adds: its first total is x_1.", said)
 
 
 if __name__ == "__main__":

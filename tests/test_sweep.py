@@ -27,8 +27,8 @@ class TestSweep(unittest.TestCase):
         # the headline names each slope with its function, and the lanes as printed
         result = {"rows": [{"n": 64, "tree_steps": 6}, {"n": 128, "tree_steps": 7}],
                   "rnn_exponent": 1.1, "attn_exponent": 0.9, "lanes": 10_000}
-        self.assertEqual(main.sweep_headline(result), "slopes 1.10 (loop) and 0.90 (sum); the "
-                         "tree takes 6 to 7 steps on 10,000 lanes")
+        self.assertEqual(main.sweep_headline(result), "slopes 1.10 and 0.90; the tree takes 6 "
+                         "to 7 steps on 10,000 lanes")
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
         for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):

@@ -181,11 +181,12 @@ class TestBlellochAndLanes(unittest.TestCase):
             "fewest_lanes": 1, "most_lanes": 1_024, "work_decides": True,
             "depth_decides": True})
         said = " ".join(main.render_work(result).split())
-        self.assertIn("Among the four scans, serial_scan does the least work (63 operations) "
-                      "and parallel_scan (Hillis-Steele's) has the least depth (6)", said)
+        self.assertIn("counted as the code ran, serial_scan does the least work of the four "
+                      "prefix scans (63 operations), parallel_scan (Hillis-Steele's) the least "
+                      "depth (6).", said)
         # the finding read from the data: another scan named where it is the least
         other = dict(result, findings=dict(result["findings"], least_depth="blelloch_scan"))
-        self.assertIn("and blelloch_scan has the least depth (11)",
+        self.assertIn("blelloch_scan the least depth (11)",
                       " ".join(main.render_work(other).split()))
         at = {(r["algorithm"], r["n"]): r for r in data}
         self.assertEqual(at["parallel_scan", 64], {"algorithm": "parallel_scan", "n": 64,
@@ -198,13 +199,13 @@ class TestBlellochAndLanes(unittest.TestCase):
              "scan_steps": main.scan_lane_steps(64, p)} for p in main.WORK_LANES])
         self.assertEqual([r["scan_steps"] for r in result["lanes"]], [321, 41, 6, 6])
         self.assertIn("The lesson says depth, not operation count, decides the time. Here both "
-                      "do: on 1 lane the work decides, on 1,024 lanes the depth. The "
-                      "recurrence's scan (see ssm) takes 321 steps on 1 lane and 6 on 1,024 "
+                      "decide: on 1 lane the work, on 1,024 lanes the depth. The "
+                      "recurrence's scan (section ssm) takes 321 steps on 1 lane and 6 on 1,024 "
                       "lanes; its loop, 64 on any P.", said)
 
     def test_the_answer_is_chosen_from_the_steps(self):
         result = main.work_section((64,), lanes=(1, 64))
-        self.assertIn("Here both do", main.render_work(result))
+        self.assertIn("Here both decide", " ".join(main.render_work(result).split()))
         # lanes where the scan never beats the loop: the work decides throughout
         few = main.work_section((64,), lanes=(1, 2))
         self.assertEqual((few["findings"]["work_decides"], few["findings"]["depth_decides"]),
