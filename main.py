@@ -300,7 +300,7 @@ def render_wallclock(result):
                "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
-        *_wrap("That gap is Python's loop against C's, on one core: not depth."),
+        *_wrap("That gap is Python's loop against C's, not depth."),
     ])
 
 
@@ -336,7 +336,7 @@ def render_scan(result):
             f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
               f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}: its first total is x_1"
+              f"{_quantity(r['serial_steps'], 'add')}, one for each x after x_1"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -948,8 +948,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"At every width, {first['depth']:,} inputs are a chain of "
-               f"{first['depth']:,} updates."),
+        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds; {first['depth']:,} updates "
+               "make a chain at every width."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
             "99%."
@@ -1087,15 +1087,14 @@ def modelled_reading(rows, lanes):
     the chain's N at every N."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
-    said = (f"On P = {lanes:,} lanes, each adding a pair a step, the tree sum takes {steps} "
-            "steps at fewest. ")
+    said = f"On P = {lanes:,} lanes the tree sum takes {steps} steps at fewest. "
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
         busy, halvings = lane_step_parts(last["n"], lanes)
-        said += (f"At N = {last['n']:,}, every lane adds a pair for {_quantity(busy, 'step')}, "
-                 f"leaving {last['n'] - busy * lanes:,} values; then {halvings} steps halve "
-                 "them.")
+        said += (f"While over 2P = {2 * lanes:,} values remain, every lane adds a pair a step: "
+                 f"at N = {last['n']:,}, {last['n'] - busy * lanes:,} remain after "
+                 f"{_quantity(busy, 'step')}; then {halvings} steps halve them.")
     return said + " The chain takes N steps on any P."
 
 
@@ -1296,8 +1295,8 @@ def render_ssm(result):
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
     compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
-    headline=lambda r: f"the scan is {_quantity(r['scan_rounds'], 'step')} deep, the loop "
-             f"{r['serial_steps']:,}; they agree to {r['max_rel_diff']:.0e}")
+    headline=lambda r: f"{_quantity(r['scan_rounds'], 'step')} deep against the loop's "
+             f"{r['serial_steps']:,}, agreeing to {r['max_rel_diff']:.0e}")
 
 
 # ============================================================================
@@ -1374,7 +1373,7 @@ WORK_ALGORITHMS = {
     "brent_kung_scan": (brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
     "blelloch_scan": (blelloch_scan, "2N - 2", "2 log2 N - 1"),
     "linear_recurrence_scan": (linear_recurrence_scan, "N log2 N - N + 1", "log2 N"),
-    "the same, selective": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
+    "the same, a decay a step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
 SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan (Hillis-Steele's)",
@@ -1442,8 +1441,9 @@ def work_answer(found, lanes):
     else:
         said = f"Here the work decides, from {on_few} to {on_many}. "
     return said + (
-        f"The recurrence's scan (section ssm) takes {few['scan_steps']:,} steps on {on_few} "
-        f"and {many['scan_steps']:,} on {on_many}; its loop, {few['loop_steps']:,} on any P.")
+        f"The recurrence's scan (linear_recurrence_scan, below) takes {few['scan_steps']:,} "
+        f"steps on {on_few} and {many['scan_steps']:,} on {on_many}; its loop, "
+        f"{few['loop_steps']:,} on any P.")
 
 
 def work_headline(result):
@@ -1468,7 +1468,6 @@ def render_work(result):
         (f"N = {n:,}", "work", "formula", "depth", "formula"),
         [(name, f"{at[name, n]['work']:,}", work_f, f"{at[name, n]['depth']:,}", depth_f)
          for name, (_, work_f, depth_f) in WORK_ALGORITHMS.items()], left=1)
-    least_work, least_depth = at[found["least_work"], n], at[found["least_depth"], n]
     return "\n".join([
         "=== work and depth, counted on the code that runs ===",
         *_wrap("The lesson says depth, not operation count, decides the time. "
@@ -1478,8 +1477,7 @@ def render_work(result):
         *_wrap("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / P, "
                "depth) and work / P + depth."),
         *_wrap(f"More: counted as the code ran, {SCANS[found['least_work']]} does the least "
-               f"work of the four prefix scans ({least_work['work']:,} operations), "
-               f"{SCANS[found['least_depth']]} the least depth ({least_depth['depth']:,})."),
+               f"work of the four prefix scans, {SCANS[found['least_depth']]} the least depth."),
         counted,
         *_wrap("Formulas assume N a power of two; sum() adds one value at a time."),
     ])
@@ -1596,7 +1594,6 @@ def render_cost(result):
         return _table((header, "formula", *(f"n = {n:,}" for n in sizes)),
                       [(name, formulas[name][k], *(cell(at[name, n][key]) for n in sizes))
                        for name in names], left=2)
-    restricted = at["restricted self-attention", big]["max_path_length"]
     return "\n".join([
         "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
         *_wrap("The lesson says attention's memory grows as the square of the tokens n. Here "
@@ -1604,26 +1601,24 @@ def render_cost(result):
                f"{memory[0]['n']:,} tokens and {format_bytes(memory[-1]['bytes'])} at "
                f"{memory[-1]['n']:,}."),
         memory_table,
-        *_wrap("That is one head of one layer, n x n scores of 2 bytes each (fp16). Flash "
-               "Attention computes the scores tile by tile without storing them: O(n) memory, "
-               "still O(n^2) work."),
+        *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16). Flash "
+               "Attention computes the scores tile by tile without storing them: its memory is "
+               "O(n); its work, the scaling the lesson means, stays O(n^2)."),
         "",
         *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
                f" Kernel width k = {result['k']}; restricted self-attention's window r = "
-               f"{result['r']}."),
+               f"{result['r']}, causal: O(n/r) is ceil((n - 1) / {result['r'] - 1}) layers."),
         column("operations per layer", 0, "operations", _format_count),
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
         "",
         column("maximum path length", 2, "max_path_length", "{:,}".format),
-        *_wrap(f"O(n/r) counts a causal window of r - 1 = {result['r'] - 1} positions: "
-               f"{big - 1:,} back take {restricted:,} layers."),
         *_wrap("Table 1 counts a matrix multiply as one sequential operation. Computed as "
                f"trees, one query's read over n = {read['n']:,} keys of width "
                f"d = {result['d']} is {sum(parts)} steps deep. That is {parts[0]} for q.k, "
-               f"{parts[1]} for exp, {parts[2]} for the weighted sum and {parts[3]} to divide."),
+               f"{parts[1]} for exp, {parts[2]} for the weighted sum, {parts[3]} to divide."),
     ])
 
 
@@ -1776,7 +1771,7 @@ SECTIONS["gradient"] = Section(
     options=(),
     headline=lambda r: f"{r['far']} steps back, the tanh RNN passes "
              f"{[x for x in r['rows'] if x['k'] == r['far']][0]['tanh']:.0e}; attention's "
-             "weight does not fade")
+             "weight stays")
 
 
 # ============================================================================
@@ -1891,7 +1886,7 @@ def render_capacity(rows):
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "over every possible crosstalk, the noise the other pairs add."),
+               "over every crosstalk the other pairs can add."),
     ])
 
 
@@ -2083,18 +2078,18 @@ def render_generate(rows):
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
-               f"{big:,} tokens here, {found}."),
+               f"{big:,} tokens here, on models one number wide, {found}."),
         *_wrap(why),
         table,
         *_wrap("More: training knows the whole sequence, so attention and the scan run in "
                f"parallel: {attention['train_depth']:,} and "
-               f"{scan['train_depth']:,} steps deep at N = {big:,}. The tanh RNN stays a chain: "
+               f"{scan['train_depth']:,} steps deep. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
                "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
                "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"Depths are on models one number wide; memory at d = {d} in fp16, the cache "
-               "keeping a key and a value of d numbers a token."),
+        *_wrap(f"Memory is at d = {d} in fp16, the cache keeping a key and a value of d "
+               "numbers a token."),
     ])
 
 
@@ -2417,9 +2412,9 @@ LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
-    LEARNED: "each MSE a tenth of answering 1's or less",
-    PART: "each MSE under 0.9 of answering 1's",
-    NOTHING: "each MSE 0.9 of answering 1's or more",
+    LEARNED: "each MSE a tenth of answering 1's MSE or less",
+    PART: "each MSE under 0.9 of answering 1's MSE",
+    NOTHING: "each MSE 0.9 of answering 1's MSE or more",
     VARIES: "mixed",
 }
 
@@ -4278,7 +4273,7 @@ GLOSSARY = {
     "brent_kung_scan": "Brent and Kung's scan (1982): about 2N combines in 2 log2 N levels.",
     "blelloch_scan": "Blelloch's exclusive scan (1990): about 2N combines in 2 log2 N levels.",
     "linear_recurrence_scan": "every state of h = a*h + x, by the parallel scan of its steps.",
-    "the same, selective": "linear_recurrence_scan with a decay of its own at each step, "
+    "the same, a decay a step": "linear_recurrence_scan with a decay of its own at each step, "
                            "counted too, as Mamba's selective scan.",
     "linear, by scan": "in `generate`: the linear recurrence h = decay*h + x, trained by its "
                        "scan.",

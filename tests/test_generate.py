@@ -50,15 +50,16 @@ class TestGenerate(unittest.TestCase):
         # the finding first, read from the table's last rows: which is deepest, holds most
         self.assertIn("=== training can run in parallel; generating, one token at a time === "
                       "The lesson says an RNN suits streaming, one token at a time. "
-                      "Generating 256 tokens here, attention is the deepest, 2,817 steps, and "
+                      "Generating 256 tokens here, on models one number wide, attention is the "
+                      "deepest, 2,817 steps, and "
                       "holds the most memory, 64.0 KiB. Each new token is the next input", text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 2 and 1 for the others
         self.assertIn("At N = 256 a token adds 4 to 12 steps for attention, which reads every "
                       "token before it. It adds 2 for the tanh RNN and 1 for the linear "
                       "recurrence (the shallowest).", text)
         self.assertIn("The tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh.", text)
-        self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep at "
-                      "N = 256. The tanh RNN stays a chain: 512.", text)
+        self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep. The "
+                      "tanh RNN stays a chain: 512.", text)
         self.assertIn("Attention's read over t tokens is 4 + log2 t deep, rounded up: q.k, exp, "
                       "1/sum and a product, plus a tree.", text)
         # which model is deepest, shallowest and holds most is read from the rows

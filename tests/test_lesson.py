@@ -139,8 +139,8 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
         # mismatches counted are said, the positions and the rounds after them
         self.assertIn("On 64 floats, parallel_scan (Hillis-Steele) differs from "
                       "serial_scan's running totals at 3 positions. In 6 rounds of "
-                      "side-by-side adds, it is 6 steps deep; serial_scan chains 63 adds: its "
-                      "first total is x_1.",
+                      "side-by-side adds, it is 6 steps deep; serial_scan chains 63 adds, one "
+                      "for each x after x_1.",
                       " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 

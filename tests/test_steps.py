@@ -111,8 +111,8 @@ class TestOneCountOfSteps(unittest.TestCase):
         said = " ".join(main.render_cost(main.cost_table()).split())
         self.assertIn("Computed as trees, one query's read over n = 131,072 keys of width "
                       "d = 512 is 30 "
-                      "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum and 1 "
-                      "to divide.", said)
+                      "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum, 1 to "
+                      "divide.", said)
 
     def test_depth_and_sweep_agree_at_one(self):
         self.assertEqual(main.depth(1), (1, 1))
@@ -125,7 +125,7 @@ class TestOneCountOfSteps(unittest.TestCase):
                       "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
         self.assertIn("In 10 rounds of side-by-side adds, it is 10 steps deep; serial_scan "
-                      "chains 1,023 adds: its first total is x_1.", said)
+                      "chains 1,023 adds, one for each x after x_1.", said)
 
 
 if __name__ == "__main__":

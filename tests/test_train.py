@@ -185,9 +185,9 @@ class TestTrain(unittest.TestCase):
         # the edges as the note and `terms` word them: "at most a tenth", "0.9 ... or more"
         self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
                          [main.LEARNED, main.PART, main.NOTHING, main.PART])
-        for verdict, words in ((main.LEARNED, "each MSE a tenth of answering 1's or less"),
-                               (main.PART, "each MSE under 0.9 of answering 1's"),
-                               (main.NOTHING, "each MSE 0.9 of answering 1's or more"),
+        for verdict, words in ((main.LEARNED, "each MSE a tenth of answering 1's MSE or less"),
+                               (main.PART, "each MSE under 0.9 of answering 1's MSE"),
+                               (main.NOTHING, "each MSE 0.9 of answering 1's MSE or more"),
                                (main.VARIES, "mixed")):
             self.assertIn(f"{verdict.capitalize()}: {words}.",
                           " ".join(main.render_train(self.result).split()))
