@@ -199,7 +199,8 @@ class TestBlellochAndLanes(unittest.TestCase):
         self.assertEqual([r["scan_steps"] for r in result["lanes"]], [321, 41, 6, 6])
         self.assertIn("The lesson says depth, not operation count, decides the time. Here both "
                       "decide: on 1 lane the work, on 1,024 lanes the depth. The "
-                      "recurrence's scan (linear_recurrence_scan, below) takes 321 steps on 1 lane and 6 on 1,024 "
+                      "recurrence's scan (linear_recurrence_scan, below) takes 321 steps on 1 "
+                      "lane and 6 on 1,024 "
                       "lanes; its loop, 64 on any P.", said)
 
     def test_the_answer_is_chosen_from_the_steps(self):
