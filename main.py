@@ -342,7 +342,7 @@ def render_scan(result):
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"mismatches (over {r['rel_tol']:g} x the largest total): {r['mismatches']}",
+        f"mismatches, totals apart by over {r['rel_tol']:g} x the largest: {r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
@@ -1472,7 +1472,8 @@ def render_work(result):
         "=== work and depth, counted on the code that runs ===",
         *_wrap("The lesson says depth, not operation count, decides the time. "
                + work_answer(found, result["lanes"])),
-        f"Steps at N = {n:,}; a lane (processor) does one operation a step.",
+        *_wrap(f"Steps at N = {n:,}; a lane (processor) does one operation a step, a multiply-add "
+               "counting as one."),
         lanes,
         *_wrap("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / P, "
                "depth) and work / P + depth."),
@@ -1602,8 +1603,8 @@ def render_cost(result):
                f"{memory[-1]['n']:,}."),
         memory_table,
         *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16). Flash "
-               "Attention computes the scores tile by tile without storing them: its memory is "
-               "O(n); its work, the scaling the lesson means, stays O(n^2)."),
+               "Attention computes the scores tile by tile without storing them, so its memory "
+               "is O(n), not O(n^2) as the lesson says; its work stays O(n^2)."),
         "",
         *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
@@ -1718,8 +1719,8 @@ def render_gradient(result):
         *_wrap(f"d h_N / d x_(N-k), on {r['n']} random inputs:"),
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
-               f"vanishing gradient. A gated cell whose forget gate f is near 1 fades slowly "
-               f"({at[far]['gated']:.2f} at {far}); attention does not fade."),
+               f"vanishing gradient. A gated cell (forget gate f near 1) fades slowly: "
+               f"{at[far]['gated']:.2f} at {far}."),
     ])
 
 
