@@ -1438,8 +1438,10 @@ def work_answer(found, lanes):
         said = f"Here both decide: on {on_few} the work, on {on_many} the depth. "
     elif found["depth_decides"]:
         said = f"Here the depth decides, from {on_few} to {on_many}. "
-    else:
+    elif found["work_decides"]:
         said = f"Here the work decides, from {on_few} to {on_many}. "
+    else:
+        said = f"Here the scan is never faster nor slower, from {on_few} to {on_many}. "
     return said + (
         f"The recurrence's scan (linear_recurrence_scan, below) takes {few['scan_steps']:,} "
         f"steps on {on_few} and {many['scan_steps']:,} on {on_many}; its loop, "

@@ -4,6 +4,7 @@ recurrence's chain in every section that prints it."""
 
 import math
 import unittest
+from unittest import mock
 
 import main
 from tests.support import AWKWARD_LENGTHS
@@ -74,6 +75,18 @@ class TestFewestSteps(unittest.TestCase):
         self.assertEqual(main.idle_share(64, lanes=64), 0.0)      # 65 full steps, 7 deep
         for width in range(1, 200):
             self.assertGreater(main.idle_share(width), 0.0, width)   # idle at every width here
+
+
+class TestTheIdleLanes(unittest.TestCase):
+    def test_an_update_takes_its_depth_or_its_madds_shared_out_whichever_is_more(self):
+        # times scripted: the steps are what is read, not the clock
+        def samples(calls, reps):
+            return [[1e-6] * reps for _ in calls]
+        with mock.patch.object(main, "sample_per_call", samples):
+            rows = {r["width"]: r for r in main.hidden_rows((8, 512), reps=1)}
+        self.assertEqual(rows[8]["update_steps"], 4)                   # ceil(log2 9)
+        self.assertEqual(rows[512]["update_steps"], -(-(512 * 513) // 10_000))   # 27 > 10
+        self.assertAlmostEqual(rows[512]["idle_share"], 1 - 512 * 513 / (27 * 10_000))
 
 
 class TestOneCountOfSteps(unittest.TestCase):

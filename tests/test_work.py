@@ -9,6 +9,7 @@ import operator
 import random
 import re
 import unittest
+from unittest import mock
 
 import main
 from tests.support import (AWKWARD_LENGTHS, ScanContract, close, matmul2, random_floats,
@@ -204,6 +205,13 @@ class TestBlellochAndLanes(unittest.TestCase):
                       "lanes; its loop, 64 on any P.", said)
 
     def test_the_answer_is_chosen_from_the_steps(self):
+        # a scan as fast as the loop on the fewest lanes: the work does not decide there
+        with mock.patch.object(main, "scan_lane_steps", lambda n, lanes: n):
+            even = main.work_section((64,), lanes=(1, 64))
+        self.assertEqual((even["findings"]["work_decides"], even["findings"]["depth_decides"]),
+                         (False, False))
+        self.assertIn("Here the scan is never faster nor slower, from 1 lane to 64 lanes.",
+                      " ".join(main.render_work(even).split()))
         result = main.work_section((64,), lanes=(1, 64))
         self.assertIn("Here both decide", " ".join(main.render_work(result).split()))
         # lanes where the scan never beats the loop: the work decides throughout
