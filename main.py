@@ -4326,8 +4326,8 @@ GLOSSARY = {
     "e-notation, e": "3.3e-11 is 3.3 x 10^-11: the e and the number after it are a power of ten.",
     "fitted growth": "the exponent k of the line N^k nearest the measured times, on log-log axes.",
     "log-log slope": "see fitted growth: a slope of 1 is time in proportion to N.",
-    "best of": ("best of K: the fastest of K timings of the same call; slower ones come from "
-                "interference, as timeit keeps its best."),
+    "fastest of K timings": ("the best of K timings of the same call: slower ones come from "
+                             "interference, as timeit keeps its best."),
     "idle": "a lane with nothing to do in a step: no operation ready for it.",
     "d_k": "the width of a key and a query: a score is divided by sqrt(d_k).",
     "Flash Attention": "attention tile by tile, never storing the n x n scores: O(n) memory.",
@@ -4505,7 +4505,7 @@ def _term_forms(folded):
     """Yield the forms a printed word is looked up in, in turn: as it is; a number
     in e-notation; the unit after a number (8.80T: T, 48.9 µs: µs, 6.0x: x); a
     column without its number (n = 512: n; tree steps, P = 10,000: tree steps;
-    vs width 1: vs width); a plural."""
+    vs width 1: vs width); a count as K (fastest of 3 timings); a plural."""
     yield folded
     if re.fullmatch(r"[\d.]+e[-+]?\d+", folded):
         yield "e-notation, e"
@@ -4513,6 +4513,7 @@ def _term_forms(folded):
     yield re.sub(r"^(\w+) ?= ?[\d,.]+$", r"\1", folded)
     yield re.sub(r", [a-z]+ ?=? ?[\d,.]+$", "", folded)
     yield re.sub(r" [\d,.]+$", "", folded)
+    yield re.sub(r"\b\d[\d,]*\b", "k", folded)          # fastest of 3 timings: of K
     yield folded[:-1]
 
 

@@ -70,7 +70,8 @@ TERMS = {
     "1 - h^2": "1 - h^2", "brent": "Brent", "h~": "h~", "^": "^", "*": "*",
     # issue 79: the cost model's words
     "update": "update", "updates": "update", "cost model": "cost model",
-    "log-log slopes": "log-log slope", "best of": "best of", "idle": "idle", "d_k": "d_k",
+    "log-log slopes": "log-log slope", "timings": "fastest of K timings", "idle": "idle",
+    "d_k": "d_k",
     "mismatches": "mismatches", "o(1)": "O(1)", "o(n/r)": "O(n/r)",
     "o(log_k n)": "O(log_k n)",
     "multiply-add": "multiply-add", "multiply-adds": "multiply-add", "madd": "madds",
