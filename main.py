@@ -948,8 +948,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds; {first['depth']:,} updates "
-               "make a chain at every width."),
+        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is one update of "
+               f"a chain of {first['depth']:,}."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
             "99%."
@@ -966,7 +966,7 @@ def idle_reading(row):
                f"({w:,} of h, and x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
-    said = (f"the lesson's GPU has {GPU_LANES:,} cores (lanes), each one operation a "
+    said = (f"the lesson's GPU has {GPU_LANES:,} cores (lanes), each doing one operation a "
             f"step. An update of width {w:,} takes {why}. ")
     if row["idle_share"] < 0.005:
         return said + "Its madds could keep nearly every lane busy."
@@ -1087,14 +1087,15 @@ def modelled_reading(rows, lanes):
     the chain's N at every N."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
-    said = f"On P = {lanes:,} lanes the tree sum takes {steps} steps at fewest. "
+    said = f"On P = {lanes:,} lanes a tree sum takes at fewest {steps} steps. "
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
         busy, halvings = lane_step_parts(last["n"], lanes)
-        said += (f"While over 2P = {2 * lanes:,} values remain, every lane adds a pair a step: "
-                 f"at N = {last['n']:,}, {last['n'] - busy * lanes:,} remain after "
-                 f"{_quantity(busy, 'step')}; then {halvings} steps halve them.")
+        said += (f"While over 2P = {2 * lanes:,} values remain, every lane adds a pair a step. "
+                 f"At N = {last['n']:,}, {last['n'] - busy * lanes:,} remain after "
+                 f"{_quantity(busy, 'step')}; then {halvings} steps halve them, one halving "
+                 "each.")
     return said + " The chain takes N steps on any P."
 
 
@@ -1274,8 +1275,8 @@ def render_ssm(result):
         *_wrap("The lesson says state-space models train in parallel, their step being "
                f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
                f"{_quantity(r['scan_rounds'], 'round')}."),
-        *_wrap(f"Its combines run side by side, a round a step: {r['scan_rounds']:,} steps deep, "
-               f"against the loop's {r['serial_steps']:,}. They differ "
+        *_wrap(f"A round's combines run side by side in one step: {r['scan_rounds']:,} steps "
+               f"deep, against the loop's {r['serial_steps']:,}. They differ "
                f"by at most {r['fixed_max_rel_diff']:.1e} of the largest state"
                f"{'' if same else ', more than rounding'}."),
         table,
@@ -1287,8 +1288,8 @@ def render_ssm(result):
                "never reorder them. A tanh step does not compose: "
                "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so no "
                "fixed-size pair stands for a run of them."),
-        *_wrap("With a different a at each step, from [0.5, 1) as in Mamba's selective scan, "
-               f"the two agree within {r['selective_max_rel_diff']:.1e}."),
+        *_wrap("With a different a each step, from [0.5, 1) as in Mamba's selective scan, "
+               f"they agree within {r['selective_max_rel_diff']:.1e}."),
     ])
 
 
@@ -1482,7 +1483,7 @@ def render_work(result):
         *_wrap(f"More: counted as the code ran, {SCANS[found['least_work']]} does the least "
                f"work of the four prefix scans, {SCANS[found['least_depth']]} the least depth."),
         counted,
-        *_wrap("Formulas assume N a power of two; sum() adds one value at a time."),
+        *_wrap("Formulas: N a power of two. sum() adds one value at a time."),
     ])
 
 
@@ -1889,7 +1890,7 @@ def render_capacity(rows):
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "over every crosstalk the other pairs can add."),
+               "over every crosstalk, the noise the other pairs add."),
     ])
 
 
@@ -2091,8 +2092,8 @@ def render_generate(rows):
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
                "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
                "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"Memory is at d = {d} in fp16, the cache keeping a key and a value of d "
-               "numbers a token."),
+        *_wrap(f"Memory is at d = {d} in fp16: the cache keeps a key and a value of d numbers "
+               "a token."),
     ])
 
 
@@ -2493,7 +2494,8 @@ def render_train(result):
                "target is their sum."),
         *_wrap(opening),
         *_wrap(f"Always answering 1, the mean, has expected MSE 1/6; measured on the "
-               f"{result['test_examples']} held-out examples, as every MSE here: {measured}."),
+               f"{result['test_examples']} held-out examples that score every MSE: "
+               f"{measured}."),
         table,
         *_wrap("minGRU: a gated RNN without tanh on its state; one attention read: one query "
                f"over the T inputs. Each verdict reads all {result['seeds']} initializations."),

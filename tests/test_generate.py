@@ -80,7 +80,7 @@ class TestGenerate(unittest.TestCase):
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("Memory is at d = 64 in fp16, the cache keeping a key and a value of d "
+        self.assertIn("Memory is at d = 64 in fp16: the cache keeps a key and a value of d "
                       "numbers a token.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]

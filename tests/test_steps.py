@@ -134,7 +134,7 @@ class TestOneCountOfSteps(unittest.TestCase):
 
     def test_the_scan_sections_say_rounds_are_steps(self):
         said = " ".join(main.render_ssm(main.ssm_check(1_024)).split())
-        self.assertIn("in 10 rounds. Its combines run side by side, a round a step: 10 steps "
+        self.assertIn("in 10 rounds. A round's combines run side by side in one step: 10 steps "
                       "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
         self.assertIn("In 10 rounds of side-by-side adds, it is 10 steps deep; serial_scan "

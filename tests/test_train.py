@@ -238,7 +238,7 @@ class TestTrain(unittest.TestCase):
         low, high = (f"{x:#.2g}" for x in (min(measured), max(measured)))
         span = low if low == high else f"{low} to {high}"
         sentence = ("Always answering 1, the mean, has expected MSE 1/6; measured on the 20 "
-                    f"held-out examples, as every MSE here: {span}.")
+                    f"held-out examples that score every MSE: {span}.")
         self.assertIn(sentence, said)
         self.assertLess(said.index(sentence), said.index("model T answering 1"))
         # the table's column: the same measured values
