@@ -342,7 +342,7 @@ def render_scan(result):
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"mismatches, totals apart by over {r['rel_tol']:g} x the largest: {r['mismatches']}",
+        f"totals off by over {r['rel_tol']:g} x the largest |total|: {r['mismatches']}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
@@ -948,8 +948,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is one update of "
-               f"a chain of {first['depth']:,}."),
+        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is for one update, "
+               f"of the {first['depth']:,} that make a chain."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
             "99%."
@@ -1087,7 +1087,7 @@ def modelled_reading(rows, lanes):
     the chain's N at every N."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
-    said = f"On P = {lanes:,} lanes a tree sum takes at fewest {steps} steps. "
+    said = f"On P = {lanes:,} lanes a tree sum takes {steps} steps, the fewest possible. "
     if last["n"] <= 2 * lanes:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
@@ -1374,7 +1374,7 @@ WORK_ALGORITHMS = {
     "brent_kung_scan": (brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
     "blelloch_scan": (blelloch_scan, "2N - 2", "2 log2 N - 1"),
     "linear_recurrence_scan": (linear_recurrence_scan, "N log2 N - N + 1", "log2 N"),
-    "the same, a decay a step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
+    "the same, a new a each step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
 SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan (Hillis-Steele's)",
@@ -1478,8 +1478,8 @@ def render_work(result):
         *_wrap(f"Steps at N = {n:,}; a lane (processor) does one operation a step, a multiply-add "
                "counting as one."),
         lanes,
-        *_wrap("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / P, "
-               "depth) and work / P + depth."),
+        *_wrap("The tree sum column is the fewest steps, between Brent's (1974) bounds "
+               "max(work / P, depth) and work / P + depth."),
         *_wrap(f"More: counted as the code ran, {SCANS[found['least_work']]} does the least "
                f"work of the four prefix scans, {SCANS[found['least_depth']]} the least depth."),
         counted,
@@ -1606,8 +1606,9 @@ def render_cost(result):
                f"{memory[-1]['n']:,}."),
         memory_table,
         *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16). Flash "
-               "Attention computes the scores tile by tile without storing them, so its memory "
-               "is O(n), not O(n^2) as the lesson says; its work stays O(n^2)."),
+               "Attention (Dao et al. 2022) computes the scores tile by tile without storing "
+               "them, so its memory is O(n), not O(n^2) as the lesson says; its work stays "
+               "O(n^2)."),
         "",
         *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
@@ -1719,7 +1720,7 @@ def render_gradient(result):
                f"weight, at any distance. That is {near['attention']:.2f} here: the token it "
                f"needs scores {r['score_gap']:g} above the {r['n'] - 1} others, so weighs "
                f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times any of them."),
-        *_wrap(f"d h_N / d x_(N-k), on {r['n']} random inputs:"),
+        *_wrap(f"d h_N / d x_(N-k), {r['n']} random inputs:"),
         table,
         *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
                f"vanishing gradient. A gated cell (forget gate f near 1) fades slowly: "
@@ -1884,13 +1885,12 @@ def render_capacity(rows):
         *_wrap(f"A state of d = {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
-               f"every pair: {cache}, for n*(d+1) numbers (a key and its value), "
-               f"{CAPACITY_BYTES} bytes each in fp16."),
+               f"every pair, {cache}, for n*(d+1) numbers (keys and values) in fp16."),
         *_wrap(f"Keys are {d} +-1s, values +-1, summed into s = sum of v*k; a read is right if "
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "over every crosstalk, the noise the other pairs add."),
+               "the share right over every crosstalk, the noise the other pairs add."),
     ])
 
 
@@ -2076,7 +2076,7 @@ def render_generate(rows):
     adds[shallowest["model"]] += " (the shallowest)"
     first = adds.pop("attention")
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
-           "Each new token is the next input, so every model generates a chain. At "
+           "Each new token is the next input: every model generates a chain. At "
            f"N = {big:,} a token adds {first}. It adds " + _readable_list(list(adds.values()))
            + ".")
     return "\n".join([
@@ -2092,8 +2092,8 @@ def render_generate(rows):
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
                "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
                "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"Memory is at d = {d} in fp16: the cache keeps a key and a value of d numbers "
-               "a token."),
+        *_wrap(f"Memory, unlike depth, is at d = {d} in fp16: the cache keeps a key and a value "
+               "of d numbers a token."),
     ])
 
 
@@ -2493,9 +2493,8 @@ def render_train(result):
                "distance. Its T inputs are values uniform in [0, 1), two of them marked; the "
                "target is their sum."),
         *_wrap(opening),
-        *_wrap(f"Always answering 1, the mean, has expected MSE 1/6; measured on the "
-               f"{result['test_examples']} held-out examples that score every MSE: "
-               f"{measured}."),
+        *_wrap(f"Always answering 1, the mean, has expected MSE 1/6, measured {measured}; every "
+               f"MSE here is on {result['test_examples']} held-out examples."),
         table,
         *_wrap("minGRU: a gated RNN without tanh on its state; one attention read: one query "
                f"over the T inputs. Each verdict reads all {result['seeds']} initializations."),
@@ -4278,7 +4277,7 @@ GLOSSARY = {
     "brent_kung_scan": "Brent and Kung's scan (1982): about 2N combines in 2 log2 N levels.",
     "blelloch_scan": "Blelloch's exclusive scan (1990): about 2N combines in 2 log2 N levels.",
     "linear_recurrence_scan": "every state of h = a*h + x, by the parallel scan of its steps.",
-    "the same, a decay a step": "linear_recurrence_scan with a decay of its own at each step, "
+    "the same, a new a each step": "linear_recurrence_scan with a decay of its own at each step, "
                            "counted too, as Mamba's selective scan.",
     "linear, by scan": "in `generate`: the linear recurrence h = decay*h + x, trained by its "
                        "scan.",

@@ -107,7 +107,7 @@ class TestCapacity(unittest.TestCase):
         state = next(g for g in main.generate_rows((8,), d=64) if g["model"] == "tanh RNN")
         self.assertEqual(state["held_bytes"], self.rows[0]["state_bytes"])
         # the text gives the count in numbers, and the bytes of one
-        self.assertIn("for n*(d+1) numbers (a key and its value), 2 bytes each in fp16.",
+        self.assertIn("for n*(d+1) numbers (keys and values) in fp16.",
                       " ".join(out.split()))
 
 

@@ -63,7 +63,7 @@ class TestCost(unittest.TestCase):
             "is 8.00 MiB at 2,048 tokens and 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
         self.assertLess(said.index("2.00 TiB"), said.index("More:"))
         self.assertLess(said.index("More:"), said.index("operations per layer"))
-        self.assertIn("Flash Attention computes the scores tile by tile", said)
+        self.assertIn("Flash Attention (Dao et al. 2022) computes the scores tile by tile", said)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 512)

@@ -32,7 +32,7 @@ class TestGenerate(unittest.TestCase):
         self.assertEqual(self.at["linear, by scan", n]["generate_depth"], n)
         # the sentence follows the depths: a model faster than a token at a time is said
         rows = [dict(r) for r in self.at.values()]
-        self.assertIn("so every model generates a chain",
+        self.assertIn("every model generates a chain",
                       " ".join(main.render_generate(rows).split()))
         rows[0]["generate_depth"] = rows[0]["n"] - 1
         self.assertIn("Some model makes its tokens in fewer steps than tokens",
@@ -80,8 +80,8 @@ class TestGenerate(unittest.TestCase):
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("Memory is at d = 64 in fp16: the cache keeps a key and a value of d "
-                      "numbers a token.", text)
+        self.assertIn("Memory, unlike depth, is at d = 64 in fp16: the cache keeps a key and "
+                      "a value of d numbers a token.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

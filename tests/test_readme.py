@@ -130,8 +130,8 @@ class TestWordsThatWereLoose(unittest.TestCase):
 
     def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):
         work = " ".join(main.render_work(main.work_section((8, 16))).split())
-        self.assertIn("The tree sum's are the fewest: between Brent's (1974) bounds, max(work / "
-                      "P, depth) and work / P + depth.", work)
+        self.assertIn("The tree sum column is the fewest steps, between Brent's (1974) bounds "
+                      "max(work / P, depth) and work / P + depth.", work)
         self.assertNotIn("about max(work / P, depth)", self.everywhere())
         headline = main.SECTIONS["gradient"].headline(main.gradient_rows())
         self.assertTrue(headline.startswith("50 steps back, the tanh RNN passes 3e-11"), headline)

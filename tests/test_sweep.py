@@ -99,12 +99,13 @@ class TestSweep(unittest.TestCase):
         def reading(sizes, lanes):
             rows = [{"n": n, "tree_steps": main.lane_steps(n, lanes)} for n in sizes]
             return " ".join(main.modelled_reading(rows, lanes).split())
-        self.assertIn("a tree sum takes at fewest 6 to 16 steps. With "
+        self.assertIn("a tree sum takes 6 to 16 steps, the fewest possible. With "
                       "N <= 2P, that is log2 N", reading((64, 65_536), 10**5))
         # 65,536 values on 10,000 lanes: 5 steps of 10,000 adds leave 15,536 values,
         # then ceil(log2 15,536) halvings
         halvings = math.ceil(math.log2(65_536 - 5 * 10_000))
-        self.assertIn(f"takes at fewest 6 to {5 + halvings} steps. While over 2P = 20,000 "
+        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest possible. While over 2P = "
+                      "20,000 "
                       "values remain, every lane adds a pair a step. At N = 65,536, 15,536 "
                       f"remain after 5 steps; then {halvings} steps halve them, one halving each.",
                       reading((64, 65_536), 10_000))
@@ -113,7 +114,7 @@ class TestSweep(unittest.TestCase):
         self.assertIn("every lane adds a pair a step. At N = 3,072, 2,048 remain after 1 "
                       "step; then 11 steps halve them, one halving each.",
                       reading((64, 3_072), 1_024))
-        self.assertIn("takes at fewest 9 steps", reading((500,), 10_000))   # one size
+        self.assertIn("takes 9 steps, the fewest", reading((500,), 10_000))   # one size
 
     def test_fit_exponent_recovers_known_slopes_and_is_least_squares_on_noise(self):
         ns = [64 * 2 ** k for k in range(10)]

@@ -74,7 +74,7 @@ class TestCountedWorkAndDepth(unittest.TestCase):
                 "blelloch_scan": (2 * n - 2, 2 * k - 1),
                 # a combine: one multiply-add, the decays' product too where counted
                 "linear_recurrence_scan": (hillis_steele_combines(n), k),
-                "the same, a decay a step": (2 * hillis_steele_combines(n), k),
+                "the same, a new a each step": (2 * hillis_steele_combines(n), k),
             }
             for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
@@ -193,7 +193,7 @@ class TestBlellochAndLanes(unittest.TestCase):
                                                    "work": 321, "depth": 6})
         self.assertEqual((at["blelloch_scan", 64]["work"], at["brent_kung_scan", 64]["work"]),
                          (126, 120))
-        self.assertEqual(at["the same, a decay a step", 64]["work"], 2 * 321)
+        self.assertEqual(at["the same, a new a each step", 64]["work"], 2 * 321)
         self.assertEqual(result["lanes"], [
             {"lanes": p, "sum_steps": main.lane_steps(64, p), "loop_steps": 64,
              "scan_steps": main.scan_lane_steps(64, p)} for p in main.WORK_LANES])
