@@ -342,7 +342,8 @@ def render_scan(result):
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"totals off by over {r['rel_tol']:g} x the largest |total|: {r['mismatches']}",
+        f"running totals off by over {r['rel_tol']:g} x the largest |total|: "
+        f"{r['mismatches']} of {r['length']:,}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
@@ -962,8 +963,8 @@ def idle_reading(row):
     steps it takes, set by its depth or by its madds, and the least share of idle lanes."""
     w, madds, steps = row["width"], row["madds_per_step"], row["update_steps"]
     if steps == row["update_depth"]:
-        why = (f"at least {_quantity(steps, 'step')}: each unit combines {w + 1:,} numbers "
-               f"({w:,} of h, and x), two at a time")
+        why = (f"at least {_quantity(steps, 'step')} (log2 {w + 1:,}, rounded up): each unit "
+               f"combines {w + 1:,} numbers ({w:,} of h, and x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
     said = (f"the lesson's GPU has {GPU_LANES:,} cores (lanes), each doing one operation a "
@@ -1374,7 +1375,7 @@ WORK_ALGORITHMS = {
     "brent_kung_scan": (brent_kung_scan, "2N - log2 N - 2", "2 log2 N - 2"),
     "blelloch_scan": (blelloch_scan, "2N - 2", "2 log2 N - 1"),
     "linear_recurrence_scan": (linear_recurrence_scan, "N log2 N - N + 1", "log2 N"),
-    "the same, a new a each step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
+    "the same, a decay per step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
 SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan (Hillis-Steele's)",
@@ -1480,10 +1481,11 @@ def render_work(result):
         lanes,
         *_wrap("The tree sum column is the fewest steps, between Brent's (1974) bounds "
                "max(work / P, depth) and work / P + depth."),
-        *_wrap(f"More: counted as the code ran, {SCANS[found['least_work']]} does the least "
+        *_wrap(f"More: counted as the code ran (sum() adds one value at a time), "
+               f"{SCANS[found['least_work']]} does the least "
                f"work of the four prefix scans, {SCANS[found['least_depth']]} the least depth."),
         counted,
-        *_wrap("Formulas: N a power of two. sum() adds one value at a time."),
+        *_wrap("Formulas: N a power of two."),
     ])
 
 
@@ -1614,7 +1616,8 @@ def render_cost(result):
                f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
                f" Kernel width k = {result['k']}; restricted self-attention's window r = "
-               f"{result['r']}, causal: O(n/r) is ceil((n - 1) / {result['r'] - 1}) layers."),
+               f"{result['r']}, causal, {result['r'] - 1} back: O(n/r) is ceil((n - 1) / "
+               f"{result['r'] - 1}) layers."),
         column("operations per layer", 0, "operations", _format_count),
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
@@ -1890,7 +1893,8 @@ def render_capacity(rows):
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "the share right over every crosstalk, the noise the other pairs add."),
+               "the share right averaged over every possible crosstalk (noise from the other "
+               "pairs)."),
     ])
 
 
@@ -2062,12 +2066,12 @@ def render_generate(rows):
                    left=1)
     shallowest = min(last.values(), key=lambda r: r["generate_depth"])
     found = (f"{GENERATE_NAMES[deepest['model']]} is the deepest, "
-             f"{deepest['generate_depth']:,} steps")
+             f"{deepest['generate_depth']:,} steps on models one number wide")
+    held = f"{format_bytes(holding['held_bytes'])} at width {d}"
     if holding is deepest:
-        found += f", and holds the most memory, {format_bytes(holding['held_bytes'])}"
+        found += f", and holds the most memory, {held}"
     else:
-        found += (f"; {GENERATE_NAMES[holding['model']]} holds the most memory, "
-                  f"{format_bytes(holding['held_bytes'])}")
+        found += f"; {GENERATE_NAMES[holding['model']]} holds the most memory, {held}"
     adds = {"attention": f"{attention['first_token_depth']} to "
                          f"{attention['last_token_depth']} steps for attention, which "
                          "reads every token before it",
@@ -2082,7 +2086,7 @@ def render_generate(rows):
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
-               f"{big:,} tokens here, on models one number wide, {found}."),
+               f"{big:,} tokens here, {found}."),
         *_wrap(why),
         table,
         *_wrap("More: training knows the whole sequence, so attention and the scan run in "
@@ -2092,8 +2096,7 @@ def render_generate(rows):
         *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
                "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
                "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"Memory, unlike depth, is at d = {d} in fp16: the cache keeps a key and a value "
-               "of d numbers a token."),
+        *_wrap(f"In fp16, the cache keeps a key and a value of d = {d} numbers a token."),
     ])
 
 
@@ -4277,7 +4280,7 @@ GLOSSARY = {
     "brent_kung_scan": "Brent and Kung's scan (1982): about 2N combines in 2 log2 N levels.",
     "blelloch_scan": "Blelloch's exclusive scan (1990): about 2N combines in 2 log2 N levels.",
     "linear_recurrence_scan": "every state of h = a*h + x, by the parallel scan of its steps.",
-    "the same, a new a each step": "linear_recurrence_scan with a decay of its own at each step, "
+    "the same, a decay per step": "linear_recurrence_scan with a decay of its own at each step, "
                            "counted too, as Mamba's selective scan.",
     "linear, by scan": "in `generate`: the linear recurrence h = decay*h + x, trained by its "
                        "scan.",

@@ -78,8 +78,8 @@ class TestCost(unittest.TestCase):
         self.assertIn("Table 1's columns are orders of growth, their constants dropped. As "
                       "written, self-attention does fewer operations than a recurrent layer "
                       "only while n < d, the model width (512). Kernel width k = 3; restricted "
-                      "self-attention's window r = 128, causal: O(n/r) is ceil((n - 1) / 127) "
-                      "layers.", said)
+                      "self-attention's window r = 128, causal, 127 back: O(n/r) is "
+                      "ceil((n - 1) / 127) layers.", said)
         self.assertNotIn("LSTM", said)          # no crossover that the formulas printed miss
         # each column a table of its own: Table 1's formula, then its value at each n
         lines = out.splitlines()
@@ -101,7 +101,7 @@ class TestCost(unittest.TestCase):
         # beside the 1,033 it prints, what O(n/r) counts: a causal window of r = 128, each
         # layer 127 positions further back: 131,071 / 127 = 1,032.1, so 1,033 layers
         self.assertEqual(-(-131_071 // 127), 1_033)
-        causal = "causal: O(n/r) is ceil((n - 1) / 127) layers."
+        causal = "causal, 127 back: O(n/r) is ceil((n - 1) / 127) layers."
         self.assertIn(causal, said)
         self.assertLess(said.index(causal), said.index("O(n/r) 5 17 1,033"))   # said first
 

@@ -74,7 +74,7 @@ class TestCountedWorkAndDepth(unittest.TestCase):
                 "blelloch_scan": (2 * n - 2, 2 * k - 1),
                 # a combine: one multiply-add, the decays' product too where counted
                 "linear_recurrence_scan": (hillis_steele_combines(n), k),
-                "the same, a new a each step": (2 * hillis_steele_combines(n), k),
+                "the same, a decay per step": (2 * hillis_steele_combines(n), k),
             }
             for name, (algorithm, _, _) in main.WORK_ALGORITHMS.items():
                 self.assertEqual(main.measure_work_depth(algorithm, n), expected[name], (name, n))
@@ -182,7 +182,8 @@ class TestBlellochAndLanes(unittest.TestCase):
             "fewest_lanes": 1, "most_lanes": 1_024, "work_decides": True,
             "depth_decides": True})
         said = " ".join(main.render_work(result).split())
-        self.assertIn("counted as the code ran, serial_scan does the least work of the four "
+        self.assertIn("counted as the code ran (sum() adds one value at a time), serial_scan "
+                      "does the least work of the four "
                       "prefix scans, parallel_scan (Hillis-Steele's) the least depth.", said)
         # the finding read from the data: another scan named where it is the least
         other = dict(result, findings=dict(result["findings"], least_depth="blelloch_scan"))
@@ -193,7 +194,7 @@ class TestBlellochAndLanes(unittest.TestCase):
                                                    "work": 321, "depth": 6})
         self.assertEqual((at["blelloch_scan", 64]["work"], at["brent_kung_scan", 64]["work"]),
                          (126, 120))
-        self.assertEqual(at["the same, a new a each step", 64]["work"], 2 * 321)
+        self.assertEqual(at["the same, a decay per step", 64]["work"], 2 * 321)
         self.assertEqual(result["lanes"], [
             {"lanes": p, "sum_steps": main.lane_steps(64, p), "loop_steps": 64,
              "scan_steps": main.scan_lane_steps(64, p)} for p in main.WORK_LANES])
