@@ -336,7 +336,8 @@ def render_scan(result):
             f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
               f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}, one for each x after x_1"
+              f"{_quantity(r['serial_steps'], 'add')}, one per x after x_1; the recurrence, "
+              "from h = 0, takes N"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
@@ -963,7 +964,7 @@ def idle_reading(row):
     steps it takes, set by its depth or by its madds, and the least share of idle lanes."""
     w, madds, steps = row["width"], row["madds_per_step"], row["update_steps"]
     if steps == row["update_depth"]:
-        why = (f"at least {_quantity(steps, 'step')} (log2 {w + 1:,}, rounded up): each unit "
+        why = (f"at least {_quantity(steps, 'step')} (ceil(log2 {w + 1:,})): each unit "
                f"combines {w + 1:,} numbers ({w:,} of h, and x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
@@ -1059,7 +1060,7 @@ def slope_case(rnn_exponent, attn_exponent):
 # subtitle, of its top panel.
 SLOPE_WORDS = {
     "about 1": ("Both times grow in proportion to N {slopes}. On one core each does N "
-                "operations one after another: sum() in C, the loop in Python.",
+                "operations in turn: sum() in C, the loop in Python.",
                 "top: both slopes near 1, each time in proportion to N: one core runs no sum "
                 "in parallel"),
     "below 1": ("Both grow slower than N {slopes}. At these sizes a call's fixed cost is a "
@@ -1273,7 +1274,7 @@ def render_ssm(result):
     both = compose_affine(a, x)
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
-        *_wrap("The lesson says state-space models train in parallel, their step being "
+        *_wrap("The lesson says state-space models train in parallel, their step "
                f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
                f"{_quantity(r['scan_rounds'], 'round')}."),
         *_wrap(f"A round's combines run side by side in one step: {r['scan_rounds']:,} steps "
@@ -1883,7 +1884,7 @@ def render_capacity(rows):
              f"at least {min(r['cache_recall'] for r in rows):.3f} right")
     return "\n".join([
         "=== the third problem: what a fixed-width state can hold ===",
-        *_wrap("Associative recall: write n key-value pairs into one state, then ask for each "
+        *_wrap("Associative recall: write n key-value pairs into one state, then read each "
                "value by its key."),
         *_wrap(f"A state of d = {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
@@ -1893,8 +1894,7 @@ def render_capacity(rows):
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "the share right averaged over every possible crosstalk (noise from the other "
-               "pairs)."),
+               "the share right over every possible crosstalk (noise from the other pairs)."),
     ])
 
 

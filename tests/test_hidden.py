@@ -109,7 +109,7 @@ class TestHidden(unittest.TestCase):
                              (w ** 2 + w, w ** 3 + w ** 2, 2 * w))
         # the lesson's 10,000 lanes: 64^2 + 64 = 4,160 madds, at least ceil(log2 65) = 7
         # steps deep: at most 4,160 of 70,000 lane-steps busy; 2 of 10,000 at width 1
-        self.assertIn(f"An update of width 64 takes at least 7 steps (log2 65, rounded up): "
+        self.assertIn(f"An update of width 64 takes at least 7 steps (ceil(log2 65)): "
                       f"each unit combines 65 "
                       f"numbers (64 of h, and x), two at a time. Its 4,160 madds fill at most "
                       f"{4_160 / 70_000:.0%} of those 7 steps x 10,000 lanes: at least "

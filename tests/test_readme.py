@@ -141,7 +141,7 @@ class TestWordsThatWereLoose(unittest.TestCase):
     def test_capacity_says_what_associative_recall_is_before_its_numbers(self):
         lines = main.render_capacity(main.capacity_rows(reads=64)).splitlines()
         self.assertEqual(lines[1], "Associative recall: write n key-value pairs into one state, "
-                                   "then ask for each")
+                                   "then read each")
 
 
 def bullets(heading):

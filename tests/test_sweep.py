@@ -14,8 +14,8 @@ class TestSweep(unittest.TestCase):
     def test_the_sentence_follows_the_fitted_slopes_and_opens_the_section(self):
         about = "Both times grow in proportion to N"
         self.assertEqual(main.slope_reading(1.0, 1.0), about + " (log-log slopes: rnn_style "
-                         "1.00, attention_style 1.00). On one core each does N operations one "
-                         "after another: sum() in C, the loop in Python.")
+                         "1.00, attention_style 1.00). On one core each does N operations in "
+                         "turn: sum() in C, the loop in Python.")
         self.assertIn(about + " (log-log slopes: rnn_style 0.97, attention_style 1.05)",
                       main.slope_reading(0.97, 1.05))
         small = main.slope_reading(0.47, 0.12)            # the sizes 1 ... 16
