@@ -1484,7 +1484,7 @@ def render_work(result):
                "max(work / P, depth) and work / P + depth."),
         *_wrap(f"More: counted as the code ran (sum() adds one value at a time), "
                f"{SCANS[found['least_work']]} does the least "
-               f"work of the four prefix scans, {SCANS[found['least_depth']]} the least depth."),
+               f"work of the prefix scans, {SCANS[found['least_depth']]} the least depth."),
         counted,
         *_wrap("Formulas: N a power of two."),
     ])
@@ -1613,7 +1613,7 @@ def render_cost(result):
                "them, so its memory is O(n), not O(n^2) as the lesson says; its work stays "
                "O(n^2)."),
         "",
-        *_wrap(f"More: Table 1's columns are orders of growth, their constants dropped. As "
+        *_wrap(f"More: Table 1's columns are orders of growth, constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
                f" Kernel width k = {result['k']}; restricted self-attention's window r = "

@@ -75,7 +75,7 @@ class TestCost(unittest.TestCase):
     def test_table_1s_columns_are_said_to_be_orders_each_evaluated_in_its_own_table(self):
         out = main.render_cost(main.cost_table())
         said = " ".join(out.split())
-        self.assertIn("Table 1's columns are orders of growth, their constants dropped. As "
+        self.assertIn("Table 1's columns are orders of growth, constants dropped. As "
                       "written, self-attention does fewer operations than a recurrent layer "
                       "only while n < d, the model width (512). Kernel width k = 3; restricted "
                       "self-attention's window r = 128, causal, 127 back: O(n/r) is "

@@ -183,7 +183,7 @@ class TestBlellochAndLanes(unittest.TestCase):
             "depth_decides": True})
         said = " ".join(main.render_work(result).split())
         self.assertIn("counted as the code ran (sum() adds one value at a time), serial_scan "
-                      "does the least work of the four "
+                      "does the least work of the "
                       "prefix scans, parallel_scan (Hillis-Steele's) the least depth.", said)
         # the finding read from the data: another scan named where it is the least
         other = dict(result, findings=dict(result["findings"], least_depth="blelloch_scan"))
