@@ -296,7 +296,7 @@ def render_wallclock(result):
                 "both": f"Here neither was the slower at every N ({best})."}
     return "\n".join([
         "=== wall-clock on this machine (pure Python) ===",
-        *_wrap("The lesson says the mean, attention_style, wins even in pure Python, as sum() "
+        *_wrap("The lesson says the mean, attention_style, wins even in pure Python: sum() "
                "runs in C. " + measured[found["slower"]]),
         _timing_table(result["rows"]),
         *_spread_note([(f"N = {r['n']:,}", r["spread"]) for r in result["rows"]]),
@@ -336,15 +336,14 @@ def render_scan(result):
             f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
               f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}, one per x after x_1; the recurrence, "
-              "from h = 0, takes N"
+              f"{_quantity(r['serial_steps'], 'add')}, one per x after x_1"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"running totals off by over {r['rel_tol']:g} x the largest |total|: "
-        f"{r['mismatches']} of {r['length']:,}",
+        f"totals off by over {r['rel_tol']:g} x the largest total: {r['mismatches']} of "
+        f"{r['length']:,}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
         "The last values agree to the last digit." if r["same_last"] else
@@ -529,8 +528,8 @@ def _span(low, high):
 
 
 TAKEAWAY = """\
-takeaway: a recurrence is N steps deep; a tree sum, ceil(log2 N).
-Attention costs N^2 work in few steps."""
+takeaway: a recurrence is N steps deep, a tree sum ceil(log2 N); attention,
+N^2 work in few steps."""
 
 
 
@@ -950,8 +949,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is for one update, "
-               f"of the {first['depth']:,} that make a chain."),
+        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is for one update "
+               f"of a chain of {first['depth']:,}."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
             "99%."
@@ -1379,7 +1378,7 @@ WORK_ALGORITHMS = {
     "the same, a decay per step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
 # the scans compared, as a sentence names them
-SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan (Hillis-Steele's)",
+SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan",
          "brent_kung_scan": "brent_kung_scan", "blelloch_scan": "blelloch_scan"}
 
 
@@ -1894,7 +1893,7 @@ def render_capacity(rows):
                "sign(s.k) = v."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
-               "the share right over every possible crosstalk (noise from the other pairs)."),
+               "the share right over every possible crosstalk (noise from other pairs)."),
     ])
 
 

@@ -95,7 +95,7 @@ class TestCommandLine(unittest.TestCase):
         self.assertNotIn("0.00", out)
         self.assertIn("That gap is Python's loop against C's, not depth.", flat(out))
         self.assertIn("In 1 round of side-by-side adds, it is 1 step deep; serial_scan chains "
-                      "1 add, one per x after x_1; the recurrence, from h = 0, takes N.",
+                      "1 add, one per x after x_1.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):

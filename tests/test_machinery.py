@@ -113,7 +113,7 @@ class TestMachinery(unittest.TestCase):
             # the claim first, in a whole sentence that names the mean's function; then
             # the answer; "/" divides in the header, "per" is per
             self.assertIn("=== The lesson says the mean, attention_style, wins even in pure "
-                          "Python, as sum() runs in C. Here ", text)
+                          "Python: sum() runs in C. Here ", text)
             self.assertIn(" N rnn per call attn per call rnn / attn ", text)
 
 if __name__ == "__main__":
