@@ -648,7 +648,8 @@ SECTIONS["scan"] = Section(
 # one before. So the recurrence h = a*h + x is one multiply-add an input, N
 # steps deep at N, as the lesson counts it, and a tree sum of N values is
 # ceil(log2 N) deep. Counted measures work and depth on the code that runs;
-# lane_steps gives the fewest steps of a sum on P lanes.
+# lane_steps gives the fewest steps of a sum on P lanes, and fewest_steps a
+# lower bound for any work of a given depth.
 
 MAX_COUNTED = 1 << 16           # Counted inputs: Hillis-Steele makes N log2 N values of them
 
@@ -806,7 +807,7 @@ def fewest_steps(work, depth, lanes):
 # ============================================================================
 
 HIDDEN_WIDTHS = (1, 8, 64)
-HIDDEN_STEPS = 100              # a short sequence (not 64, a width): what is timed is one step
+HIDDEN_STEPS = 100              # a short sequence (not 64, a width): what is timed is one update
 MAX_WIDTH = 2_048               # a width x width matrix of floats: about 100 MB
 GPU_LANES = 10_000              # the lesson's "10,000+ parallel cores" of a GPU
 
@@ -890,7 +891,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
     widths = sorted({1, *widths})
     calls = [functools.partial(_vector_recurrence, xs, *hidden_weights(w)) for w in widths]
     samples = sample_per_call(calls, reps)
-    base = min(samples[0]) / steps                  # width 1's time per step
+    base = min(samples[0]) / steps                  # width 1's time per update
     rows = []
     for w, s in zip(widths, samples):
         step, combine, diagonal = combine_madds(w)
@@ -924,7 +925,7 @@ def _share(share):
 
 
 def growth_reading(growth, madds):
-    """Return what a step's growth in time says beside its growth in madds."""
+    """Return what an update's growth in time says beside its growth in madds."""
     if growth < madds / 2:
         return ("At small widths the interpreter's cost of an update, not its madds, sets the "
                 "time")
@@ -933,7 +934,7 @@ def growth_reading(growth, madds):
 
 def render_hidden(rows):
     """Return the hidden-width table as text: the exercise's question and its answer
-    first, then the table, then the chain and the lanes a step leaves idle."""
+    first, then the table, then the chain and the lanes an update leaves idle."""
     first, last = rows[0], rows[-1]
     table = _table(("width", "time per update", f"vs width {first['width']}", "madds per update"),
                    [(f"{r['width']:,}", format_seconds(r["step_s"]), _format_growth(r["growth"]),
@@ -1377,9 +1378,8 @@ WORK_ALGORITHMS = {
     "linear_recurrence_scan": (linear_recurrence_scan, "N log2 N - N + 1", "log2 N"),
     "the same, a decay per step": (_selective_linear_scan, "2(N log2 N - N + 1)", "log2 N"),
 }
-# the scans compared, as a sentence names them
-SCANS = {"serial_scan": "serial_scan", "parallel_scan": "parallel_scan",
-         "brent_kung_scan": "brent_kung_scan", "blelloch_scan": "blelloch_scan"}
+# the prefix scans compared for least work and least depth
+SCANS = ("serial_scan", "parallel_scan", "brent_kung_scan", "blelloch_scan")
 
 
 WORK_LANES = (1, 8, 64, 1_024)      # lanes P of the modelled machine
@@ -1417,10 +1417,8 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
     on_lanes = [{"lanes": p, "sum_steps": lane_steps(n, p),
                  "loop_steps": at["rnn_style", n]["depth"],
                  "scan_steps": scan_lane_steps(n, p)} for p in lanes]
-    fewest, most = on_lanes[0], on_lanes[-1]
-    if len(lanes) > 1:
-        fewest, most = (min(on_lanes, key=lambda r: r["lanes"]),
-                        max(on_lanes, key=lambda r: r["lanes"]))
+    fewest = min(on_lanes, key=lambda r: r["lanes"])
+    most = max(on_lanes, key=lambda r: r["lanes"])
     found = {"n": n, "least_work": min(scans, key=lambda r: r["work"])["algorithm"],
              "least_depth": min(scans, key=lambda r: r["depth"])["algorithm"],
              "fewest_lanes": fewest["lanes"], "most_lanes": most["lanes"],
@@ -1482,8 +1480,8 @@ def render_work(result):
         *_wrap("The tree sum column is the fewest steps, between Brent's (1974) bounds "
                "max(work / P, depth) and work / P + depth."),
         *_wrap(f"More: counted as the code ran (sum() adds one value at a time), "
-               f"{SCANS[found['least_work']]} does the least "
-               f"work of the prefix scans, {SCANS[found['least_depth']]} the least depth."),
+               f"{found['least_work']} does the least work of the prefix scans, "
+               f"{found['least_depth']} the least depth."),
         counted,
         *_wrap("Formulas: N a power of two."),
     ])
