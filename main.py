@@ -334,15 +334,15 @@ def render_scan(result):
     same = ("gives serial_scan's running totals" if r["mismatches"] == 0 else
             f"differs from serial_scan's running totals at "
             f"{_quantity(r['mismatches'], 'position')}")
-    rounds = (f"In {_quantity(r['parallel_steps'], 'round')} of side-by-side adds, it is "
-              f"{_quantity(r['parallel_steps'], 'step')} deep; serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}, one per x after x_1"
+    rounds = (f"It takes {_quantity(r['parallel_steps'], 'round')} of side-by-side adds: "
+              f"{_quantity(r['parallel_steps'], 'step')} deep. serial_scan chains "
+              f"{_quantity(r['serial_steps'], 'add')}: it starts at x_1, rnn_style at h = 0"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"totals off by over {r['rel_tol']:g} x the largest total: {r['mismatches']} of "
+        f"totals off by over {r['rel_tol']:g} of the largest: {r['mismatches']} of "
         f"{r['length']:,}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
@@ -527,9 +527,7 @@ def _span(low, high):
     return low if low == high else f"{low} to {high}"
 
 
-TAKEAWAY = """\
-takeaway: a recurrence is N steps deep, a tree sum ceil(log2 N); attention,
-N^2 work in few steps."""
+TAKEAWAY = "takeaway: a recurrence is N steps deep, a tree sum ceil(log2 N)."
 
 
 
@@ -625,8 +623,8 @@ SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes or WALLCLOCK_SIZES, o.reps or TIMING_REPS),
     render=render_wallclock, figure=None, options=(SIZES, REPS),
-    headline=lambda r: "rnn / attention time " + " to ".join(dict.fromkeys(
-        _format_ratio(r["finding"][end]) for end in ("low", "high"))) + ", on one core")
+    headline=lambda r: "rnn_style took " + " to ".join(dict.fromkeys(
+        _format_ratio(r["finding"][end]) for end in ("low", "high"))) + " attention_style's time")
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length or SCAN_LENGTH), render=render_scan, figure=None,
@@ -964,12 +962,12 @@ def idle_reading(row):
     steps it takes, set by its depth or by its madds, and the least share of idle lanes."""
     w, madds, steps = row["width"], row["madds_per_step"], row["update_steps"]
     if steps == row["update_depth"]:
-        why = (f"at least {_quantity(steps, 'step')} (ceil(log2 {w + 1:,})): each unit "
-               f"combines {w + 1:,} numbers ({w:,} of h, and x), two at a time")
+        why = (f"at least {_quantity(steps, 'step')} (ceil(log2 {w + 1:,})): each new h_i "
+               f"sums {w + 1:,} products ({w:,} from A.h, and b*x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
-    said = (f"the lesson's GPU has {GPU_LANES:,} cores (lanes), each doing one operation a "
-            f"step. An update of width {w:,} takes {why}. ")
+    said = (f"the lesson's GPU has {GPU_LANES:,} lanes (cores), each one operation a step. "
+            f"An update of width {w:,} takes {why}. ")
     if row["idle_share"] < 0.005:
         return said + "Its madds could keep nearly every lane busy."
     return said + (f"Its {madds:,} madds fill at most {_share(1 - row['idle_share'])} of those "
@@ -985,8 +983,8 @@ SECTIONS["hidden"] = Section(
     summary=f"exercise (easy): hidden state of width {', '.join(map(str, HIDDEN_WIDTHS))}",
     compute=lambda o: hidden_rows(o.widths or HIDDEN_WIDTHS, reps=o.reps or TIMING_REPS),
     render=render_hidden, figure=None, options=(WIDTHS, REPS),
-    headline=lambda rows: f"an update of width {rows[-1]['width']} took "
-             f"{_format_growth(rows[-1]['growth'])} width {rows[0]['width']}'s time")
+    headline=lambda rows: f"width {rows[-1]['width']} took "
+             f"{_format_growth(rows[-1]['growth'])} width {rows[0]['width']}'s time per update")
 
 
 # ============================================================================
@@ -1067,8 +1065,8 @@ SLOPE_WORDS = {
                 "large share of its time.",
                 "top: both slopes below 1: at these sizes, a call's fixed cost is a large "
                 "share of its time"),
-    "far from 1": ("A slope is far from 1 {slopes}. Too few or too small sizes, or a busy "
-                   "machine: each does N operations, one after another.",
+    "far from 1": ("A slope is far from 1 {slopes}, though each does N operations in turn: "
+                   "too few or too small sizes, or a busy machine.",
                    "top: a slope far from 1: too few or too small sizes, or a busy machine"),
 }
 
@@ -1085,20 +1083,22 @@ def slope_reading(rnn_exponent, attn_exponent):
 
 def modelled_reading(rows, lanes):
     """Return the sentences that read the modelled steps: the tree's log2 N while
-    N <= 2P; past it, the steps with every lane busy, then the halvings (lane_steps);
-    the chain's N at every N."""
+    N <= 2P; past it, the rule of lane_steps, worked at the first N past 2P."""
     first, last = rows[0], rows[-1]
     steps = _span(f"{first['tree_steps']:,}", f"{last['tree_steps']:,}")
     said = f"On P = {lanes:,} lanes a tree sum takes {steps} steps, the fewest possible. "
-    if last["n"] <= 2 * lanes:
+    past = [r["n"] for r in rows if r["n"] > 2 * lanes]
+    if not past:
         said += "With N <= 2P, that is log2 N, rounded up: the tree's depth."
     else:
-        busy, halvings = lane_step_parts(last["n"], lanes)
-        said += (f"While over 2P = {2 * lanes:,} values remain, every lane adds a pair a step. "
-                 f"At N = {last['n']:,}, {last['n'] - busy * lanes:,} remain after "
-                 f"{_quantity(busy, 'step')}; then {halvings} steps halve them, one halving "
-                 "each.")
-    return said + " The chain takes N steps on any P."
+        n = past[0]
+        busy, halvings = lane_step_parts(n, lanes)
+        said += ("A lane adds one pair a step, so a step removes at most P values. Once "
+                 f"2P = {2 * lanes:,} or fewer remain, each step halves them, rounded up. "
+                 f"At N = {n:,}, {_quantity(busy, 'step')} {'leaves' if busy == 1 else 'leave'} "
+                 f"{n - busy * lanes:,}, then "
+                 f"{halvings} halve them: {busy + halvings} in all.")
+    return said
 
 
 def render_sweep(result):
@@ -1153,13 +1153,10 @@ def figure_sweep(result):
 
 
 def sweep_headline(result):
-    """Return what the sweep found: the fitted slopes, and the tree's modelled steps."""
-    measured = "one size, no slope"
-    if result["rnn_exponent"] is not None:
-        measured = (f"slopes {result['rnn_exponent']:.2f} and "
-                    f"{result['attn_exponent']:.2f}")
-    ends = dict.fromkeys(f"{r['tree_steps']:,}" for r in (result["rows"][0], result["rows"][-1]))
-    return f"{measured}; the tree takes {' to '.join(ends)} steps on {result['lanes']:,} lanes"
+    """Return what the sweep measured: the fitted slopes."""
+    if result["rnn_exponent"] is None:
+        return "one size, no slope"
+    return f"log-log slopes {result['rnn_exponent']:.2f} and {result['attn_exponent']:.2f}"
 
 
 LANES = Option("--lanes", "P", 1, MAX_LANES, False, (
@@ -1287,10 +1284,9 @@ def render_ssm(result):
                f"{x[1]:g} = {both[0]:g}*h + {both[1]:g}. As pairs, (a1, x1) then (a2, x2) is "
                "(a1*a2, a2*x1 + x2)."),
         *_wrap("The combine is associative but not commutative: a scan may regroup the steps, "
-               "never reorder them. A tanh step does not compose: "
-               "two make tanh(w*tanh(w*h + x1) + x2), not one step tanh(a*h + b), so no "
-               "fixed-size pair stands for a run of them."),
-        *_wrap("With a different a each step, from [0.5, 1) as in Mamba's selective scan, "
+               "never reorder them. A tanh step does not compose: tanh(w*tanh(w*h + x1) + x2) "
+               "is no single tanh(a*h + b), so no pair stands for a run of them."),
+        *_wrap("With a decay per step in [0.5, 1), as in Mamba's selective scan, "
                f"they agree within {r['selective_max_rel_diff']:.1e}."),
     ])
 
@@ -1428,33 +1424,34 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
     return {"rows": list(at.values()), "findings": found, "lanes": on_lanes}
 
 
+def work_verdict(found, lanes):
+    """Return which decides, from the steps on P lanes: the work where the scan is
+    slower than the loop on the fewest lanes, the depth where it is faster on the most."""
+    on_few = _quantity(found["fewest_lanes"], "lane")
+    on_many = _quantity(found["most_lanes"], "lane")
+    if found["work_decides"] and found["depth_decides"]:
+        return f"both decide: on {on_few} the work, on {on_many} the depth"
+    if found["depth_decides"]:
+        return f"the depth decides, from {on_few} to {on_many}"
+    if found["work_decides"]:
+        return f"the work decides, from {on_few} to {on_many}"
+    return f"the scan is never faster nor slower, from {on_few} to {on_many}"
+
+
 def work_answer(found, lanes):
-    """Return the sentences that answer the lesson's claim from the steps on P lanes:
-    whether the work decides on the fewest lanes and the depth on the most."""
+    """Return the sentences that answer the lesson's claim from the steps on P lanes
+    (work_verdict), with the recurrence's steps that show it."""
     few = next(r for r in lanes if r["lanes"] == found["fewest_lanes"])
     many = next(r for r in lanes if r["lanes"] == found["most_lanes"])
-    on_few, on_many = (_quantity(few["lanes"], "lane"), _quantity(many["lanes"], "lane"))
-    if found["work_decides"] and found["depth_decides"]:
-        said = f"Here both decide: on {on_few} the work, on {on_many} the depth. "
-    elif found["depth_decides"]:
-        said = f"Here the depth decides, from {on_few} to {on_many}. "
-    elif found["work_decides"]:
-        said = f"Here the work decides, from {on_few} to {on_many}. "
-    else:
-        said = f"Here the scan is never faster nor slower, from {on_few} to {on_many}. "
-    return said + (
-        f"The recurrence's scan (linear_recurrence_scan, below) takes {few['scan_steps']:,} "
-        f"steps on {on_few} and {many['scan_steps']:,} on {on_many}; its loop, "
-        f"{few['loop_steps']:,} on any P.")
+    return (f"Here {work_verdict(found, lanes)}. The recurrence is linear, so it can also run "
+            f"as a scan (linear_recurrence_scan, below): {few['scan_steps']:,} steps on "
+            f"{_quantity(few['lanes'], 'lane')} and {many['scan_steps']:,} on "
+            f"{_quantity(many['lanes'], 'lane')}. Its loop takes {few['loop_steps']:,} on any P.")
 
 
 def work_headline(result):
-    """Return what work found: the recurrence's scan on the fewest and the most lanes."""
-    few = min(result["lanes"], key=lambda r: r["lanes"])
-    many = max(result["lanes"], key=lambda r: r["lanes"])
-    return (f"the recurrence's scan: {few['scan_steps']:,} steps on "
-            f"{_quantity(few['lanes'], 'lane')}, {many['scan_steps']:,} on {many['lanes']:,}; "
-            f"its loop, {few['loop_steps']:,}")
+    """Return what work found: which decides, the work or the depth (work_verdict)."""
+    return work_verdict(result["findings"], result["lanes"])
 
 
 def render_work(result):
@@ -1477,13 +1474,14 @@ def render_work(result):
         *_wrap(f"Steps at N = {n:,}; a lane (processor) does one operation a step, a multiply-add "
                "counting as one."),
         lanes,
-        *_wrap("The tree sum column is the fewest steps, between Brent's (1974) bounds "
-               "max(work / P, depth) and work / P + depth."),
+        *_wrap("A tree sum's steps are the fewest possible on P lanes, within Brent's (1974) "
+               "bounds max(work / P, depth) and work / P + depth."),
         *_wrap(f"More: counted as the code ran (sum() adds one value at a time), "
                f"{found['least_work']} does the least work of the prefix scans, "
                f"{found['least_depth']} the least depth."),
         counted,
-        *_wrap("Formulas: N a power of two."),
+        *_wrap("Formulas: N a power of two. A decay per step doubles the work: a combine "
+               "multiplies two decays too."),
     ])
 
 
@@ -1605,17 +1603,17 @@ def render_cost(result):
                f"{memory[0]['n']:,} tokens and {format_bytes(memory[-1]['bytes'])} at "
                f"{memory[-1]['n']:,}."),
         memory_table,
-        *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16). Flash "
-               "Attention (Dao et al. 2022) computes the scores tile by tile without storing "
-               "them, so its memory is O(n), not O(n^2) as the lesson says; its work stays "
-               "O(n^2)."),
+        *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16), all stored. "
+               "Flash Attention (Dao et al. 2022) computes them tile by tile and never stores "
+               "the matrix, so its memory grows as n. The lesson's \"hides constants, not the "
+               "scaling\" holds for its work, O(n^2)."),
         "",
         *_wrap(f"More: Table 1's columns are orders of growth, constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
                f"layer only while n < d, the model width ({result['attention_cheaper_below_n']})."
-               f" Kernel width k = {result['k']}; restricted self-attention's window r = "
-               f"{result['r']}, causal, {result['r'] - 1} back: O(n/r) is ceil((n - 1) / "
-               f"{result['r'] - 1}) layers."),
+               f" Kernel width k = {result['k']}. Restricted self-attention's causal "
+               f"window is r = {result['r']} tokens, itself and the {result['r'] - 1} before it: "
+               f"O(n/r) is ceil((n - 1) / {result['r'] - 1}) layers."),
         column("operations per layer", 0, "operations", _format_count),
         "",
         column("sequential operations", 1, "sequential_operations", "{:,}".format),
@@ -1631,7 +1629,7 @@ def render_cost(result):
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
     compute=lambda o: cost_table(), render=render_cost, figure=None, options=(),
-    headline=lambda r: f"one fp16 attention matrix is "
+    headline=lambda r: f"one fp16 attention matrix, "
              f"{format_bytes(r['memory'][-1]['bytes'])} at n = {r['memory'][-1]['n']:,}")
 
 
@@ -1875,8 +1873,7 @@ def render_capacity(rows):
                     for r in rows])
     first, last = rows[0], rows[-1]
     at_d = [r for r in rows if r["n"] == r["d"]]
-    middle = (f" and {at_d[0]['exact_recall']:.2f} at n = d, one read in "
-              f"{1 / (1 - at_d[0]['exact_recall']):.1f} wrong" if at_d else "")
+    middle = f" and {at_d[0]['exact_recall']:.2f} at n = d" if at_d else ""
     cache = ("every read right" if min(r["cache_recall"] for r in rows) == 1 else
              f"at least {min(r['cache_recall'] for r in rows):.3f} right")
     return "\n".join([
@@ -1916,7 +1913,7 @@ SECTIONS["capacity"] = Section(
     compute=lambda o: capacity_rows(), render=render_capacity, figure=figure_capacity,
     options=(),
     headline=lambda rows: f"a {rows[-1]['d']}-number state recalls "
-             f"{rows[-1]['exact_recall']:.2f} of {rows[-1]['n']:,} pairs; a KV cache recalls all")
+             f"{rows[-1]['exact_recall']:.2f} of {rows[-1]['n']:,} pairs")
 
 
 # ============================================================================
@@ -2061,25 +2058,22 @@ def render_generate(rows):
                    [(r["model"], f"{r['n']:,}", f"{r['train_depth']:,}",
                      f"{r['generate_depth']:,}", format_bytes(r["held_bytes"])) for r in rows],
                    left=1)
-    shallowest = min(last.values(), key=lambda r: r["generate_depth"])
     found = (f"{GENERATE_NAMES[deepest['model']]} is the deepest, "
-             f"{deepest['generate_depth']:,} steps on models one number wide")
-    held = f"{format_bytes(holding['held_bytes'])} at width {d}"
+             f"{deepest['generate_depth']:,} steps")
+    held = format_bytes(holding["held_bytes"])
     if holding is deepest:
         found += f", and holds the most memory, {held}"
     else:
         found += f"; {GENERATE_NAMES[holding['model']]} holds the most memory, {held}"
-    adds = {"attention": f"{attention['first_token_depth']} to "
-                         f"{attention['last_token_depth']} steps for attention, which "
-                         "reads every token before it",
-            "tanh RNN": f"{rnn['last_token_depth']} for the tanh RNN",
-            "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence"}
-    adds[shallowest["model"]] += " (the shallowest)"
-    first = adds.pop("attention")
+    adds = {"tanh RNN": f"{rnn['last_token_depth']} steps for the tanh RNN",
+            "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence",
+            "attention": f"For attention, which reads all t tokens so far, it adds "
+                         f"{attention['first_token_depth']} + ceil(log2 t): "
+                         f"{attention['first_token_depth']} to "
+                         f"{attention['last_token_depth']} at N = {big:,}"}
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
-           "Each new token is the next input: every model generates a chain. At "
-           f"N = {big:,} a token adds {first}. It adds " + _readable_list(list(adds.values()))
-           + ".")
+           "Each new token is the next input: every model generates a chain. A token adds "
+           f"{adds['tanh RNN']} and {adds['linear, by scan']}. {adds['attention']}.")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
@@ -2090,18 +2084,19 @@ def render_generate(rows):
                f"parallel: {attention['train_depth']:,} and "
                f"{scan['train_depth']:,} steps deep. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
-        *_wrap(f"Attention's read over t tokens is {attention['first_token_depth']} + "
-               "log2 t deep, rounded up: q.k, exp, 1/sum and a product, plus a tree. The "
-               "tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh."),
-        *_wrap(f"In fp16, the cache keeps a key and a value of d = {d} numbers a token."),
+        *_wrap(f"Attention's {attention['first_token_depth']} are q.k, exp, 1/sum and a "
+               "product; ceil(log2 t) is its tree of sums. The tanh RNN's "
+               f"{rnn['last_token_depth']} are a multiply-add, then tanh."),
+        *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16, a key and "
+               "a value a token."),
     ])
 
 
 SECTIONS["generate"] = Section(
     summary="training can run in parallel, generating is one token at a time",
     compute=lambda o: generate_rows(), render=render_generate, figure=None, options=(),
-    headline=lambda rows: "generating, attention is {generate_depth:,} steps deep at "
-                          "N = {n:,}; training, {train_depth:,}".format(
+    headline=lambda rows: "generating {n:,} tokens, attention is {generate_depth:,} steps "
+                          "deep; training, {train_depth:,}".format(
                               **[r for r in rows if r["model"] == "attention"][-1]))
 
 
@@ -2416,9 +2411,9 @@ LEARNED, PART, NOTHING, VARIES = "learned", "learned some", "learned nothing", "
 LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
-    LEARNED: "each MSE a tenth of answering 1's MSE or less",
-    PART: "each MSE under 0.9 of answering 1's MSE",
-    NOTHING: "each MSE 0.9 of answering 1's MSE or more",
+    LEARNED: "each MSE at most 0.1 of answering 1's",
+    PART: "each MSE under 0.9 of answering 1's",
+    NOTHING: "each MSE at least 0.9 of answering 1's",
     VARIES: "mixed",
 }
 
@@ -2482,7 +2477,7 @@ def render_train(result):
     table = _table(("model", "T", "answering 1", "best init", "worst init", "verdict"), body,
                    left=1)
     headline = train_headline(result)
-    opening = headline[0].upper() + headline[1:] + "."
+    opening = headline[0].upper() + headline[1:] + "." + gate_reading(verdicts, max(constant))
     if short_run(result):
         opening += f" This run had {short_run(result)}."
     # answering 1, first printed in the table's header: said before it, as measured
@@ -2491,18 +2486,30 @@ def render_train(result):
         "=== problem 2, in training: three models on the adding problem ===",
         *_wrap("The adding problem tests the lesson's second problem, gradients fading over "
                "distance. Its T inputs are values uniform in [0, 1), two of them marked; the "
-               "target is their sum."),
+               "target is their sum. The minGRU is a gated RNN with no tanh on its state; one "
+               "attention read is one query over the T inputs."),
         *_wrap(opening),
         *_wrap(f"Always answering 1, the mean, has expected MSE 1/6, measured {measured}; every "
-               f"MSE here is on {result['test_examples']} held-out examples."),
-        table,
-        *_wrap("minGRU: a gated RNN without tanh on its state; one attention read: one query "
-               f"over the T inputs. Each verdict reads all {result['seeds']} initializations."),
+               f"MSE here is on {result['test_examples']} held-out examples. Verdicts read "
+               f"all {result['seeds']} initializations:"),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
+        table,
         *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
                f"{format_seconds(result['wall_s'])}."),
     ])
+
+
+# the verdicts from best to worst, to compare two models by
+VERDICT_RANK = {LEARNED: 3, PART: 2, VARIES: 1, NOTHING: 0}
+
+
+def gate_reading(verdicts, t):
+    """Return, where the minGRU's verdict at T = t beats the tanh RNN's, that its gate
+    (no tanh on the state) kept what fades through tanh; else ""."""
+    if VERDICT_RANK[verdicts["mingru", t]] > VERDICT_RANK[verdicts["tanh_rnn", t]]:
+        return " The minGRU's gate, like an LSTM's, carried the gradient the tanh RNN lost."
+    return ""
 
 
 def short_run(result):

@@ -76,10 +76,9 @@ class TestCapacity(unittest.TestCase):
                              (r["d"], r["n"] * (r["d"] + 1)))
         out = main.render_capacity(self.rows)
         self.assertIn("toward a coin flip", " ".join(out.split()))
-        # at n = d, how often a read is wrong: one in 1 / (1 - recall)
+        # at n = d, the exact share, as the table prints it to two places
         at_d = next(r for r in self.rows if r["n"] == r["d"])
-        self.assertIn(f"one read in {1 / (1 - at_d['exact_recall']):.1f} wrong",
-                      " ".join(out.split()))
+        self.assertIn(f"and {at_d['exact_recall']:.2f} at n = d.", " ".join(out.split()))
         # the table's columns in their order, each the number it names
         lines = out.splitlines()
         header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("pairs n"))

@@ -94,8 +94,8 @@ class TestCommandLine(unittest.TestCase):
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("That gap is Python's loop against C's, not depth.", flat(out))
-        self.assertIn("In 1 round of side-by-side adds, it is 1 step deep; serial_scan chains "
-                      "1 add, one per x after x_1.",
+        self.assertIn("It takes 1 round of side-by-side adds: 1 step deep. serial_scan chains "
+                      "1 add: it starts at x_1, rnn_style at h = 0.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):
@@ -221,12 +221,12 @@ class TestCommandLine(unittest.TestCase):
 
     def test_a_range_of_one_value_is_that_value_and_a_sentence_ends_once(self):
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 4.8, "high": 4.8}}}),
-                         ["wallclock: rnn / attention time 4.8x, on one core."])
+                         ["wallclock: rnn_style took 4.8x attention_style's time."])
         self.assertEqual(self.opening({"wallclock": {"finding": {"low": 3.2, "high": 5.4}}}),
-                         ["wallclock: rnn / attention time 3.2x to 5.4x, on one core."])
+                         ["wallclock: rnn_style took 3.2x to 5.4x attention_style's time."])
         one = main.sweep((64,), 1, 10)
         self.assertEqual(self.opening({"sweep": one}), [
-            "sweep: one size, no slope; the tree takes 9 steps on 10 lanes."])
+            "sweep: one size, no slope."])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)

@@ -63,7 +63,9 @@ class TestCost(unittest.TestCase):
             "is 8.00 MiB at 2,048 tokens and 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
         self.assertLess(said.index("2.00 TiB"), said.index("More:"))
         self.assertLess(said.index("More:"), said.index("operations per layer"))
-        self.assertIn("Flash Attention (Dao et al. 2022) computes the scores tile by tile", said)
+        self.assertIn("Flash Attention (Dao et al. 2022) computes them tile by tile and never "
+                      "stores the matrix, so its memory grows as n. The lesson's \"hides "
+                      "constants, not the scaling\" holds for its work, O(n^2).", said)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 512)
@@ -77,9 +79,9 @@ class TestCost(unittest.TestCase):
         said = " ".join(out.split())
         self.assertIn("Table 1's columns are orders of growth, constants dropped. As "
                       "written, self-attention does fewer operations than a recurrent layer "
-                      "only while n < d, the model width (512). Kernel width k = 3; restricted "
-                      "self-attention's window r = 128, causal, 127 back: O(n/r) is "
-                      "ceil((n - 1) / 127) layers.", said)
+                      "only while n < d, the model width (512). Kernel width k = 3. Restricted "
+                      "self-attention's causal window is r = 128 tokens, itself and the 127 "
+                      "before it: O(n/r) is ceil((n - 1) / 127) layers.", said)
         self.assertNotIn("LSTM", said)          # no crossover that the formulas printed miss
         # each column a table of its own: Table 1's formula, then its value at each n
         lines = out.splitlines()
@@ -101,7 +103,7 @@ class TestCost(unittest.TestCase):
         # beside the 1,033 it prints, what O(n/r) counts: a causal window of r = 128, each
         # layer 127 positions further back: 131,071 / 127 = 1,032.1, so 1,033 layers
         self.assertEqual(-(-131_071 // 127), 1_033)
-        causal = "causal, 127 back: O(n/r) is ceil((n - 1) / 127) layers."
+        causal = "itself and the 127 before it: O(n/r) is ceil((n - 1) / 127) layers."
         self.assertIn(causal, said)
         self.assertLess(said.index(causal), said.index("O(n/r) 5 17 1,033"))   # said first
 

@@ -50,40 +50,34 @@ class TestGenerate(unittest.TestCase):
         # the finding first, read from the table's last rows: which is deepest, holds most
         self.assertIn("=== training can run in parallel; generating, one token at a time === "
                       "The lesson says an RNN suits streaming, one token at a time. "
-                      "Generating 256 tokens here, attention is the deepest, 2,817 steps on "
-                      "models one number wide, and "
-                      "holds the most memory, 64.0 KiB at width 64. Each new token is the next "
+                      "Generating 256 tokens here, attention is the deepest, 2,817 steps, and "
+                      "holds the most memory, 64.0 KiB. Each new token is the next "
                       "input", text)
         # token t adds 4 + ceil(log2 t) for attention, from 4 to 12; 2 and 1 for the others
-        self.assertIn("At N = 256 a token adds 4 to 12 steps for attention, which reads every "
-                      "token before it. It adds 2 for the tanh RNN and 1 for the linear "
-                      "recurrence (the shallowest).", text)
-        self.assertIn("The tanh RNN, h = tanh(w*h + x), takes a multiply-add, then tanh.", text)
+        self.assertIn("A token adds 2 steps for the tanh RNN and 1 for the linear recurrence. "
+                      "For attention, which reads all t tokens so far, it adds 4 + "
+                      "ceil(log2 t): 4 to 12 at N = 256.", text)
+        self.assertIn("The tanh RNN's 2 are a multiply-add, then tanh.", text)
         self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep. The "
                       "tanh RNN stays a chain: 512.", text)
-        self.assertIn("Attention's read over t tokens is 4 + log2 t deep, rounded up: q.k, exp, "
-                      "1/sum and a product, plus a tree.", text)
+        self.assertIn("Attention's 4 are q.k, exp, 1/sum and a product; ceil(log2 t) is its "
+                      "tree of sums.", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
-        self.assertIn("the tanh RNN is the deepest, 1,000,000 steps on models one number wide; "
-                      "attention holds the most memory, 64.0 KiB at width 64.", said)
+        self.assertIn("the tanh RNN is the deepest, 1,000,000 steps; attention holds the most "
+                      "memory, 64.0 KiB.", said)
         cached = [dict(r, held_bytes=10**6) if r["model"] == "linear, by scan" else r
                   for r in rows]
-        self.assertIn("attention is the deepest, 2,817 steps on models one number wide; the "
-                      "linear recurrence holds the most memory, 977 KiB at width 64.",
+        self.assertIn("attention is the deepest, 2,817 steps; the linear recurrence holds the "
+                      "most memory, 977 KiB.",
                       " ".join(main.render_generate(cached).split()))
-        shallow = [dict(r, generate_depth=r["n"]) if r["model"] == "tanh RNN" else r
-                   for r in rows]
-        self.assertIn("It adds 2 for the tanh RNN (the shallowest) and 1 for the linear "
-                      "recurrence.",
-                      " ".join(main.render_generate(shallow).split()))
         last = {m: self.at[m, n]["last_token_depth"] for m in ("attention", "tanh RNN",
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("In fp16, the cache keeps a key and a value of d = 64 numbers a token.",
-                      text)
+        self.assertIn("Steps are counted at width 1; memory at width d = 64, in fp16, a key and "
+                      "a value a token.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

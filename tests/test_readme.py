@@ -124,14 +124,14 @@ class TestWordsThatWereLoose(unittest.TestCase):
         for loose in ("no exact scan", "not linear, so not a scan", "no exact regrouping",
                       "no regrouping is exact"):
             self.assertNotIn(loose, text)
-        self.assertIn("not one step tanh(a*h + b), so no fixed-size pair stands for a run of "
-                      "them.",
+        self.assertIn("A tanh step does not compose: tanh(w*tanh(w*h + x1) + x2) is no single "
+                      "tanh(a*h + b), so no pair stands for a run of them.",
                       " ".join(main.render_ssm(main.ssm_check(64)).split()))
 
     def test_brents_two_bounds_and_the_derivative_are_said_as_they_are(self):
         work = " ".join(main.render_work(main.work_section((8, 16))).split())
-        self.assertIn("The tree sum column is the fewest steps, between Brent's (1974) bounds "
-                      "max(work / P, depth) and work / P + depth.", work)
+        self.assertIn("A tree sum's steps are the fewest possible on P lanes, within Brent's "
+                      "(1974) bounds max(work / P, depth) and work / P + depth.", work)
         self.assertNotIn("about max(work / P, depth)", self.everywhere())
         headline = main.SECTIONS["gradient"].headline(main.gradient_rows())
         self.assertTrue(headline.startswith("50 steps back, the tanh RNN passes 3e-11"), headline)

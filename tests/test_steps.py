@@ -137,8 +137,8 @@ class TestOneCountOfSteps(unittest.TestCase):
         self.assertIn("in 10 rounds. A round's combines run side by side in one step: 10 steps "
                       "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
-        self.assertIn("In 10 rounds of side-by-side adds, it is 10 steps deep; serial_scan "
-                      "chains 1,023 adds, one per x after x_1.", said)
+        self.assertIn("It takes 10 rounds of side-by-side adds: 10 steps deep. serial_scan "
+                      "chains 1,023 adds: it starts at x_1, rnn_style at h = 0.", said)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,7 @@ class TestSweep(unittest.TestCase):
         # the headline names each slope with its function, and the lanes as printed
         result = {"rows": [{"n": 64, "tree_steps": 6}, {"n": 128, "tree_steps": 7}],
                   "rnn_exponent": 1.1, "attn_exponent": 0.9, "lanes": 10_000}
-        self.assertEqual(main.sweep_headline(result), "slopes 1.10 and 0.90; the tree takes 6 "
-                         "to 7 steps on 10,000 lanes")
+        self.assertEqual(main.sweep_headline(result), "log-log slopes 1.10 and 0.90")
         self.assertIn("no slope", main.slope_reading(None, None))
         # the edges of "about 1": 0.8 to 1.2, each included
         for low, high, is_about in ((0.8, 1.2, True), (0.79, 1.0, False), (1.0, 1.21, False)):
@@ -104,15 +103,18 @@ class TestSweep(unittest.TestCase):
         # 65,536 values on 10,000 lanes: 5 steps of 10,000 adds leave 15,536 values,
         # then ceil(log2 15,536) halvings
         halvings = math.ceil(math.log2(65_536 - 5 * 10_000))
-        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest possible. While over 2P = "
-                      "20,000 "
-                      "values remain, every lane adds a pair a step. At N = 65,536, 15,536 "
-                      f"remain after 5 steps; then {halvings} steps halve them, one halving each.",
+        self.assertIn(f"takes 6 to {5 + halvings} steps, the fewest possible. A lane adds one "
+                      "pair a step, so a step removes at most P values. Once 2P = 20,000 or "
+                      "fewer remain, each step halves them, rounded up. At N = 65,536, 5 steps "
+                      f"leave 15,536, then {halvings} halve them: {5 + halvings} in all.",
                       reading((64, 65_536), 10_000))
+        # the worked N is the first past 2P, where the steps jump: 32,768 - 2 x 10,000
+        # leaves 12,768, then ceil(log2 12,768) = 14 halvings
+        self.assertIn("At N = 32,768, 2 steps leave 12,768, then 14 halve them: 16 in all.",
+                      reading((16_384, 32_768, 65_536), 10_000))
         # the largest N equal to 2P: still "N <= 2P"; one more is past it
         self.assertIn("With N <= 2P", reading((64, 2_048), 1_024))
-        self.assertIn("every lane adds a pair a step. At N = 3,072, 2,048 remain after 1 "
-                      "step; then 11 steps halve them, one halving each.",
+        self.assertIn("At N = 3,072, 1 step leaves 2,048, then 11 halve them: 12 in all.",
                       reading((64, 3_072), 1_024))
         self.assertIn("takes 9 steps, the fewest", reading((500,), 10_000))   # one size
 
@@ -138,8 +140,8 @@ class TestSweep(unittest.TestCase):
         self.assertEqual([(r["chain_steps"], r["tree_steps"]) for r in data["rows"]],
                          [(64, 6), (128, 7), (1024, 10), (2048, 11)])     # N <= 10,000 lanes
         self.assertIsInstance(data["rnn_exponent"], float)
-        self.assertTrue(main.sweep_headline(data).endswith(
-            "the tree takes 6 to 11 steps on 10,000 lanes"))
+        self.assertEqual(main.sweep_headline(data), "log-log slopes {:.2f} and {:.2f}".format(
+            data["rnn_exponent"], data["attn_exponent"]))
         status, out, _ = run_main("sweep", "--sizes", "500", "--reps", "1")
         self.assertEqual(status, 0)
         self.assertIn("over N = 500. With one size there is no slope to read.",

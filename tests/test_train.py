@@ -171,6 +171,16 @@ class TestTrain(unittest.TestCase):
         self.assertEqual(main.train_headline(result),
                          "at T = 80, the tanh RNN learned nothing, the minGRU learned and one "
                          "attention read learned")
+        # the gate is read only where the minGRU's verdict beats the tanh RNN's at that T
+        verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
+        self.assertEqual(main.gate_reading(verdicts, 80), " The minGRU's gate, like an LSTM's, "
+                         "carried the gradient the tanh RNN lost.")
+        for mingru, tanh in ((main.NOTHING, main.NOTHING), (main.PART, main.LEARNED),
+                             (main.VARIES, main.PART), (main.LEARNED, main.LEARNED)):
+            self.assertEqual(main.gate_reading({("mingru", 80): mingru,
+                                                ("tanh_rnn", 80): tanh}, 80), "")
+        self.assertTrue(main.gate_reading({("mingru", 80): main.PART,
+                                           ("tanh_rnn", 80): main.VARIES}, 80))
         result = {"constant": [{"length": 10, "test_mse": 0.16}],
                   "rows": [{"model": "tanh_rnn", "length": 10, "seed": s, "test_mse": mse}
                            for s, mse in ((1, 0.15), (2, 0.155), (3, 0.06))]}
@@ -185,15 +195,15 @@ class TestTrain(unittest.TestCase):
         # the edges as the note and `terms` word them: "at most a tenth", "0.9 ... or more"
         self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
                          [main.LEARNED, main.PART, main.NOTHING, main.PART])
-        for verdict, words in ((main.LEARNED, "each MSE a tenth of answering 1's MSE or less"),
-                               (main.PART, "each MSE under 0.9 of answering 1's MSE"),
-                               (main.NOTHING, "each MSE 0.9 of answering 1's MSE or more"),
+        for verdict, words in ((main.LEARNED, "each MSE at most 0.1 of answering 1's"),
+                               (main.PART, "each MSE under 0.9 of answering 1's"),
+                               (main.NOTHING, "each MSE at least 0.9 of answering 1's"),
                                (main.VARIES, "mixed")):
             self.assertIn(f"{verdict.capitalize()}: {words}.",
                           " ".join(main.render_train(self.result).split()))
-        for verdict, words in ((main.LEARNED, "over every initialization: each MSE a tenth"),
+        for verdict, words in ((main.LEARNED, "over every initialization: each MSE at most 0.1"),
                                (main.PART, "where not learned: each MSE under 0.9"),
-                               (main.NOTHING, "over every initialization: each MSE 0.9"),
+                               (main.NOTHING, "over every initialization: each MSE at least 0.9"),
                                (main.VARIES, "some initializations learned nothing, others")):
             self.assertIn(words, " ".join(main.render_term(verdict).split()))
 
@@ -254,9 +264,9 @@ class TestTrain(unittest.TestCase):
         self.assertNotIn("too few to judge", main.figure_train(full))
         self.assertIn("This run had", main.render_train(dict(full, steps=main.TRAIN_STEPS - 1)))
         # the note counts the initializations the verdicts read
-        self.assertIn("Each verdict reads all 2 initializations.",
+        self.assertIn("Verdicts read all 2 initializations:",
                       " ".join(main.render_train(self.result).split()))
-        self.assertIn("Each verdict reads all 3 initializations.",
+        self.assertIn("Verdicts read all 3 initializations:",
                       " ".join(main.render_train(dict(self.result, seeds=3)).split()))
 
     def test_a_short_run_gives_known_numbers(self):

@@ -200,10 +200,12 @@ class TestBlellochAndLanes(unittest.TestCase):
              "scan_steps": main.scan_lane_steps(64, p)} for p in main.WORK_LANES])
         self.assertEqual([r["scan_steps"] for r in result["lanes"]], [321, 41, 6, 6])
         self.assertIn("The lesson says depth, not operation count, decides the time. Here both "
-                      "decide: on 1 lane the work, on 1,024 lanes the depth. The "
-                      "recurrence's scan (linear_recurrence_scan, below) takes 321 steps on 1 "
-                      "lane and 6 on 1,024 "
-                      "lanes; its loop, 64 on any P.", said)
+                      "decide: on 1 lane the work, on 1,024 lanes the depth. The recurrence is "
+                      "linear, so it can also run as a scan (linear_recurrence_scan, below): 321 "
+                      "steps on 1 lane and 6 on 1,024 lanes. Its loop takes 64 on any P.", said)
+        # the row of a decay per step: twice the work, said beside its formula
+        self.assertIn("A decay per step doubles the work: a combine multiplies two decays too.",
+                      said)
 
     def test_the_answer_is_chosen_from_the_steps(self):
         # each set of lanes flips the answer: (work decides, depth decides) and the words
@@ -214,7 +216,10 @@ class TestBlellochAndLanes(unittest.TestCase):
             result = main.work_section((64,), lanes=lanes)
             found = result["findings"]
             self.assertEqual((found["work_decides"], found["depth_decides"]), decides, lanes)
-            self.assertIn(words, " ".join(main.render_work(result).split()))
+            said = " ".join(main.render_work(result).split())
+            self.assertIn(words, said)
+            # all's summary says the same answer
+            self.assertIn("Here " + main.work_headline(result) + ".", said)
         # a scan as fast as the loop on the fewest lanes: the work does not decide there
         with mock.patch.object(main, "scan_lane_steps", lambda n, lanes: n):
             even = main.work_section((64,), lanes=(1, 64))
