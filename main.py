@@ -594,13 +594,15 @@ def figure_depth(rows):
 # A part registers its section where it ends. A Section holds its summary for
 # --help; compute, its data (what --json prints) from the options, each None
 # where not given; render, the data as text; figure, the data as SVG, if it has
-# one; options, the Options it reads; headline, what it found, as `all` ends
-# with; refuse, if given, what is wrong with its options taken together (or
-# None), asked before any section runs. An Option is declared by the first part
+# one; options, the Options it reads; headline, what it found, for the sections
+# `all` ends with (the lesson's three problems and three exercises), else None;
+# refuse, if given, what is wrong with its options taken together (or None),
+# asked before any section runs. An Option is declared by the first part
 # that reads it: its limits are checked by the parser.
 
 Section = collections.namedtuple(
-    "Section", "summary compute render figure options headline refuse", defaults=(None,))
+    "Section", "summary compute render figure options headline refuse",
+    defaults=(None, None))
 Option = collections.namedtuple("Option", "flag metavar low high many help")
 SECTIONS = {}
 
@@ -622,9 +624,7 @@ SECTIONS["depth"] = Section(
 SECTIONS["wallclock"] = Section(
     summary="both functions timed on this machine",
     compute=lambda o: wallclock_section(o.sizes or WALLCLOCK_SIZES, o.reps or TIMING_REPS),
-    render=render_wallclock, figure=None, options=(SIZES, REPS),
-    headline=lambda r: "rnn_style took " + " to ".join(dict.fromkeys(
-        _format_ratio(r["finding"][end]) for end in ("low", "high"))) + " attention_style's time")
+    render=render_wallclock, figure=None, options=(SIZES, REPS))
 SECTIONS["scan"] = Section(
     summary="Hillis-Steele scan checked against the serial scan",
     compute=lambda o: scan_check(o.length or SCAN_LENGTH), render=render_scan, figure=None,
@@ -948,7 +948,8 @@ def render_hidden(rows):
                + answer),
         table,
         *_spread_note([(f"width {r['width']}", r["spread"]) for r in rows]),
-        *_wrap(f"An update, h = A.h + b*x, is w x (w + 1) madds. Each time is for one update "
+        *_wrap(f"An update, h = A.h + b*x (A w-by-w, b w long), is w*(w + 1) madds. "
+               f"Each time is for one update "
                f"of a chain of {first['depth']:,}."),
         *_wrap("More: " + idle_reading(last) + (
             f" At width {first['width']:,}, {_share(first['idle_share'])} sit idle: the lesson's "
@@ -966,7 +967,8 @@ def idle_reading(row):
                f"sums {w + 1:,} products ({w:,} from A.h, and b*x), two at a time")
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
-    said = (f"the lesson's GPU has {GPU_LANES:,} lanes (cores), each one operation a step. "
+    said = (f"the lesson's GPU has {GPU_LANES:,} lanes (cores), each doing one operation a "
+            "step. "
             f"An update of width {w:,} takes {why}. ")
     if row["idle_share"] < 0.005:
         return said + "Its madds could keep nearly every lane busy."
@@ -1272,7 +1274,8 @@ def render_ssm(result):
     return "\n".join([
         "=== the linear recurrence as a parallel scan (state-space models) ===",
         *_wrap("The lesson says state-space models train in parallel, their step "
-               f"linear. Here a scan gave all {r['length']:,} states of h = 0.9*h + x in "
+               f"linear. Here a Hillis-Steele scan gave all {r['length']:,} states of "
+               f"h = 0.9*h + x in "
                f"{_quantity(r['scan_rounds'], 'round')}."),
         *_wrap(f"A round's combines run side by side in one step: {r['scan_rounds']:,} steps "
                f"deep, against the loop's {r['serial_steps']:,}. They differ "
@@ -1286,16 +1289,14 @@ def render_ssm(result):
         *_wrap("The combine is associative but not commutative: a scan may regroup the steps, "
                "never reorder them. A tanh step does not compose: tanh(w*tanh(w*h + x1) + x2) "
                "is no single tanh(a*h + b), so no pair stands for a run of them."),
-        *_wrap("With a decay per step in [0.5, 1), as in Mamba's selective scan, "
-               f"they agree within {r['selective_max_rel_diff']:.1e}."),
+        *_wrap("With a random decay per step in [0.5, 1), as in Mamba's selective scan, loop "
+               f"and scan agree within {r['selective_max_rel_diff']:.1e}."),
     ])
 
 
 SECTIONS["ssm"] = Section(
     summary="the linear recurrence as a parallel scan (SSMs)",
-    compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=(),
-    headline=lambda r: f"{_quantity(r['scan_rounds'], 'step')} deep against the loop's "
-             f"{r['serial_steps']:,}, agreeing to {r['max_rel_diff']:.0e}")
+    compute=lambda o: ssm_check(), render=render_ssm, figure=None, options=())
 
 
 # ============================================================================
@@ -1446,12 +1447,8 @@ def work_answer(found, lanes):
     return (f"Here {work_verdict(found, lanes)}. The recurrence is linear, so it can also run "
             f"as a scan (linear_recurrence_scan, below): {few['scan_steps']:,} steps on "
             f"{_quantity(few['lanes'], 'lane')} and {many['scan_steps']:,} on "
-            f"{_quantity(many['lanes'], 'lane')}. Its loop takes {few['loop_steps']:,} on any P.")
-
-
-def work_headline(result):
-    """Return what work found: which decides, the work or the depth (work_verdict)."""
-    return work_verdict(result["findings"], result["lanes"])
+            f"{_quantity(many['lanes'], 'lane')}. Its loop takes {few['loop_steps']:,} on any "
+            "number of lanes.")
 
 
 def render_work(result):
@@ -1503,8 +1500,7 @@ def figure_work(result):
 
 SECTIONS["work"] = Section(
     summary="work and depth of the scans, counted; steps on P lanes",
-    compute=lambda o: work_section(), render=render_work, figure=figure_work, options=(),
-    headline=work_headline)
+    compute=lambda o: work_section(), render=render_work, figure=figure_work, options=())
 
 
 # ============================================================================
@@ -1597,7 +1593,7 @@ def render_cost(result):
                       [(name, formulas[name][k], *(cell(at[name, n][key]) for n in sizes))
                        for name in names], left=2)
     return "\n".join([
-        "=== what attention costs (Vaswani et al. 2017, Table 1) ===",
+        "=== what attention costs: its memory, and Table 1 of Vaswani et al. 2017 ===",
         *_wrap("The lesson says attention's memory grows as the square of the tokens n. Here "
                f"one attention matrix is {format_bytes(memory[0]['bytes'])} at "
                f"{memory[0]['n']:,} tokens and {format_bytes(memory[-1]['bytes'])} at "
@@ -1606,7 +1602,7 @@ def render_cost(result):
         *_wrap("That is one head of one layer: n x n scores of 2 bytes (fp16), all stored. "
                "Flash Attention (Dao et al. 2022) computes them tile by tile and never stores "
                "the matrix, so its memory grows as n. The lesson's \"hides constants, not the "
-               "scaling\" holds for its work, O(n^2)."),
+               "scaling\" holds for its work, O(n^2), not its memory."),
         "",
         *_wrap(f"More: Table 1's columns are orders of growth, constants dropped. As "
                f"written, self-attention does fewer operations than a recurrent "
@@ -1622,15 +1618,14 @@ def render_cost(result):
         *_wrap("Table 1 counts a matrix multiply as one sequential operation. Computed as "
                f"trees, one query's read over n = {read['n']:,} keys of width "
                f"d = {result['d']} is {sum(parts)} steps deep. That is {parts[0]} for q.k, "
-               f"{parts[1]} for exp, {parts[2]} for the weighted sum, {parts[3]} to divide."),
+               f"{parts[1]} for exp, {parts[2]} for the weighted sum (the exps' sum runs "
+               f"beside it), {parts[3]} to divide."),
     ])
 
 
 SECTIONS["cost"] = Section(
     summary="what attention costs: Vaswani et al. Table 1",
-    compute=lambda o: cost_table(), render=render_cost, figure=None, options=(),
-    headline=lambda r: f"one fp16 attention matrix, "
-             f"{format_bytes(r['memory'][-1]['bytes'])} at n = {r['memory'][-1]['n']:,}")
+    compute=lambda o: cost_table(), render=render_cost, figure=None, options=())
 
 
 # ============================================================================
@@ -1719,12 +1714,23 @@ def render_gradient(result):
                f"weight, at any distance. That is {near['attention']:.2f} here: the token it "
                f"needs scores {r['score_gap']:g} above the {r['n'] - 1} others, so weighs "
                f"e^{r['score_gap']:g} = {math.exp(r['score_gap']):.0f} times any of them."),
-        *_wrap(f"d h_N / d x_(N-k), {r['n']} random inputs:"),
+        *_wrap(f"d h_N / d x_(N-k), and attention's weight, {r['n']} random inputs:"),
         table,
-        *_wrap("A recurrence passes a product of k factors, w * (1 - h^2) for tanh: the "
-               f"vanishing gradient. A gated cell (forget gate f near 1) fades slowly: "
-               f"{at[far]['gated']:.2f} at {far}."),
+        *_wrap("Through tanh, x_(N-k) passes 1 - h^2 where it enters. Then come k factors "
+               "w * (1 - h^2): the vanishing gradient. A gated cell (forget gate f near 1) "
+               f"fades slowly: {at[far]['gated']:.2f} at {far}" + cell_against_attention(r)
+               + "."),
     ])
+
+
+def cell_against_attention(result):
+    """Return where the gated cell's f^k falls below attention's weight: the first
+    k with f^k < weight, as a clause; "" where it never does (f = 1)."""
+    f, weight = result["forget_gate"], result["rows"][0]["attention"]
+    if f >= 1 or weight >= 1:
+        return ""
+    k = math.floor(math.log(weight) / math.log(f)) + 1
+    return f", below attention's {weight:.2f} from k = {k:,}"
 
 
 GRADIENT_FLOOR = 1e-20          # the figure's lowest value: below it, 0.9^k would look flat
@@ -2084,20 +2090,18 @@ def render_generate(rows):
                f"parallel: {attention['train_depth']:,} and "
                f"{scan['train_depth']:,} steps deep. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
-        *_wrap(f"Attention's {attention['first_token_depth']} are q.k, exp, 1/sum and a "
-               "product; ceil(log2 t) is its tree of sums. The tanh RNN's "
+        *_wrap("Attention's read is q.k, exp, then two branches side by side: e*v and its sum, "
+               "or the exps' sum and 1/sum. Each is 1 + ceil(log2 t) deep; a last product "
+               f"makes {attention['first_token_depth']} + ceil(log2 t). The tanh RNN's "
                f"{rnn['last_token_depth']} are a multiply-add, then tanh."),
-        *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16, a key and "
-               "a value a token."),
+        *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16: per token, "
+               f"the cache keeps a key and a value of {d} numbers."),
     ])
 
 
 SECTIONS["generate"] = Section(
     summary="training can run in parallel, generating is one token at a time",
-    compute=lambda o: generate_rows(), render=render_generate, figure=None, options=(),
-    headline=lambda rows: "generating {n:,} tokens, attention is {generate_depth:,} steps "
-                          "deep; training, {train_depth:,}".format(
-                              **[r for r in rows if r["model"] == "attention"][-1]))
+    compute=lambda o: generate_rows(), render=render_generate, figure=None, options=())
 
 
 # ============================================================================
@@ -2412,9 +2416,9 @@ LEARNED_SHARE, NOTHING_SHARE = 0.1, 0.9     # of answering 1's held-out MSE
 # each verdict in words, as the table's note and `terms` say it
 TRAIN_VERDICT_WORDS = {
     LEARNED: "each MSE at most 0.1 of answering 1's",
-    PART: "each MSE under 0.9 of answering 1's",
+    PART: "each MSE under 0.9 of answering 1's, not all at most 0.1",
     NOTHING: "each MSE at least 0.9 of answering 1's",
-    VARIES: "mixed",
+    VARIES: "some MSEs at least 0.9 of answering 1's, some under",
 }
 
 
@@ -2491,12 +2495,14 @@ def render_train(result):
         *_wrap(opening),
         *_wrap(f"Always answering 1, the mean, has expected MSE 1/6, measured {measured}; every "
                f"MSE here is on {result['test_examples']} held-out examples. Verdicts read "
-               f"all {result['seeds']} initializations:"),
+               + ("the one initialization:" if result["seeds"] == 1 else
+                  f"all {result['seeds']} initializations:")),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
           for line in _wrap(f"{verdict.capitalize()}: {words}.")),
         table,
-        *_wrap(f"{result['steps']:,} steps of Adam per run, all in "
-               f"{format_seconds(result['wall_s'])}."),
+        *_wrap((f"All runs took {format_seconds(result['wall_s'])}, with Adam."
+                if short_run(result) else f"{result['steps']:,} steps of Adam per run, all in "
+                f"{format_seconds(result['wall_s'])}.")),
     ])
 
 
@@ -2508,7 +2514,8 @@ def gate_reading(verdicts, t):
     """Return, where the minGRU's verdict at T = t beats the tanh RNN's, that its gate
     (no tanh on the state) kept what fades through tanh; else ""."""
     if VERDICT_RANK[verdicts["mingru", t]] > VERDICT_RANK[verdicts["tanh_rnn", t]]:
-        return " The minGRU's gate, like an LSTM's, carried the gradient the tanh RNN lost."
+        return (" Like an LSTM's cell, the minGRU's state passes no tanh from step to step: "
+                "only its gate fades the gradient (see gradient).")
     return ""
 
 
@@ -2579,7 +2586,7 @@ SECTIONS["train"] = Section(
         o.lengths or TRAIN_LENGTHS, o.steps or TRAIN_STEPS, o.seeds or TRAIN_SEEDS,
         _training_progress if sys.stderr is not None and sys.stderr.isatty() else None),
     render=render_train, figure=figure_train, options=(LENGTHS, STEPS, SEEDS),
-    headline=train_headline, refuse=_train_options_error)
+    refuse=_train_options_error)
 
 
 # ============================================================================
@@ -4666,8 +4673,8 @@ def _sections_command(argv):
 
 def _run(opts):
     """Compute and print each chosen section, each as soon as it is computed, and draw
-    its figure with --svg; `all` ends with what each section found, --json with
-    one JSON document."""
+    its figure with --svg; `all` ends with what the lesson's problems and exercises
+    came to (_summary), --json with one JSON document."""
     results, drawn = {}, []
     for name in opts.sections:
         section = SECTIONS[name]
@@ -4692,11 +4699,13 @@ def _run(opts):
 
 
 def _summary(results):
-    """Return the end of `all`: what each section found, its headline."""
-    lines = ["=== what each section found ==="]
+    """Return the end of `all`: what the sections with a headline found, the
+    lesson's three problems and its three exercises."""
+    lines = ["=== the lesson's three problems and three exercises, as found here ==="]
     for name, result in results.items():
-        said = SECTIONS[name].headline(result)
-        lines += textwrap.wrap(f"{name}: {said}.", 79, subsequent_indent="  ")
+        if SECTIONS[name].headline is not None:
+            said = SECTIONS[name].headline(result)
+            lines += textwrap.wrap(f"{name}: {said}.", 79, subsequent_indent="  ")
     return "\n".join(lines)
 
 

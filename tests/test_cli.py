@@ -141,7 +141,8 @@ class TestCommandLine(unittest.TestCase):
         outs = [text for kind, text in log if kind == "out"]
         for name, text in zip(main.SECTIONS, outs):
             self.assertIn(f"=== {name} ===", text)
-        self.assertIn("=== what each section found ===", outs[-1])
+        self.assertIn("=== the lesson's three problems and three exercises, as found here ===",
+                      outs[-1])
         # --json: still one document, written once at the end
         log.clear()
         with mock.patch.dict(main.SECTIONS, stand_ins), mock.patch.object(sys, "stdout", Pipe()):
@@ -213,20 +214,28 @@ class TestCommandLine(unittest.TestCase):
         self.assertLessEqual(len(words), 150)
         self.assertLessEqual(max(len(s.split()) for s in sentences), 30)
 
-    # `all` ends with one line per section, each its finding, ended once.
+    # `all` ends with a line for each of the lesson's three problems and three
+    # exercises, each its finding, ended once.
     def opening(self, results):
         lines = main._summary(results).splitlines()
-        self.assertEqual(lines[0], "=== what each section found ===")
+        self.assertEqual(lines[0],
+                         "=== the lesson's three problems and three exercises, as found here ===")
         return lines[1:]
 
     def test_a_range_of_one_value_is_that_value_and_a_sentence_ends_once(self):
-        self.assertEqual(self.opening({"wallclock": {"finding": {"low": 4.8, "high": 4.8}}}),
-                         ["wallclock: rnn_style took 4.8x attention_style's time."])
-        self.assertEqual(self.opening({"wallclock": {"finding": {"low": 3.2, "high": 5.4}}}),
-                         ["wallclock: rnn_style took 3.2x to 5.4x attention_style's time."])
+        rows = [{"n": 1_000, "rnn_s": 4.8e-5, "attn_s": 1e-5, "ratio": 4.8, "spread": 1.0}]
+        for low, high, said in ((4.8, 4.8, "4.8x"), (3.2, 5.4, "3.2x to 5.4x")):
+            result = {"rows": rows, "reps": 3,
+                      "finding": {"slower": "rnn_style", "low": low, "high": high}}
+            self.assertIn(f"Here rnn_style took {said} as long (fastest of 3 timings).",
+                          " ".join(main.render_wallclock(result).split()))
         one = main.sweep((64,), 1, 10)
-        self.assertEqual(self.opening({"sweep": one}), [
-            "sweep: one size, no slope."])
+        self.assertEqual(self.opening({"sweep": one}), ["sweep: one size, no slope."])
+        # the three problems and the three exercises, in the lesson's order; no other
+        self.assertEqual([name for name, s in main.SECTIONS.items() if s.headline],
+                         ["depth", "scan", "hidden", "sweep", "gradient", "capacity"])
+        self.assertEqual(self.opening({"wallclock": None, "ssm": None, "work": None,
+                                       "cost": None, "generate": None, "train": None}), [])
 
     def test_json_has_a_key_per_section_its_fields_and_the_options_given(self):
         status, out, _ = run_main("--json", *FAST)

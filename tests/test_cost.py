@@ -58,14 +58,16 @@ class TestCost(unittest.TestCase):
         said = " ".join(out.split())
         # the memory first: the lesson's claim, its first and last sizes, then their table
         self.assertTrue(said.startswith(
-            "=== what attention costs (Vaswani et al. 2017, Table 1) === The lesson says "
+            "=== what attention costs: its memory, and Table 1 of Vaswani et al. 2017 === "
+            "The lesson says "
             "attention's memory grows as the square of the tokens n. Here one attention matrix "
             "is 8.00 MiB at 2,048 tokens and 2.00 TiB at 1,048,576. tokens n n x n matrix"), said)
         self.assertLess(said.index("2.00 TiB"), said.index("More:"))
         self.assertLess(said.index("More:"), said.index("operations per layer"))
         self.assertIn("Flash Attention (Dao et al. 2022) computes them tile by tile and never "
                       "stores the matrix, so its memory grows as n. The lesson's \"hides "
-                      "constants, not the scaling\" holds for its work, O(n^2).", said)
+                      "constants, not the scaling\" holds for its work, O(n^2), not its memory.",
+                      said)
         self.assertEqual(data["d"], 512)
         self.assertIn({"n": 131_072, "bytes": 32 * 2**30}, data["memory"])
         self.assertEqual(data["attention_cheaper_below_n"], 512)

@@ -60,8 +60,9 @@ class TestGenerate(unittest.TestCase):
         self.assertIn("The tanh RNN's 2 are a multiply-add, then tanh.", text)
         self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep. The "
                       "tanh RNN stays a chain: 512.", text)
-        self.assertIn("Attention's 4 are q.k, exp, 1/sum and a product; ceil(log2 t) is its "
-                      "tree of sums.", text)
+        self.assertIn("Attention's read is q.k, exp, then two branches side by side: e*v and "
+                      "its sum, or the exps' sum and 1/sum. Each is 1 + ceil(log2 t) deep; a last "
+                      "product makes 4 + ceil(log2 t).", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
@@ -76,8 +77,8 @@ class TestGenerate(unittest.TestCase):
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("Steps are counted at width 1; memory at width d = 64, in fp16, a key and "
-                      "a value a token.", text)
+        self.assertIn("Steps are counted at width 1; memory at width d = 64, in fp16: per token, "
+                      "the cache keeps a key and a value of 64 numbers.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

@@ -80,9 +80,9 @@ class TestSsm(unittest.TestCase):
         self.assertTrue(said.startswith("=== the linear recurrence as a parallel scan "
                                         "(state-space models) === The lesson says state-space "
                                         "models train in parallel"), said)
-        self.assertIn("a scan gave all 1,024 states of h = 0.9*h + x in 10 rounds. A round's "
-                      "combines run side by side in one step: 10 steps deep, against the "
-                      "loop's 1,024. They differ by at most "
+        self.assertIn("a Hillis-Steele scan gave all 1,024 states of h = 0.9*h + x in 10 "
+                      "rounds. A round's combines run side by side in one step: 10 steps deep, "
+                      "against the loop's 1,024. They differ by at most "
                       f"{data['fixed_max_rel_diff']:.1e} of the largest state.", said)
         xs = main.uniform_inputs(1024, random.Random(main.SSM_SEED))
         loop = main.rnn_states(xs)
@@ -92,7 +92,7 @@ class TestSsm(unittest.TestCase):
         # each number read from its own field: the selective case's, each state's
         told = " ".join(main.render_ssm(dict(data, selective_max_rel_diff=2.5e-13, states=[
             {"t": 7, "loop": 0.125, "scan": 0.25}])).split())
-        self.assertIn("as in Mamba's selective scan, they agree within 2.5e-13.", told)
+        self.assertIn("as in Mamba's selective scan, loop and scan agree within 2.5e-13.", told)
         self.assertIn("7 0.125000000000 0.250000000000", told)
         # a difference past the tolerance is told as one
         differs = dict(data, fixed_max_rel_diff=1e-6)

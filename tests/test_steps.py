@@ -124,8 +124,8 @@ class TestOneCountOfSteps(unittest.TestCase):
         said = " ".join(main.render_cost(main.cost_table()).split())
         self.assertIn("Computed as trees, one query's read over n = 131,072 keys of width "
                       "d = 512 is 30 "
-                      "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum, 1 to "
-                      "divide.", said)
+                      "steps deep. That is 10 for q.k, 1 for exp, 18 for the weighted sum (the "
+                      "exps' sum runs beside it), 1 to divide.", said)
 
     def test_depth_and_sweep_agree_at_one(self):
         self.assertEqual(main.depth(1), (1, 1))

@@ -173,8 +173,9 @@ class TestTrain(unittest.TestCase):
                          "attention read learned")
         # the gate is read only where the minGRU's verdict beats the tanh RNN's at that T
         verdicts = {(v["model"], v["length"]): v["verdict"] for v in result["verdicts"]}
-        self.assertEqual(main.gate_reading(verdicts, 80), " The minGRU's gate, like an LSTM's, "
-                         "carried the gradient the tanh RNN lost.")
+        self.assertEqual(main.gate_reading(verdicts, 80), " Like an LSTM's cell, the minGRU's "
+                         "state passes no tanh from step to step: only its gate fades the "
+                         "gradient (see gradient).")
         for mingru, tanh in ((main.NOTHING, main.NOTHING), (main.PART, main.LEARNED),
                              (main.VARIES, main.PART), (main.LEARNED, main.LEARNED)):
             self.assertEqual(main.gate_reading({("mingru", 80): mingru,
@@ -196,9 +197,11 @@ class TestTrain(unittest.TestCase):
         self.assertEqual([main._learned(x, 1.0) for x in (0.1, 0.1001, 0.9, 0.8999)],
                          [main.LEARNED, main.PART, main.NOTHING, main.PART])
         for verdict, words in ((main.LEARNED, "each MSE at most 0.1 of answering 1's"),
-                               (main.PART, "each MSE under 0.9 of answering 1's"),
+                               (main.PART, "each MSE under 0.9 of answering 1's, not all at "
+                                           "most 0.1"),
                                (main.NOTHING, "each MSE at least 0.9 of answering 1's"),
-                               (main.VARIES, "mixed")):
+                               (main.VARIES, "some MSEs at least 0.9 of answering 1's, some "
+                                             "under")):
             self.assertIn(f"{verdict.capitalize()}: {words}.",
                           " ".join(main.render_train(self.result).split()))
         for verdict, words in ((main.LEARNED, "over every initialization: each MSE at most 0.1"),
@@ -266,6 +269,13 @@ class TestTrain(unittest.TestCase):
         # the note counts the initializations the verdicts read
         self.assertIn("Verdicts read all 2 initializations:",
                       " ".join(main.render_train(self.result).split()))
+        self.assertIn("Verdicts read the one initialization:",
+                      " ".join(main.render_train(dict(self.result, seeds=1)).split()))
+        # a short run says its steps once, in its warning; the last line, the time
+        self.assertIn("All runs took 500 ms, with Adam.",
+                      " ".join(main.render_train(dict(self.result, wall_s=0.5)).split()))
+        self.assertIn("4,000 steps of Adam per run, all in 500 ms.", " ".join(main.render_train(
+            dict(self.result, wall_s=0.5, steps=main.TRAIN_STEPS)).split()))
         self.assertIn("Verdicts read all 3 initializations:",
                       " ".join(main.render_train(dict(self.result, seeds=3)).split()))
 

@@ -202,7 +202,8 @@ class TestBlellochAndLanes(unittest.TestCase):
         self.assertIn("The lesson says depth, not operation count, decides the time. Here both "
                       "decide: on 1 lane the work, on 1,024 lanes the depth. The recurrence is "
                       "linear, so it can also run as a scan (linear_recurrence_scan, below): 321 "
-                      "steps on 1 lane and 6 on 1,024 lanes. Its loop takes 64 on any P.", said)
+                      "steps on 1 lane and 6 on 1,024 lanes. Its loop takes 64 on any number of "
+                      "lanes.", said)
         # the row of a decay per step: twice the work, said beside its formula
         self.assertIn("A decay per step doubles the work: a combine multiplies two decays too.",
                       said)
@@ -219,7 +220,7 @@ class TestBlellochAndLanes(unittest.TestCase):
             said = " ".join(main.render_work(result).split())
             self.assertIn(words, said)
             # all's summary says the same answer
-            self.assertIn("Here " + main.work_headline(result) + ".", said)
+            self.assertIn("Here " + main.work_verdict(found, result["lanes"]) + ".", said)
         # a scan as fast as the loop on the fewest lanes: the work does not decide there
         with mock.patch.object(main, "scan_lane_steps", lambda n, lanes: n):
             even = main.work_section((64,), lanes=(1, 64))
