@@ -342,7 +342,7 @@ def render_scan(result):
         "=== prefix-sum equivalence check ===",
         *_wrap(f"On {_quantity(r['length'], 'float')}, parallel_scan (Hillis-Steele) "
                f"{same}. {rounds}."),
-        f"totals off by over {r['rel_tol']:g} of the largest: {r['mismatches']} of "
+        f"totals off by over {r['rel_tol']:g} of the largest total: {r['mismatches']} of "
         f"{r['length']:,}",
         f"last value (serial):   {r['serial_last']!r}",
         f"last value (parallel): {r['parallel_last']!r}",
@@ -922,11 +922,12 @@ def _share(share):
     return f"{share:.2%}" if share > 0.99 or share < 0.01 else f"{share:.0%}"
 
 
-def growth_reading(growth, madds):
-    """Return what an update's growth in time says beside its growth in madds."""
+def growth_reading(growth, madds, width):
+    """Return what an update's growth in time, up to `width`, says beside its growth
+    in madds."""
     if growth < madds / 2:
-        return ("At small widths the interpreter's cost of an update, not its madds, sets the "
-                "time")
+        return (f"Up to width {width:,}, the interpreter's cost of an update, not its madds, "
+                "sets the time")
     return "The time grew about as the madds"
 
 
@@ -940,7 +941,7 @@ def render_hidden(rows):
     madds = last["madds_per_step"] / first["madds_per_step"]
     answer = (f"width {last['width']:,} took {_format_growth(last['growth'])} width "
               f"{first['width']}'s time, for {madds:,.0f}x the multiply-adds (madds). "
-              f"{growth_reading(last['growth'], madds)}."
+              f"{growth_reading(last['growth'], madds, last['width'])}."
               if len(rows) > 1 else "with width 1 alone, there is no growth to read.")
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
@@ -4043,8 +4044,8 @@ def _step_words(timed):
             f"{_readable_list([str(w) for w in HIDDEN_WIDTHS])}; main.py's took "
             f"{_readable_list([format_seconds(t) for t in lesson])}. Yours grew "
             f"{_format_growth(grew)}, main.py's {_format_growth(lesson_grew)}, for "
-            f"{madds:,.0f}x the madds. {growth_reading(grew, madds)}; the chain stays "
-            f"{HIDDEN_STEPS} updates at every width.")
+            f"{madds:,.0f}x the madds. {growth_reading(grew, madds, HIDDEN_WIDTHS[-1])}; the "
+            f"chain stays {HIDDEN_STEPS} updates at every width.")
     if grew < lesson_grew / 10:
         said += (" Yours grew far less than main.py's: its madds run in compiled code "
                  "(numpy?), so the interpreter's cost per update is most of its time.")

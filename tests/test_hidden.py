@@ -130,8 +130,9 @@ class TestHidden(unittest.TestCase):
         self.assertIn(f"at least {1 - 262_656 / 270_000:.0%} sit idle",
                       " ".join(main.render_hidden(nearly).split()))
         # the reading's edge: growth under half the madds' is the interpreter's cost
-        self.assertEqual(main.growth_reading(1_040, 2_080), "The time grew about as the madds")
-        self.assertTrue(main.growth_reading(1_039.9, 2_080).startswith("At small widths"))
+        self.assertEqual(main.growth_reading(1_040, 2_080, 64),
+                         "The time grew about as the madds")
+        self.assertTrue(main.growth_reading(1_039.9, 2_080, 64).startswith("Up to width 64, "))
         # the growth column is against the first width, named in its header; "per" is
         # per, "/" divides (as in rnn / attn)
         self.assertIn("width  time per update  vs width 1  madds per update", out)
@@ -215,7 +216,7 @@ class TestHidden(unittest.TestCase):
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
         # the step of width w is scripted to take w**power microseconds a step, so the
         # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself
-        for power, says in ((0.5, "At small widths the interpreter's cost of an update, not "
+        for power, says in ((0.5, "Up to width 64, the interpreter's cost of an update, not "
                                   "its madds, sets the time"),
                             (math.log(2080, 64), "The time grew about as the madds")):
             def samples(calls, reps):
