@@ -2091,8 +2091,8 @@ def render_generate(rows):
                f"parallel: {attention['train_depth']:,} and "
                f"{scan['train_depth']:,} steps deep. The tanh RNN stays a chain: "
                f"{rnn['train_depth']:,}."),
-        *_wrap("Attention's read is q.k, exp, then two branches side by side: e*v and its sum, "
-               "or the exps' sum and 1/sum. Each is 1 + ceil(log2 t) deep; a last product "
+        *_wrap("Attention's read is q.k, exp, then two branches side by side: e*v then its "
+               "sum, and the exps' sum then 1/sum. Each is 1 + ceil(log2 t) deep; a last product "
                f"makes {attention['first_token_depth']} + ceil(log2 t). The tanh RNN's "
                f"{rnn['last_token_depth']} are a multiply-add, then tanh."),
         *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16: per token, "

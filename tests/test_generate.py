@@ -60,9 +60,9 @@ class TestGenerate(unittest.TestCase):
         self.assertIn("The tanh RNN's 2 are a multiply-add, then tanh.", text)
         self.assertIn("so attention and the scan run in parallel: 12 and 8 steps deep. The "
                       "tanh RNN stays a chain: 512.", text)
-        self.assertIn("Attention's read is q.k, exp, then two branches side by side: e*v and "
-                      "its sum, or the exps' sum and 1/sum. Each is 1 + ceil(log2 t) deep; a last "
-                      "product makes 4 + ceil(log2 t).", text)
+        self.assertIn("Attention's read is q.k, exp, then two branches side by side: e*v then "
+                      "its sum, and the exps' sum then 1/sum. Each is 1 + ceil(log2 t) deep; a "
+                      "last product makes 4 + ceil(log2 t).", text)
         # which model is deepest, shallowest and holds most is read from the rows
         deeper = [dict(r, generate_depth=10**6) if r["model"] == "tanh RNN" else r for r in rows]
         said = " ".join(main.render_generate(deeper).split())
