@@ -252,6 +252,7 @@ def render_depth(rows):
                "are N steps deep. attention_style's sum can be a tree of pairs, ceil(log2 N) "
                "deep."),
         table,
+        "This ratio of steps, not of seconds, grows with N.",
     ])
 
 
@@ -336,7 +337,7 @@ def render_scan(result):
             f"{_quantity(r['mismatches'], 'position')}")
     rounds = (f"It takes {_quantity(r['parallel_steps'], 'round')} of side-by-side adds: "
               f"{_quantity(r['parallel_steps'], 'step')} deep. serial_scan chains "
-              f"{_quantity(r['serial_steps'], 'add')}: it starts at x_1, rnn_style at h = 0"
+              f"{_quantity(r['serial_steps'], 'add')}, starting from x_1"
               if r["length"] > 1 else "With one value there is nothing to combine")
     return "\n".join([
         "=== prefix-sum equivalence check ===",

@@ -91,11 +91,16 @@ class TestCommandLine(unittest.TestCase):
                           "python main.py all")
         for words in ("depth ratio", "262,144", "14,564x"):     # 262144 / 18
             self.assertIn(words, run_main("depth")[1])
+        # the ratio grows with N, as the line under the table says
+        ratios = [r["depth_ratio"] for r in main.depth_rows()]
+        self.assertEqual(ratios, sorted(set(ratios)))
+        self.assertIn("This ratio of steps, not of seconds, grows with N.",
+                      main.render_depth(main.depth_rows()))
         out = run_main("wallclock", *FAST)[1]
         self.assertNotIn("0.00", out)
         self.assertIn("That gap is Python's loop against C's, not depth.", flat(out))
         self.assertIn("It takes 1 round of side-by-side adds: 1 step deep. serial_scan chains "
-                      "1 add: it starts at x_1, rnn_style at h = 0.",
+                      "1 add, starting from x_1.",
                       flat(run_main("scan", "--length", "2")[1]))
 
     def test_all_runs_every_section_in_the_lessons_order(self):

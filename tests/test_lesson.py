@@ -139,8 +139,8 @@ class TestTreeReduceAndScanCheck(unittest.TestCase):
         # mismatches counted are said, the positions and the rounds after them
         self.assertIn("On 64 floats, parallel_scan (Hillis-Steele) differs from "
                       "serial_scan's running totals at 3 positions. It takes 6 rounds of "
-                      "side-by-side adds: 6 steps deep. serial_scan chains 63 adds: it starts "
-                      "at x_1, rnn_style at h = 0.",
+                      "side-by-side adds: 6 steps deep. serial_scan chains 63 adds, starting "
+                      "from x_1.",
                       " ".join(main.render_scan(dict(result, mismatches=3)).split()))
 
 

@@ -138,7 +138,7 @@ class TestOneCountOfSteps(unittest.TestCase):
                       "deep, against the loop's 1,024.", said)
         said = " ".join(main.render_scan(main.scan_check(1_024)).split())
         self.assertIn("It takes 10 rounds of side-by-side adds: 10 steps deep. serial_scan "
-                      "chains 1,023 adds: it starts at x_1, rnn_style at h = 0.", said)
+                      "chains 1,023 adds, starting from x_1.", said)
 
 
 if __name__ == "__main__":
