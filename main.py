@@ -923,12 +923,13 @@ def _share(share):
     return f"{share:.2%}" if share > 0.99 or share < 0.01 else f"{share:.0%}"
 
 
-def growth_reading(growth, madds, width):
-    """Return what an update's growth in time, up to `width`, says beside its growth
-    in madds."""
+def growth_reading(growth, madds, first_width, first_madds):
+    """Return what an update's growth in time says beside its growth in madds. If
+    the time is a fixed cost F plus c a madd, a growth under half the madds' means
+    F is over first_madds * c: at the first width, the fixed cost outweighs the madds."""
     if growth < madds / 2:
-        return (f"Up to width {width:,}, the interpreter's cost of an update, not its madds, "
-                "sets the time")
+        return (f"At width {first_width:,}, an update's fixed cost outweighs its "
+                f"{first_madds:,} madds")
     return "The time grew about as the madds"
 
 
@@ -942,7 +943,7 @@ def render_hidden(rows):
     madds = last["madds_per_step"] / first["madds_per_step"]
     answer = (f"width {last['width']:,} took {_format_growth(last['growth'])} width "
               f"{first['width']}'s time, for {madds:,.0f}x the multiply-adds (madds). "
-              f"{growth_reading(last['growth'], madds, last['width'])}."
+              f"{growth_reading(last['growth'], madds, first['width'], first['madds_per_step'])}."
               if len(rows) > 1 else "with width 1 alone, there is no growth to read.")
     return "\n".join([
         "=== exercise (easy): a vector hidden state ===",
@@ -1475,9 +1476,7 @@ def render_work(result):
         lanes,
         *_wrap("A tree sum's steps are the fewest possible on P lanes, within Brent's (1974) "
                "bounds max(work / P, depth) and work / P + depth."),
-        *_wrap(f"More: counted as the code ran (sum() adds one value at a time), "
-               f"{found['least_work']} does the least work of the prefix scans, "
-               f"{found['least_depth']} the least depth."),
+        *_wrap("More: each algorithm, counted as its code ran:"),
         counted,
         *_wrap("Formulas: N a power of two. A decay per step doubles the work: a combine "
                "multiplies two decays too."),
@@ -1891,9 +1890,10 @@ def render_capacity(rows):
         *_wrap(f"A state of d = {d} numbers recalls {first['exact_recall']:.2f} of n = "
                f"{first['n']:,} stored pairs{middle}. At n = {last['n']:,} it recalls "
                f"{last['exact_recall']:.2f}, sliding toward a coin flip (0.5). A KV cache keeps "
-               f"every pair, {cache}, for n*(d+1) numbers (keys and values) in fp16."),
-        *_wrap(f"Keys are {d} +-1s, values +-1, summed into s = sum of v*k; a read is right if "
-               "sign(s.k) = v."),
+               f"every pair, {cache}, in n*(d+1) fp16 numbers (keys and values)."),
+        *_wrap(f"Keys are {d} random +-1s, values +-1, summed into s = sum of v*k; a read is "
+               "right if sign(s.k) = v. Orthogonal keys would read up to n = d pairs exactly, "
+               "but no more than d keys can be orthogonal."),
         table,
         *_wrap(f"measured: about {first['n'] * first['draws']:,} random reads a row; exact: "
                "the share right over every possible crosstalk (noise from other pairs)."),
@@ -2096,8 +2096,8 @@ def render_generate(rows):
                "sum, and the exps' sum then 1/sum. Each is 1 + ceil(log2 t) deep; a last product "
                f"makes {attention['first_token_depth']} + ceil(log2 t). The tanh RNN's "
                f"{rnn['last_token_depth']} are a multiply-add, then tanh."),
-        *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16: per token, "
-               f"the cache keeps a key and a value of {d} numbers."),
+        *_wrap(f"Steps are counted at width 1; memory at width d = {d}, in fp16: the cache "
+               f"keeps a {d}-number key and value per token."),
     ])
 
 
@@ -2495,8 +2495,8 @@ def render_train(result):
                "target is their sum. The minGRU is a gated RNN with no tanh on its state; one "
                "attention read is one query over the T inputs."),
         *_wrap(opening),
-        *_wrap(f"Always answering 1, the mean, has expected MSE 1/6, measured {measured}; every "
-               f"MSE here is on {result['test_examples']} held-out examples. Verdicts read "
+        *_wrap(f"Always answering 1, the mean, has expected MSE 1/6, measured {measured}; each "
+               f"MSE is on {result['test_examples']} held-out examples. Verdicts read "
                + ("the one initialization:" if result["seeds"] == 1 else
                   f"all {result['seeds']} initializations:")),
         *(line for verdict, words in TRAIN_VERDICT_WORDS.items()
@@ -4037,7 +4037,8 @@ def _step_words(timed):
     """Return the Easy exercise's answer on the learner's own step: its time at each
     width beside main.py's, the growth of each beside the growth of the madds."""
     yours, lesson = timed["yours"], timed["lesson"]
-    madds = combine_madds(HIDDEN_WIDTHS[-1])[0] / combine_madds(HIDDEN_WIDTHS[0])[0]
+    first_madds = combine_madds(HIDDEN_WIDTHS[0])[0]
+    madds = combine_madds(HIDDEN_WIDTHS[-1])[0] / first_madds
     grew = as_printed(yours[-1]) / as_printed(yours[0])     # the times as printed
     lesson_grew = as_printed(lesson[-1]) / as_printed(lesson[0])
     said = (f"How does an update's time grow with the width? Yours took "
@@ -4045,8 +4046,9 @@ def _step_words(timed):
             f"{_readable_list([str(w) for w in HIDDEN_WIDTHS])}; main.py's took "
             f"{_readable_list([format_seconds(t) for t in lesson])}. Yours grew "
             f"{_format_growth(grew)}, main.py's {_format_growth(lesson_grew)}, for "
-            f"{madds:,.0f}x the madds. {growth_reading(grew, madds, HIDDEN_WIDTHS[-1])}; the "
-            f"chain stays {HIDDEN_STEPS} updates at every width.")
+            f"{madds:,.0f}x the madds. "
+            f"{growth_reading(grew, madds, HIDDEN_WIDTHS[0], first_madds)}; the chain stays "
+            f"{HIDDEN_STEPS} updates at every width.")
     if grew < lesson_grew / 10:
         said += (" Yours grew far less than main.py's: its madds run in compiled code "
                  "(numpy?), so the interpreter's cost per update is most of its time.")

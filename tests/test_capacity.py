@@ -106,8 +106,18 @@ class TestCapacity(unittest.TestCase):
         state = next(g for g in main.generate_rows((8,), d=64) if g["model"] == "tanh RNN")
         self.assertEqual(state["held_bytes"], self.rows[0]["state_bytes"])
         # the text gives the count in numbers, and the bytes of one
-        self.assertIn("for n*(d+1) numbers (keys and values) in fp16.",
-                      " ".join(out.split()))
+        self.assertIn("in n*(d+1) fp16 numbers (keys and values).", " ".join(out.split()))
+        # random keys cross-talk below n = d; d orthogonal keys would not (a Hadamard
+        # matrix's rows): each read is d * v exactly
+        rows = [[1]]
+        while len(rows) < 64:
+            rows = [r + r for r in rows] + [r + [-x for x in r] for r in rows]
+        values = [(-1) ** (i % 3) for i in range(64)]
+        s = [sum(v * k[j] for v, k in zip(values, rows)) for j in range(64)]
+        self.assertEqual([sum(a * b for a, b in zip(s, k)) for k in rows],
+                         [64 * v for v in values])
+        self.assertIn("Orthogonal keys would read up to n = d pairs exactly, but no more than d "
+                      "keys can be orthogonal.", " ".join(out.split()))
 
 
 if __name__ == "__main__":

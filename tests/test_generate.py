@@ -77,8 +77,8 @@ class TestGenerate(unittest.TestCase):
                                                                "linear, by scan")}
         self.assertEqual(last, {"attention": 4 + math.ceil(math.log2(n)), "tanh RNN": 2,
                                 "linear, by scan": 1})
-        self.assertIn("Steps are counted at width 1; memory at width d = 64, in fp16: per token, "
-                      "the cache keeps a key and a value of 64 numbers.", text)
+        self.assertIn("Steps are counted at width 1; memory at width d = 64, in fp16: the cache "
+                      "keeps a 64-number key and value per token.", text)
         self.assertLessEqual(max(map(len, out.splitlines())), 79)
         fewer = [dict(r, generate_depth=1) for r in rows]
         self.assertIn("fewer steps than tokens", main.render_generate(fewer))

@@ -130,9 +130,17 @@ class TestHidden(unittest.TestCase):
         self.assertIn(f"at least {1 - 262_656 / 270_000:.0%} sit idle",
                       " ".join(main.render_hidden(nearly).split()))
         # the reading's edge: growth under half the madds' is the interpreter's cost
-        self.assertEqual(main.growth_reading(1_040, 2_080, 64),
+        self.assertEqual(main.growth_reading(1_040, 2_080, 1, 2),
                          "The time grew about as the madds")
-        self.assertTrue(main.growth_reading(1_039.9, 2_080, 64).startswith("Up to width 64, "))
+        # time = F + c a madd: 64's over 1's is (F + 4,160c) / (F + 2c), under 1,040
+        # exactly when F > 2,080c / 1,039, over 2c: the fixed cost outweighs 2 madds
+        for fixed, c in ((2.01, 1.0), (10.0, 1.0)):
+            growth = (fixed + 4_160 * c) / (fixed + 2 * c)
+            self.assertLess(growth, 1_040)
+            self.assertEqual(main.growth_reading(growth, 2_080, 1, 2),
+                             "At width 1, an update's fixed cost outweighs its 2 madds")
+        self.assertEqual(main.growth_reading((2 + 4_160) / 4, 2_080, 1, 2),   # F = 2c
+                         "The time grew about as the madds")
         # the growth column is against the first width, named in its header; "per" is
         # per, "/" divides (as in rnn / attn)
         self.assertIn("width  time per update  vs width 1  madds per update", out)
@@ -216,8 +224,7 @@ class TestHidden(unittest.TestCase):
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
         # the step of width w is scripted to take w**power microseconds a step, so the
         # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself
-        for power, says in ((0.5, "Up to width 64, the interpreter's cost of an update, not "
-                                  "its madds, sets the time"),
+        for power, says in ((0.5, "At width 1, an update's fixed cost outweighs its 2 madds"),
                             (math.log(2080, 64), "The time grew about as the madds")):
             def samples(calls, reps):
                 times = [1e-6 * len(call.args[2]) ** power * main.HIDDEN_STEPS for call in calls]

@@ -250,8 +250,8 @@ class TestTrain(unittest.TestCase):
             measured.append(math.fsum((y - 1) ** 2 for _, y in examples) / 20)
         low, high = (f"{x:#.2g}" for x in (min(measured), max(measured)))
         span = low if low == high else f"{low} to {high}"
-        sentence = (f"Always answering 1, the mean, has expected MSE 1/6, measured {span}; every "
-                    "MSE here is on 20 held-out examples.")
+        sentence = (f"Always answering 1, the mean, has expected MSE 1/6, measured {span}; each "
+                    "MSE is on 20 held-out examples.")
         self.assertIn(sentence, said)
         self.assertLess(said.index(sentence), said.index("model T answering 1"))
         # the table's column: the same measured values
