@@ -928,8 +928,8 @@ def growth_reading(growth, madds, first_width, first_madds):
     the time is a fixed cost F plus c a madd, a growth under half the madds' means
     F is over first_madds * c: at the first width, the fixed cost outweighs the madds."""
     if growth < madds / 2:
-        return (f"At width {first_width:,}, an update's fixed cost outweighs its "
-                f"{first_madds:,} madds")
+        return (f"The time grew less, as at width {first_width:,} an update's fixed cost "
+                f"outweighs its {first_madds:,} madds")
     return "The time grew about as the madds"
 
 

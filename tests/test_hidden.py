@@ -138,7 +138,8 @@ class TestHidden(unittest.TestCase):
             growth = (fixed + 4_160 * c) / (fixed + 2 * c)
             self.assertLess(growth, 1_040)
             self.assertEqual(main.growth_reading(growth, 2_080, 1, 2),
-                             "At width 1, an update's fixed cost outweighs its 2 madds")
+                             "The time grew less, as at width 1 an update's fixed cost "
+                             "outweighs its 2 madds")
         self.assertEqual(main.growth_reading((2 + 4_160) / 4, 2_080, 1, 2),   # F = 2c
                          "The time grew about as the madds")
         # the growth column is against the first width, named in its header; "per" is
@@ -224,7 +225,8 @@ class TestHidden(unittest.TestCase):
     def test_the_growth_column_and_the_reading_follow_scripted_times(self):
         # the step of width w is scripted to take w**power microseconds a step, so the
         # growth is (64 / 1)**power: 1.0 against 2,080x the madds, or 2,080 itself
-        for power, says in ((0.5, "At width 1, an update's fixed cost outweighs its 2 madds"),
+        for power, says in ((0.5, "The time grew less, as at width 1 an update's fixed cost "
+                                  "outweighs its 2 madds"),
                             (math.log(2080, 64), "The time grew about as the madds")):
             def samples(calls, reps):
                 times = [1e-6 * len(call.args[2]) ** power * main.HIDDEN_STEPS for call in calls]
