@@ -971,8 +971,7 @@ def idle_reading(row):
     else:
         why = f"at least {steps:,} steps for its {madds:,} madds"
     said = (f"the lesson's GPU has {GPU_LANES:,} lanes (cores), each doing one operation a "
-            "step. "
-            f"An update of width {w:,} takes {why}. ")
+            f"step. An update of width {w:,} takes {why}. ")
     if row["idle_share"] < 0.005:
         return said + "Its madds could keep nearly every lane busy."
     return said + (f"Its {madds:,} madds fill at most {_share(1 - row['idle_share'])} of those "
@@ -1428,7 +1427,7 @@ def work_section(sizes=WORK_SIZES, lanes=WORK_LANES):
     return {"rows": list(at.values()), "findings": found, "lanes": on_lanes}
 
 
-def work_verdict(found, lanes):
+def work_verdict(found):
     """Return which decides, from the steps on P lanes: the work where the scan is
     slower than the loop on the fewest lanes, the depth where it is faster on the most."""
     on_few = _quantity(found["fewest_lanes"], "lane")
@@ -1447,7 +1446,7 @@ def work_answer(found, lanes):
     (work_verdict), with the recurrence's steps that show it."""
     few = next(r for r in lanes if r["lanes"] == found["fewest_lanes"])
     many = next(r for r in lanes if r["lanes"] == found["most_lanes"])
-    return (f"Here {work_verdict(found, lanes)}. The recurrence is linear, so it can also run "
+    return (f"Here {work_verdict(found)}. The recurrence is linear, so it can also run "
             f"as a scan (linear_recurrence_scan, below): {few['scan_steps']:,} steps on "
             f"{_quantity(few['lanes'], 'lane')} and {many['scan_steps']:,} on "
             f"{_quantity(many['lanes'], 'lane')}. Its loop takes {few['loop_steps']:,} on any "

@@ -214,7 +214,7 @@ class TestBlellochAndLanes(unittest.TestCase):
             said = " ".join(main.render_work(result).split())
             self.assertIn(words, said)
             # all's summary says the same answer
-            self.assertIn("Here " + main.work_verdict(found, result["lanes"]) + ".", said)
+            self.assertIn("Here " + main.work_verdict(found) + ".", said)
         # a scan as fast as the loop on the fewest lanes: the work does not decide there
         with mock.patch.object(main, "scan_lane_steps", lambda n, lanes: n):
             even = main.work_section((64,), lanes=(1, 64))
