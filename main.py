@@ -867,16 +867,25 @@ def update_depth(width):
     return width.bit_length()
 
 
+def update_steps(width, lanes=GPU_LANES):
+    """Return the fewest steps one update of a `width`-unit state takes on `lanes`
+    lanes: its width^2 + width multiply-adds, update_depth(width) of them in a chain.
+
+    >>> [update_steps(w) for w in (1, 64, 2_048)]
+    [1, 7, 420]
+    """
+    return fewest_steps(combine_madds(width)[0], update_depth(width), lanes)
+
+
 def idle_share(width, lanes=GPU_LANES):
     """Return the least share of `lanes` lanes left idle by one update of a state of
-    `width` units: its width^2 + width multiply-adds over the fewest steps they take
-    (fewest_steps, with update_depth). 0 where they could fill them.
+    `width` units: its multiply-adds over the fewest steps they take (update_steps).
+    0 where they could fill them.
 
     >>> [round(idle_share(w), 4) for w in (1, 8, 64, 100)]
     [0.9998, 0.9982, 0.9406, 0.8557]
     """
-    madds = combine_madds(width)[0]
-    return 1 - madds / (lanes * fewest_steps(madds, update_depth(width), lanes))
+    return 1 - combine_madds(width)[0] / (lanes * update_steps(width, lanes))
 
 
 def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
@@ -899,7 +908,7 @@ def hidden_rows(widths=HIDDEN_WIDTHS, steps=HIDDEN_STEPS, reps=TIMING_REPS):
                      "madds_per_step": step, "madds_per_combine": combine,
                      "madds_per_diagonal_combine": diagonal, "depth": steps,
                      "update_depth": update_depth(w),
-                     "update_steps": fewest_steps(step, update_depth(w), GPU_LANES),
+                     "update_steps": update_steps(w),
                      "idle_share": idle_share(w),
                      "spread": max(s) / min(s)})
     return rows
@@ -2072,15 +2081,13 @@ def render_generate(rows):
         found += f", and holds the most memory, {held}"
     else:
         found += f"; {GENERATE_NAMES[holding['model']]} holds the most memory, {held}"
-    adds = {"tanh RNN": f"{rnn['last_token_depth']} steps for the tanh RNN",
-            "linear, by scan": f"{scan['last_token_depth']} for the linear recurrence",
-            "attention": f"For attention, which reads all t tokens so far, it adds "
-                         f"{attention['first_token_depth']} + ceil(log2 t): "
-                         f"{attention['first_token_depth']} to "
-                         f"{attention['last_token_depth']} at N = {big:,}"}
     why = ("Some model makes its tokens in fewer steps than tokens." if not in_turn else
            "Each new token is the next input: every model generates a chain. A token adds "
-           f"{adds['tanh RNN']} and {adds['linear, by scan']}. {adds['attention']}.")
+           f"{rnn['last_token_depth']} steps for the tanh RNN and {scan['last_token_depth']} "
+           "for the linear recurrence. For attention, which reads all t tokens so far, it "
+           f"adds {attention['first_token_depth']} + ceil(log2 t): "
+           f"{attention['first_token_depth']} to {attention['last_token_depth']} at "
+           f"N = {big:,}.")
     return "\n".join([
         "=== training can run in parallel; generating, one token at a time ===",
         *_wrap("The lesson says an RNN suits streaming, one token at a time. Generating "
@@ -2389,9 +2396,15 @@ def train_section(lengths=TRAIN_LENGTHS, steps=TRAIN_STEPS, seeds=TRAIN_SEEDS, p
             "wall_s": time.perf_counter() - began}
 
 
+def _train_work(lengths, steps, seeds):
+    """Return a run's work, as MAX_TRAIN_WORK caps it: steps x seeds x the sum of the
+    lengths."""
+    return steps * seeds * sum(lengths)
+
+
 def _train_work_error(lengths, steps, seeds):
     """Return what is wrong with a run longer than MAX_TRAIN_WORK, or None."""
-    work = steps * seeds * sum(lengths)
+    work = _train_work(lengths, steps, seeds)
     if work > MAX_TRAIN_WORK:
         return (f"steps x seeds x the sum of the lengths up to {MAX_TRAIN_WORK:,} (about "
                 f"6 minutes here), got {work:,}")
@@ -2403,7 +2416,7 @@ def _train_options_error(opts):
     of their --help, or None."""
     steps, seeds = opts.steps or TRAIN_STEPS, opts.seeds or TRAIN_SEEDS
     lengths = opts.lengths or TRAIN_LENGTHS
-    work = steps * seeds * sum(lengths)
+    work = _train_work(lengths, steps, seeds)
     if work <= MAX_TRAIN_WORK:
         return None
     return (f"arguments --steps, --seeds and --lengths: steps x seeds x the sum of the "
@@ -3263,8 +3276,8 @@ CHECK_REQUESTS = {
     "name": "the function to call",
     "args": "its arguments (for count, [N]; for timed, [])",
     "op": "the op to give it, a key of CHECK_OPS, or None to give none",
-    "count": "call it on N values that count their combines (part 4's Counted)",
-    "timed": "time its step beside main.py's rnn_style_vector",
+    "count": "call it on N values that count their combines (Counted, the cost model's)",
+    "timed": "time its update beside main.py's rnn_style_vector",
 }
 CHECK_ANSWERS = {
     "found": "the import: for each function, here, main.py or missing",
@@ -3277,8 +3290,8 @@ CHECK_ANSWERS = {
     "depths": "a count: the depth of each output",
     "combines": "a count: the combines made in all",
     "untraced": "a count: the answer was not made of the values given",
-    "yours": "timed: the learner's seconds per step at each width",
-    "lesson": "timed: main.py's seconds per step at each width",
+    "yours": "timed: the learner's seconds per update at each width",
+    "lesson": "timed: main.py's seconds per update at each width",
     "spreads": "timed: the slowest sample over the fastest, at each width",
     "raised": "the type of what the learner's code raised",
     "code": "what it raised: a SystemExit's code",
@@ -3418,7 +3431,8 @@ def _takes_op(function):
 def _child_call(module, name, args, op=None, count=False, timed=False):
     """Return what module's function `name` gives on fresh copies of args, whether it
     changed them and whether a recursion dropped op; with count, its answer on
-    values that count their combines (part 4's Counted); with timed, its seconds per step."""
+    values that count their combines (Counted, the cost model's); with timed, its seconds
+    per update."""
     function = vars(module)[name]
     style = _takes_op(function)
     if timed:
@@ -4012,7 +4026,7 @@ def _same(got, expected):
 
 def _right(ask, name, takes_op):
     """Return (verdict, detail, mirror) of a function that gave every answer right:
-    parallel_scan's depth counted, rnn_style_vector's step timed."""
+    parallel_scan's depth counted, rnn_style_vector's update timed."""
     notes = []
     if name.endswith("_scan") and not takes_op:
         notes.append("graded on sums only: with op=operator.add as a parameter it would be "
